@@ -1,0 +1,86 @@
+/** Authentication (open-api.md §4.1, §5): token issue, 24-hour caching, refresh, logout. */
+import { randomBytes } from 'node:crypto';
+import { getAccessToken, logout, refreshAccessToken } from '../../supplier/api/auth.js';
+import { SupplierCode } from '../../supplier/errors.js';
+import { SandboxError, type SandboxRouter } from '../routing.js';
+import type { Sandbox } from '../sandbox.js';
+import type { IssuedTokens, SandboxAccount } from '../state.js';
+
+export function registerAuthRoutes(r: SandboxRouter): void {
+  const sb = r.sandbox;
+
+  r.servePublic(
+    getAccessToken,
+    (body) => (typeof body.apiKey === 'string' ? sb.accountByApiKey(body.apiKey) : undefined),
+    ({ apiKey }) => {
+      const account = sb.accountByApiKey(apiKey);
+      if (!account) throw new SandboxError(SupplierCode.UserNotFound, 'User not find');
+      const t = account.tokens;
+      // Repeated calls within the cache window return the same tokens (open-api.md §5.5).
+      const tokens = t && sb.now() - t.issuedAt < sb.options.tokenCacheMs ? t : issue(sb, account);
+      return { openId: Number(account.openId), ...record(tokens) };
+    },
+  );
+
+  r.servePublic(
+    refreshAccessToken,
+    (body) => accountByRefreshToken(sb, body.refreshToken),
+    ({ refreshToken }) => {
+      const account = accountByRefreshToken(sb, refreshToken);
+      if (!account?.tokens) {
+        throw new SandboxError(SupplierCode.RefreshFailed, 'Refresh token is failure');
+      }
+      const t = account.tokens;
+      const fresh =
+        sb.now() - t.issuedAt < sb.options.tokenCacheMs && t.accessExpiresAt > sb.now()
+          ? t
+          : issue(sb, account, t.refreshToken, t.refreshExpiresAt);
+      return record(fresh);
+    },
+  );
+
+  r.serve(logout, (_input, account) => {
+    delete account.tokens;
+    return true;
+  });
+}
+
+function accountByRefreshToken(sb: Sandbox, token: unknown): SandboxAccount | undefined {
+  if (typeof token !== 'string') return undefined;
+  return Object.values(sb.state.accounts).find(
+    (a) => a.tokens?.refreshToken === token && a.tokens.refreshExpiresAt > sb.now(),
+  );
+}
+
+function issue(
+  sb: Sandbox,
+  account: SandboxAccount,
+  refreshToken?: string,
+  refreshExpiresAt?: number,
+): IssuedTokens {
+  const now = sb.now();
+  const tokens: IssuedTokens = {
+    accessToken: `at_${randomBytes(24).toString('hex')}`,
+    refreshToken: refreshToken ?? `rt_${randomBytes(24).toString('hex')}`,
+    issuedAt: now,
+    accessExpiresAt: now + sb.options.accessTokenLifetimeMs,
+    refreshExpiresAt: refreshExpiresAt ?? now + sb.options.refreshTokenLifetimeMs,
+  };
+  account.tokens = tokens;
+  return tokens;
+}
+
+/** ISO 8601 with offset, as the supplier writes dates of the token record. */
+function iso(ms: number): string {
+  return new Date(ms).toISOString().replace('Z', '+00:00');
+}
+
+function record(t: IssuedTokens) {
+  return {
+    accessToken: t.accessToken,
+    accessTokenExpiryDate: iso(t.accessExpiresAt),
+    refreshToken: t.refreshToken,
+    refreshTokenExpiryDate: iso(t.refreshExpiresAt),
+    createDate: iso(t.issuedAt),
+  };
+}

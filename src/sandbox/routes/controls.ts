@@ -1,0 +1,64 @@
+/**
+ * Test and demo controls under /__sandbox/ (architecture §6). Not part of the supplier's API.
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { FaultRule } from '../faults.js';
+import type { Sandbox } from '../sandbox.js';
+
+const Balance = z.object({ amount: z.number().nonnegative(), openId: z.string().optional() });
+const NewAccount = z.object({
+  apiKey: z.string().min(1).max(200).optional(),
+  balance: z.number().nonnegative().optional(),
+});
+const Lifecycle = z.object({ stepMs: z.number().int().nonnegative() });
+
+export function registerControlRoutes(app: FastifyInstance, sb: Sandbox): void {
+  const bad = (issues: z.ZodError) => ({ error: 'invalid request', issues: issues.issues });
+
+  /** Global counters, or one account's with ?openId=. */
+  app.get('/__sandbox/stats', (req) => {
+    const { openId } = req.query as { openId?: string };
+    return openId === undefined ? sb.state.stats : (sb.state.statsByAccount[openId] ?? null);
+  });
+
+  /** A fresh account, so that concurrent users (tests) do not share one rate limit. */
+  app.post('/__sandbox/accounts', (req, reply) => {
+    const p = NewAccount.safeParse(req.body ?? {});
+    if (!p.success) return reply.code(400).send(bad(p.error));
+    const a = sb.createAccount(p.data.apiKey, p.data.balance);
+    return reply.code(201).send({ apiKey: a.apiKey, openId: a.openId });
+  });
+
+  app.post('/__sandbox/balance', (req, reply) => {
+    const p = Balance.safeParse(req.body);
+    if (!p.success) return reply.code(400).send(bad(p.error));
+    const account = p.data.openId === undefined ? sb.defaultAccount() : sb.state.accounts[p.data.openId];
+    if (!account) return reply.code(404).send({ error: 'no such account' });
+    account.balance.amount = p.data.amount;
+    sb.changed();
+    return { openId: account.openId, balance: account.balance };
+  });
+
+  app.get('/__sandbox/faults', () => sb.faults.list());
+  app.post('/__sandbox/faults', (req, reply) => {
+    const p = FaultRule.safeParse(req.body);
+    if (!p.success) return reply.code(400).send(bad(p.error));
+    sb.faults.add(p.data);
+    return reply.code(201).send(p.data);
+  });
+  app.delete('/__sandbox/faults', (req) => {
+    const { openId } = req.query as { openId?: string };
+    sb.faults.clear(openId);
+    return { cleared: true };
+  });
+
+  /** Automatic lifecycle speed: milliseconds between steps of a paid order; 0 stops it. */
+  app.post('/__sandbox/lifecycle', (req, reply) => {
+    const p = Lifecycle.safeParse(req.body);
+    if (!p.success) return reply.code(400).send(bad(p.error));
+    sb.state.lifecycleStepMs = p.data.stepMs;
+    sb.changed();
+    return { stepMs: sb.state.lifecycleStepMs };
+  });
+}

@@ -1,0 +1,187 @@
+/**
+ * Serves supplier endpoints from their definitions in src/supplier/api: the same schemas the
+ * client checks before sending are the ones the sandbox enforces (1600100 naming the field).
+ * Around every handler: stats, injected faults, authentication, the per-account rate limit and the
+ * response envelope.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { API_PREFIX, type Endpoint } from '../supplier/endpoint.js';
+import { SupplierCode } from '../supplier/errors.js';
+import { formatIssues } from '../supplier/errors.js';
+import type { FilePart } from '../supplier/http.js';
+import { toFieldIssues } from '../supplier/issues.js';
+import type { Sandbox } from './sandbox.js';
+import type { SandboxAccount } from './state.js';
+
+/** A supplier error answer; handlers throw it. */
+export class SandboxError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly httpStatus = 200,
+  ) {
+    super(message);
+  }
+}
+
+export function paramError(field: string, rule: string): SandboxError {
+  return new SandboxError(SupplierCode.ParamError, `Param error: ${field}: ${rule}`);
+}
+
+type Input<E extends Endpoint> = z.output<E['request']>;
+export type Handler<E extends Endpoint> = (
+  input: Input<E>,
+  account: SandboxAccount,
+  sandbox: Sandbox,
+) => unknown;
+export type PublicHandler<E extends Endpoint> = (
+  input: Input<E>,
+  sandbox: Sandbox,
+  request: FastifyRequest,
+) => unknown;
+
+export class SandboxRouter {
+  constructor(
+    readonly app: FastifyInstance,
+    readonly sandbox: Sandbox,
+  ) {}
+
+  /** An endpoint that needs the Service-Access-Token header. */
+  serve<E extends Endpoint>(ep: E, handler: Handler<E>): void {
+    this.route(ep, (req) => {
+      const token = req.headers['service-access-token'];
+      const account =
+        typeof token === 'string' ? this.sandbox.accountByAccessToken(token) : undefined;
+      if (!account) throw new SandboxError(SupplierCode.AuthenticationFailed, 'Authentication failed');
+      return { openId: account.openId, run: (input) => handler(input, account, this.sandbox) };
+    });
+  }
+
+  /**
+   * An endpoint without a token (the token endpoints). `accountOf` names the account whose rate
+   * limit the call spends, from the raw body.
+   */
+  servePublic<E extends Endpoint>(
+    ep: E,
+    accountOf: (body: Record<string, unknown>) => SandboxAccount | undefined,
+    handler: PublicHandler<E>,
+  ): void {
+    this.route(ep, (req) => {
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      return {
+        openId: accountOf(body)?.openId,
+        run: (input) => handler(input, this.sandbox, req),
+      };
+    });
+  }
+
+  private route<E extends Endpoint>(
+    ep: E,
+    resolve: (req: FastifyRequest) => { openId: string | undefined; run: (input: Input<E>) => unknown },
+  ): void {
+    const sb = this.sandbox;
+    this.app.route({
+      method: ep.method,
+      url: API_PREFIX + ep.path,
+      handler: async (req, reply) => {
+        const requestId = randomUUID().replace(/-/g, '');
+        let openId: string | undefined;
+        try {
+          const call = resolve(req);
+          openId = call.openId;
+          sb.count(openId, (s) => {
+            s.calls[ep.path] = (s.calls[ep.path] ?? 0) + 1;
+          });
+
+          const fault = sb.faults.take(ep.path, openId);
+          if (fault) sb.count(openId, (s) => (s.faultsInjected += 1));
+          if (fault?.kind === 'latency') await sleep(fault.latencyMs);
+          if (fault?.kind === 'reset') return drop(req, reply);
+          if (fault?.kind === 'http5xx') {
+            return reply.code(fault.status).type('text/html').send('<html>Bad Gateway</html>');
+          }
+          if (fault?.kind === 'busy') {
+            throw new SandboxError(SupplierCode.SystemBusy, 'System busy, please retry later');
+          }
+          if (fault?.kind === 'rateLimit' || !sb.limiter.allow(openId ?? req.ip, ep.rate)) {
+            sb.count(openId, (s) => (s.rateLimited += 1));
+            throw new SandboxError(
+              SupplierCode.TooManyRequests,
+              'Too Many Requests, the request frequency exceeds the limit of the account',
+            );
+          }
+
+          const raw = await rawInput(ep, req);
+          const parsed = ep.request.safeParse(raw);
+          if (!parsed.success) {
+            throw new SandboxError(
+              SupplierCode.ParamError,
+              `Param error: ${formatIssues(toFieldIssues(parsed.error))}`,
+            );
+          }
+          const data = await call.run(parsed.data as Input<E>);
+          sb.changed();
+          if (fault?.kind === 'commitThenDrop') return drop(req, reply);
+          return reply.send({ code: 200, result: true, success: true, message: 'Success', data, requestId });
+        } catch (err) {
+          if (!(err instanceof SandboxError)) throw err;
+          return reply.code(err.httpStatus).send({
+            code: err.code,
+            result: false,
+            success: false,
+            message: err.message,
+            data: null,
+            requestId,
+          });
+        }
+      },
+    });
+  }
+}
+
+async function rawInput(ep: Endpoint, req: FastifyRequest): Promise<unknown> {
+  switch (ep.transport) {
+    case 'json':
+      return req.body ?? {};
+    case 'query':
+      return req.query ?? {};
+    case 'none':
+      return {};
+    case 'multipart':
+      return multipartFields(req);
+  }
+}
+
+/** Reads a multipart body (kept as a buffer by the server) into fields and file parts. */
+async function multipartFields(req: FastifyRequest): Promise<Record<string, unknown>> {
+  if (!Buffer.isBuffer(req.body)) return {};
+  const form = await new Response(req.body, {
+    headers: { 'content-type': String(req.headers['content-type']) },
+  }).formData();
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of form.entries()) {
+    if (typeof value === 'string') {
+      out[key] = value;
+    } else {
+      const file: FilePart = {
+        filename: value.name,
+        contentType: value.type,
+        data: new Uint8Array(await value.arrayBuffer()),
+      };
+      out[key] = file;
+    }
+  }
+  return out;
+}
+
+function drop(req: FastifyRequest, reply: FastifyReply): FastifyReply {
+  reply.hijack();
+  req.raw.socket.destroy();
+  return reply;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,238 @@
+/**
+ * Everything the sandbox remembers, as plain JSON so it survives a restart (see store.ts). The
+ * catalogue is not here: it is seeded deterministically from code (seed.ts).
+ */
+
+export type OrderStatus =
+  | 'CREATED'
+  | 'IN_CART'
+  | 'UNPAID'
+  | 'UNSHIPPED'
+  | 'SHIPPED'
+  | 'DELIVERED'
+  | 'CANCELLED'
+  | 'CLOSED';
+export type SubStatus = 'PENDING' | 'PROCESSING';
+export type WebhookTopic = 'product' | 'stock' | 'order' | 'logistics' | 'makeup' | 'privateOrder';
+
+export interface InterceptReason {
+  code: number;
+  message: string;
+}
+
+export interface IssuedTokens {
+  accessToken: string;
+  refreshToken: string;
+  issuedAt: number;
+  accessExpiresAt: number;
+  refreshExpiresAt: number;
+}
+
+export interface WebhookSubscription {
+  callbackUrl: string;
+  enabled: boolean;
+  /** Why the auto-close rule closed the topic. */
+  closedReason?: string;
+  /** Delivery outcomes per hour (key: epoch hour). */
+  hourly: Record<string, { ok: number; failed: number }>;
+}
+
+export interface SandboxAccount {
+  openId: string;
+  apiKey: string;
+  tokens?: IssuedTokens;
+  balance: { amount: number; noWithdrawalAmount: number; freezeAmount: number };
+  webhooks: Partial<Record<WebhookTopic, WebhookSubscription>>;
+  subscribeAll: boolean;
+  subscriptions: Record<string, { createAt: string; status: boolean; reason?: string }>;
+  /** Product subscription cap of the account's tier (lv1 100 … lv5 10000). */
+  subscriptionCap: number;
+  myProducts: string[];
+}
+
+export interface OrderLine {
+  vid: string;
+  quantity: number;
+  sellPrice: number;
+  lineItemId: string;
+  storeLineItemId?: string;
+  /** Store flow: the store-side ids the caller sent. */
+  storeProductId?: string;
+  storeVariantId?: string;
+}
+
+export interface SandboxOrder {
+  svcOrderId: string;
+  svcOrderCode: string;
+  openId: string;
+  orderNumber: string;
+  /** The create request as received (address fields, logistics, flow choices). */
+  request: Record<string, unknown>;
+  status: OrderStatus;
+  subStatus?: SubStatus;
+  /** Store flow: filed invalid until its store products are connected. */
+  awaitingConnection?: boolean;
+  lines: OrderLine[];
+  logisticName: string;
+  shopLogisticsType: number;
+  storageId?: string;
+  fromCountryCode: string;
+  isSandbox: boolean;
+  productAmount: number;
+  postageAmount: number;
+  orderAmount: number;
+  interceptReasons: InterceptReason[];
+  logisticsMiss: boolean;
+  shipmentOrderId?: string;
+  trackNumber?: string;
+  trackingProvider?: string;
+  waybill?: { carrier: string; trackNumber: string; filename: string; uploadedAt: number };
+  proofOfDelivery: string[];
+  createdAt: number;
+  paidAt?: number;
+  processingAt?: number;
+  shippedAt?: number;
+  deliveredAt?: number;
+  disputeId?: string;
+}
+
+export interface SandboxShipment {
+  id: string;
+  openId: string;
+  orderIds: string[];
+  payId?: string;
+  payExpiresAt?: number;
+  amount: number;
+  paid: boolean;
+}
+
+export interface SandboxDispute {
+  id: string;
+  openId: string;
+  businessDisputeId: string;
+  orderId: string;
+  orderNumber: string;
+  disputeReasonId: number;
+  expectType: number;
+  refundType: number;
+  messageText: string;
+  products: { lineItemId?: string; quantity: number; price: number }[];
+  status: 'Processing' | 'Completed' | 'Cancelled';
+  finallyDeal?: 1 | 2 | 3;
+  money?: number;
+  resendOrderCode?: string;
+  createdAt: number;
+  resolvesAt: number;
+}
+
+export interface StoreVariant {
+  id: string;
+  productId: string;
+  title: string;
+  sku: string;
+  image: string;
+  shopPrice?: number;
+  shopPriceCurrency?: string;
+  weight?: number;
+  weightUnit?: string;
+  createdAt: number;
+}
+
+export interface StoreProduct {
+  shopId: string;
+  id: string;
+  openId: string;
+  title: string;
+  image: string;
+  description?: string;
+  priceMin?: number;
+  priceMax?: number;
+  priceCurrency?: string;
+  status: 1 | 2 | 3;
+  variants: StoreVariant[];
+  createdAt: number;
+}
+
+export interface Connection {
+  openId: string;
+  shopId: string;
+  platformProductId: string;
+  platformVariantId: string;
+  svcProductId: string;
+  svcVariantId: string;
+  defaultArea: number;
+  logistics: string;
+  sourceCountryCode?: string;
+  sourceCountry?: string;
+  targetCountryCode?: string;
+  targetCountry?: string;
+}
+
+export interface WebhookDelivery {
+  messageId: string;
+  openId: string;
+  topic: WebhookTopic;
+  body: string;
+  attempts: number;
+  nextAttemptAt: number;
+}
+
+export interface SandboxStats {
+  calls: Record<string, number>;
+  rateLimited: number;
+  ordersCreated: number;
+  duplicateCreatesRefused: number;
+  payments: number;
+  repeatedPaymentsRefused: number;
+  webhooksDelivered: number;
+  webhooksFailed: number;
+  faultsInjected: number;
+}
+
+export interface SandboxState {
+  version: 1;
+  /** Source of every id the sandbox hands out. */
+  seq: number;
+  accounts: Record<string, SandboxAccount>;
+  orders: Record<string, SandboxOrder>;
+  shipments: Record<string, SandboxShipment>;
+  disputes: Record<string, SandboxDispute>;
+  storeProducts: Record<string, StoreProduct>;
+  connections: Connection[];
+  outbox: WebhookDelivery[];
+  stats: SandboxStats;
+  statsByAccount: Record<string, SandboxStats>;
+  /** Milliseconds between automatic lifecycle steps of a paid order; 0 = only by /advance. */
+  lifecycleStepMs: number;
+}
+
+export function emptyStats(): SandboxStats {
+  return {
+    calls: {},
+    rateLimited: 0,
+    ordersCreated: 0,
+    duplicateCreatesRefused: 0,
+    payments: 0,
+    repeatedPaymentsRefused: 0,
+    webhooksDelivered: 0,
+    webhooksFailed: 0,
+    faultsInjected: 0,
+  };
+}
+
+export function emptyState(lifecycleStepMs: number): SandboxState {
+  return {
+    version: 1,
+    seq: 0,
+    accounts: {},
+    orders: {},
+    shipments: {},
+    disputes: {},
+    storeProducts: {},
+    connections: [],
+    outbox: [],
+    stats: emptyStats(),
+    statsByAccount: {},
+    lifecycleStepMs,
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * The typed supplier client. `client.call(createOrderV3, order)` validates the request against the
+ * endpoint's schema (nothing invalid is sent), paces it, sends it once, and returns the parsed
+ * `data` or throws a classified error. `client.api.createOrderV3(order)` is the same, by name.
+ */
+import { createHash } from 'node:crypto';
+import { endpoints } from './api/index.js';
+import type { Endpoint, RequestOf, ResponseOf } from './endpoint.js';
+import { isSuccess } from './envelope.js';
+import {
+  SupplierCode,
+  SupplierError,
+  SupplierRequestInvalid,
+  SupplierResponseInvalid,
+} from './errors.js';
+import { DEFAULT_HTTP_OPTIONS, SupplierHttp, type HttpOptions } from './http.js';
+import { toFieldIssues } from './issues.js';
+import { pacerFor } from './pacer.js';
+import { tokenManagerFor, type TokenManager } from './tokens.js';
+
+export interface SupplierConfig {
+  baseUrl: string;
+  apiKey: string;
+  /** Requests per second of the account's general limit (tier dependent: 1, 2, 4 or 6). */
+  ratePerSecond?: number;
+  /** Requests per second of getOrderDetailBatch and getProofOfDelivery. */
+  batchRatePerSecond?: number;
+  http?: Partial<HttpOptions>;
+  /** Minimum spacing of token calls; see TOKEN_CALL_INTERVAL_MS. */
+  tokenCallIntervalMs?: number;
+}
+
+export interface CallResult<T> {
+  data: T;
+  requestId: string | undefined;
+}
+
+type Endpoints = typeof endpoints;
+export type SupplierApi = {
+  [K in keyof Endpoints]: (input: RequestOf<Endpoints[K]>) => Promise<ResponseOf<Endpoints[K]>>;
+};
+
+export class SupplierClient {
+  readonly api: SupplierApi;
+  readonly tokens: TokenManager;
+  private readonly http: SupplierHttp;
+  private readonly accountKey: string;
+
+  constructor(private readonly config: SupplierConfig) {
+    const http = { ...DEFAULT_HTTP_OPTIONS, ...config.http };
+    this.http = new SupplierHttp(config.baseUrl, http);
+    this.tokens = tokenManagerFor(config.baseUrl, config.apiKey, {
+      http,
+      tokenCallIntervalMs: config.tokenCallIntervalMs,
+    });
+    this.accountKey = `${config.baseUrl}|${createHash('sha256').update(config.apiKey).digest('hex')}`;
+    this.api = Object.fromEntries(
+      Object.entries(endpoints).map(([name, ep]) => [
+        name,
+        (input: Record<string, unknown>) => this.call(ep as Endpoint, input),
+      ]),
+    ) as unknown as SupplierApi;
+  }
+
+  /** Validates, paces and sends one request; returns the envelope's parsed `data`. */
+  async call<E extends Endpoint>(ep: E, input: RequestOf<E>): Promise<ResponseOf<E>> {
+    return (await this.exchange(ep, input)).data;
+  }
+
+  /** Like `call`, also returning the supplier's requestId. */
+  async exchange<E extends Endpoint>(ep: E, input: RequestOf<E>): Promise<CallResult<ResponseOf<E>>> {
+    const checked = ep.request.safeParse(input ?? {});
+    if (!checked.success) throw new SupplierRequestInvalid(ep.name, toFieldIssues(checked.error));
+
+    const token = ep.auth ? await this.tokens.accessToken() : undefined;
+    await this.pace(ep);
+    const { status, envelope } = await this.http.send(
+      ep,
+      checked.data as Record<string, unknown>,
+      token,
+    );
+    const requestId = envelope.requestId ?? undefined;
+    if (!isSuccess(envelope)) {
+      if (envelope.code === SupplierCode.AuthenticationFailed && token !== undefined) {
+        this.tokens.invalidate(token);
+      }
+      throw new SupplierError(ep.name, envelope.code, envelope.message ?? '', requestId, status);
+    }
+    const parsed = ep.response.safeParse(envelope.data);
+    if (!parsed.success) {
+      throw new SupplierResponseInvalid(ep.name, toFieldIssues(parsed.error), requestId);
+    }
+    return { data: parsed.data as ResponseOf<E>, requestId };
+  }
+
+  async close(): Promise<void> {
+    await this.http.close();
+  }
+
+  private pace(ep: Endpoint): Promise<void> {
+    if (ep.rate === 'token') return Promise.resolve();
+    const perSecond =
+      ep.rate === 'batch' ? (this.config.batchRatePerSecond ?? 2) : (this.config.ratePerSecond ?? 1);
+    return pacerFor(`${this.accountKey}|${ep.rate}`, perSecond).take();
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * The token lifecycle of open-api.md §5: the API key buys an access and a refresh token; the
+ * access token is refreshed before its returned expiry; when the refresh fails (1600003) or the
+ * refresh token has expired, the API key is used again. One cache per account and process, shared
+ * by every client; concurrent callers wait for one exchange. Tokens, the key and openId are never
+ * logged.
+ */
+import { createHash } from 'node:crypto';
+import { getAccessToken, logout, refreshAccessToken, TokenRecord } from './api/auth.js';
+import type { Endpoint } from './endpoint.js';
+import { isSuccess } from './envelope.js';
+import { SupplierCode, SupplierError, SupplierResponseInvalid } from './errors.js';
+import { SupplierHttp, type HttpOptions } from './http.js';
+import { toFieldIssues } from './issues.js';
+import { Pacer } from './pacer.js';
+
+/** Refresh this long before the access token's expiry, or at 90% of a shorter lifetime. */
+const REFRESH_MARGIN_MS = 60 * 60 * 1000;
+/**
+ * getAccessToken is documented at about once per 5 minutes and refreshAccessToken at 5 per
+ * minute; one token call per 15 seconds per account and process stays far below both, and a
+ * healthy process makes one token call per access-token lifetime.
+ */
+export const TOKEN_CALL_INTERVAL_MS = 15_000;
+
+interface Tokens {
+  openId: string | undefined;
+  accessToken: string;
+  accessExpiresAt: number;
+  refreshToken: string;
+  refreshExpiresAt: number;
+  obtainedAt: number;
+}
+
+export class TokenManager {
+  private tokens: Tokens | undefined;
+  private pending: Promise<Tokens> | undefined;
+  private readonly pacer: Pacer;
+
+  constructor(
+    private readonly http: SupplierHttp,
+    private readonly apiKey: string,
+    tokenCallIntervalMs = TOKEN_CALL_INTERVAL_MS,
+  ) {
+    this.pacer = new Pacer(tokenCallIntervalMs);
+  }
+
+  /** A valid access token, exchanging or refreshing first when needed. */
+  async accessToken(): Promise<string> {
+    return (await this.current()).accessToken;
+  }
+
+  /** The account's openId (the webhook signing key), learned from getAccessToken. */
+  async openId(): Promise<string> {
+    let t = await this.current();
+    if (t.openId === undefined) {
+      this.tokens = undefined;
+      t = await this.current();
+    }
+    if (t.openId === undefined) throw new Error('getAccessToken returned no openId');
+    return t.openId;
+  }
+
+  /** Forget a token the supplier refused (1600001), so the next call obtains a new one. */
+  invalidate(accessToken: string): void {
+    if (this.tokens?.accessToken === accessToken) this.tokens = undefined;
+  }
+
+  /** Expire both tokens at the supplier. */
+  async logout(): Promise<void> {
+    const t = this.tokens;
+    if (!t) return;
+    this.tokens = undefined;
+    await this.pacer.take();
+    await this.expire(t.accessToken);
+  }
+
+  private current(): Promise<Tokens> {
+    const t = this.tokens;
+    if (t && Date.now() < refreshAt(t)) return Promise.resolve(t);
+    this.pending ??= this.renew(t).finally(() => {
+      this.pending = undefined;
+    });
+    return this.pending;
+  }
+
+  private async renew(old: Tokens | undefined): Promise<Tokens> {
+    if (old && Date.now() < old.refreshExpiresAt) {
+      try {
+        await this.pacer.take();
+        const r = await this.exchange(refreshAccessToken, { refreshToken: old.refreshToken });
+        return this.keep(r, old.openId);
+      } catch (err) {
+        if (!(err instanceof SupplierError && err.code === SupplierCode.RefreshFailed)) throw err;
+      }
+    }
+    await this.pacer.take();
+    const r = await this.exchange(getAccessToken, { apiKey: this.apiKey });
+    return this.keep(r, undefined);
+  }
+
+  private keep(r: TokenRecord, openId: string | undefined): Tokens {
+    const t: Tokens = {
+      openId: r.openId ?? openId,
+      accessToken: r.accessToken,
+      accessExpiresAt: Date.parse(r.accessTokenExpiryDate),
+      refreshToken: r.refreshToken,
+      refreshExpiresAt: Date.parse(r.refreshTokenExpiryDate),
+      obtainedAt: Date.now(),
+    };
+    this.tokens = t;
+    return t;
+  }
+
+  private async exchange(
+    ep: Endpoint,
+    input: Record<string, unknown>,
+    token?: string,
+  ): Promise<TokenRecord> {
+    const { status, envelope } = await this.http.send(ep, input, token);
+    const requestId = envelope.requestId ?? undefined;
+    if (!isSuccess(envelope)) {
+      throw new SupplierError(ep.name, envelope.code, envelope.message ?? '', requestId, status);
+    }
+    const parsed = TokenRecord.safeParse(envelope.data);
+    if (!parsed.success) {
+      throw new SupplierResponseInvalid(ep.name, toFieldIssues(parsed.error), requestId);
+    }
+    return parsed.data;
+  }
+
+  private async expire(accessToken: string): Promise<void> {
+    const { status, envelope } = await this.http.send(logout, {}, accessToken);
+    if (!isSuccess(envelope)) {
+      const requestId = envelope.requestId ?? undefined;
+      throw new SupplierError(logout.name, envelope.code, envelope.message ?? '', requestId, status);
+    }
+  }
+}
+
+function refreshAt(t: Tokens): number {
+  const lifetime = t.accessExpiresAt - t.obtainedAt;
+  return t.accessExpiresAt - Math.min(REFRESH_MARGIN_MS, lifetime * 0.1);
+}
+
+const managers = new Map<string, TokenManager>();
+
+/** The process-wide token cache of one account at one supplier. */
+export function tokenManagerFor(
+  baseUrl: string,
+  apiKey: string,
+  options: { http?: HttpOptions; tokenCallIntervalMs?: number } = {},
+): TokenManager {
+  const key = `${baseUrl}|${createHash('sha256').update(apiKey).digest('hex')}`;
+  let m = managers.get(key);
+  if (!m) {
+    m = new TokenManager(new SupplierHttp(baseUrl, options.http), apiKey, options.tokenCallIntervalMs);
+    managers.set(key, m);
+  }
+  return m;
+}

@@ -1,0 +1,27 @@
+/**
+ * vitest globalSetup: one real sandbox HTTP server for the whole run, state in a temporary data
+ * directory. Test files isolate themselves with their own accounts (test/support/sandbox.ts).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import type { TestProject } from 'vitest/node';
+import { startSandbox } from '../../src/sandbox/server.js';
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'dropflow-sandbox-'));
+  const sandbox = await startSandbox({
+    log: pino({ level: 'warn' }, pino.destination(2)),
+    port: 0,
+    dataDir,
+    allowLocalWebhooks: true,
+    // Webhook retries in tests should not take the production pace.
+    webhookRetryDelaysMs: [200, 400, 800],
+  });
+  project.provide('sandboxUrl', sandbox.url);
+  return async () => {
+    await sandbox.close();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+}

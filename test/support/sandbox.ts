@@ -1,0 +1,68 @@
+/** Test helpers for the shared sandbox: a fresh account per test file, raw calls, stats, faults. */
+import { inject } from 'vitest';
+import { SupplierClient } from '../../src/supplier/client.js';
+import type { FaultRule } from '../../src/sandbox/faults.js';
+import type { SandboxStats } from '../../src/sandbox/state.js';
+
+export function sandboxUrl(): string {
+  return inject('sandboxUrl');
+}
+
+export interface TestAccount {
+  url: string;
+  apiKey: string;
+  openId: string;
+  client: SupplierClient;
+}
+
+/** A new sandbox account (own rate limit, balance and orders) and a client for it. */
+export async function newSandboxAccount(balance?: number): Promise<TestAccount> {
+  const url = sandboxUrl();
+  const res = await fetch(`${url}/__sandbox/accounts`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(balance === undefined ? {} : { balance }),
+  });
+  if (res.status !== 201) throw new Error(`creating a sandbox account: HTTP ${res.status}`);
+  const { apiKey, openId } = (await res.json()) as { apiKey: string; openId: string };
+  return { url, apiKey, openId, client: new SupplierClient({ baseUrl: url, apiKey }) };
+}
+
+export interface RawAnswer {
+  status: number;
+  body: { code: number; result: boolean; message: string; data: unknown; requestId: string };
+}
+
+/** A call that bypasses the client (and its validation), as another integration might send it. */
+export async function rawCall(
+  path: string,
+  init: { method?: string; token?: string; body?: unknown; query?: Record<string, string | string[]> } = {},
+): Promise<RawAnswer> {
+  const url = new URL(`${sandboxUrl()}/api2.0/v1/${path}`);
+  for (const [k, v] of Object.entries(init.query ?? {})) {
+    for (const item of Array.isArray(v) ? v : [v]) url.searchParams.append(k, item);
+  }
+  const headers: Record<string, string> = {};
+  if (init.token !== undefined) headers['Service-Access-Token'] = init.token;
+  if (init.body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(url, {
+    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  return { status: res.status, body: (await res.json()) as RawAnswer['body'] };
+}
+
+export async function accountStats(openId: string): Promise<SandboxStats> {
+  const res = await fetch(`${sandboxUrl()}/__sandbox/stats?openId=${openId}`);
+  return (await res.json()) as SandboxStats;
+}
+
+export async function injectFault(rule: Partial<FaultRule> & Pick<FaultRule, 'path' | 'kind'>): Promise<void> {
+  const res = await fetch(`${sandboxUrl()}/__sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(rule),
+  });
+  if (res.status !== 201) throw new Error(`injecting a fault: HTTP ${res.status} ${await res.text()}`);
+}
