@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { Faults } from './faults.js';
+import { Lifecycle } from './lifecycle.js';
 import { RateLimiter } from './rateLimit.js';
 import { emptyState, emptyStats, type SandboxAccount, type SandboxState, type SandboxStats, type WebhookTopic } from './state.js';
 import { StateFile } from './store.js';
@@ -53,6 +54,7 @@ export class Sandbox {
   readonly faults = new Faults();
   readonly limiter: RateLimiter;
   readonly webhooks: WebhookDispatcher;
+  readonly lifecycle: Lifecycle;
   private readonly file: StateFile;
 
   private constructor(
@@ -71,6 +73,7 @@ export class Sandbox {
       () => this.state,
     );
     this.webhooks = new WebhookDispatcher(this);
+    this.lifecycle = new Lifecycle(this);
   }
 
   static async open(options: SandboxOptions): Promise<Sandbox> {
@@ -160,6 +163,7 @@ export class Sandbox {
 
   async close(): Promise<void> {
     this.webhooks.stop();
+    this.lifecycle.stop();
     await this.flush();
   }
 }

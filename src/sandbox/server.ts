@@ -3,7 +3,18 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { API_PREFIX } from '../supplier/endpoint.js';
 import { SupplierCode } from '../supplier/errors.js';
 import { registerAuthRoutes } from './routes/auth.js';
+import { registerCatalogueRoutes } from './routes/catalogue.js';
 import { registerControlRoutes } from './routes/controls.js';
+import { registerDisputeRoutes } from './routes/disputes.js';
+import { registerInventoryRoutes } from './routes/inventory.js';
+import { registerLogisticsRoutes } from './routes/logistics.js';
+import { registerOrderControlRoutes } from './routes/orderControls.js';
+import { registerOrderQueryRoutes } from './routes/orderQueries.js';
+import { registerOrderRoutes } from './routes/orders.js';
+import { registerPaymentRoutes } from './routes/payment.js';
+import { registerShopRoutes } from './routes/shops.js';
+import { registerWaybillRoutes } from './routes/waybill.js';
+import { registerWebhookRoutes } from './routes/webhooks.js';
 import { SandboxRouter } from './routing.js';
 import { DEFAULT_SANDBOX_OPTIONS, Sandbox, type SandboxOptions } from './sandbox.js';
 
@@ -28,6 +39,7 @@ export async function startSandbox(opts: StartSandboxOptions): Promise<StartedSa
   const address = app.server.address();
   const boundPort = typeof address === 'object' && address ? address.port : port;
   sandbox.webhooks.start();
+  sandbox.lifecycle.start();
   return {
     url: `http://${host}:${boundPort}`,
     sandbox,
@@ -64,6 +76,17 @@ export function buildApp(sandbox: Sandbox): FastifyInstance {
 
   const router = new SandboxRouter(app, sandbox);
   registerAuthRoutes(router);
+  registerCatalogueRoutes(router);
+  registerLogisticsRoutes(router);
+  registerInventoryRoutes(router);
+  registerOrderRoutes(router);
+  registerOrderQueryRoutes(router);
+  registerPaymentRoutes(router);
+  registerWaybillRoutes(router);
+  registerDisputeRoutes(router);
+  registerShopRoutes(router);
+  registerWebhookRoutes(router);
   registerControlRoutes(app, sandbox);
+  registerOrderControlRoutes(app, sandbox);
   return app;
 }

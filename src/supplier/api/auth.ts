@@ -45,3 +45,5 @@ export const logout = endpoint({
   response: z.unknown(),
   rate: 'token',
 });
+
+export const authEndpoints = { getAccessToken, refreshAccessToken, logout } as const;

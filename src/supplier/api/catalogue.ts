@@ -1,0 +1,2 @@
+/** (stub: being written) */
+export const catalogueEndpoints = {} as const;

@@ -1,0 +1,2 @@
+/** (stub: being written) */
+export const shopsEndpoints = {} as const;

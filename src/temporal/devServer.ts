@@ -1,0 +1,102 @@
+/**
+ * A real Temporal dev server (`temporal server start-dev`) started by dropflow itself, for tests
+ * and `dropflow dev` (architecture §2). Never a mock.
+ */
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+
+import { findTemporalCli, type CliLog } from './cli.js';
+import { searchAttributeKeys } from './searchAttributes.js';
+
+export interface DevServerOptions {
+  log: CliLog;
+  /** Frontend (gRPC) port; a free port when left out. */
+  port?: number;
+  /** UI port; defaults to `port + 1000` when `ui` is on. Ignored when `ui` is false. */
+  uiPort?: number;
+  /** Serve the Temporal UI (default false). */
+  ui?: boolean;
+  /** SQLite file to persist to; in-memory when left out. */
+  dbFilename?: string;
+  /** Namespace, created at start (default `default`). */
+  namespace?: string;
+  /** More `temporal server start-dev` arguments. */
+  extraArgs?: string[];
+}
+
+export interface DevServer {
+  /** `host:port` of the frontend. */
+  address: string;
+  namespace: string;
+  /** Temporal UI address, when the UI is on. */
+  uiUrl: string | undefined;
+  /** The SDK's environment: `env.connection`, `env.nativeConnection`, `env.client`. */
+  env: TestWorkflowEnvironment;
+  /** Closes the connections and stops the server process. */
+  close(): Promise<void>;
+}
+
+/**
+ * One task-queue partition, so that `maxTaskQueueActivitiesPerSecond` (the supplier's rate limit)
+ * is enforced exactly rather than per partition.
+ */
+const SINGLE_PARTITION_ARGS = [
+  '--dynamic-config-value',
+  'matching.numTaskqueueReadPartitions=1',
+  '--dynamic-config-value',
+  'matching.numTaskqueueWritePartitions=1',
+];
+
+export async function startDevServer(opts: DevServerOptions): Promise<DevServer> {
+  const { log } = opts;
+  const namespace = opts.namespace ?? 'default';
+  const ui = opts.ui ?? false;
+  const path = await findTemporalCli(log);
+
+  const started = performance.now();
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: {
+      executable:
+        path !== undefined ? { type: 'existing-path', path } : { type: 'cached-download' },
+      namespace,
+      // Registered with `--search-attribute Name=Type` by @temporalio/testing.
+      searchAttributes: [...searchAttributeKeys],
+      extraArgs: [...SINGLE_PARTITION_ARGS, ...(opts.extraArgs ?? [])],
+      ...(opts.port !== undefined && { port: opts.port }),
+      ...(opts.dbFilename !== undefined && { dbFilename: opts.dbFilename }),
+      // The SDK's core starts the UI whenever a UI port is given, so only pass it with `ui`.
+      ui,
+      ...(ui && opts.uiPort !== undefined && { uiPort: opts.uiPort }),
+    },
+  });
+
+  const address = env.address;
+  let uiUrl: string | undefined;
+  if (ui) {
+    const [host = '127.0.0.1', port = '7233'] = address.split(':');
+    uiUrl = `http://${host}:${String(opts.uiPort ?? Number(port) + 1000)}`;
+  }
+  log.info(
+    {
+      address,
+      namespace,
+      uiUrl,
+      cli: path ?? 'cached-download',
+      ms: Math.round(performance.now() - started),
+    },
+    'Temporal dev server started',
+  );
+
+  let closing: Promise<void> | undefined;
+  return {
+    address,
+    namespace,
+    uiUrl,
+    env,
+    close() {
+      closing ??= env.teardown().then(() => {
+        log.info({ address }, 'Temporal dev server stopped');
+      });
+      return closing;
+    },
+  };
+}

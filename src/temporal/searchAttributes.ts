@@ -1,0 +1,48 @@
+/**
+ * Search-attribute keys of the order workflow (architecture §3), defined once.
+ *
+ * Imported by workflow code (`upsertSearchAttributes`), by clients (visibility queries) and by the
+ * dev server (registration), so this module must stay sandbox-safe: it may import nothing but
+ * `@temporalio/common`.
+ *
+ * Never put personal data in a search attribute: they are not encrypted by the payload codec.
+ */
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+
+/** Current stage of the order (`RECEIVED`, `CREATED`, …, `NEEDS_ATTENTION`, `CANCELLED`). */
+export const FulfillmentStage = defineSearchAttributeKey(
+  'FulfillmentStage',
+  SearchAttributeType.KEYWORD,
+);
+
+/** The caller's unique order name (also part of the workflow id `order:<orderNumber>`). */
+export const OrderNumber = defineSearchAttributeKey('OrderNumber', SearchAttributeType.KEYWORD);
+
+/** The supplier's order id, once the order was created there. */
+export const SvcOrderId = defineSearchAttributeKey('SvcOrderId', SearchAttributeType.KEYWORD);
+
+/** Fulfilment flow: `A`, `B`, `C`, or a combination such as `C+A`. */
+export const FulfillmentFlow = defineSearchAttributeKey(
+  'FulfillmentFlow',
+  SearchAttributeType.KEYWORD,
+);
+
+/** True while the order waits for a person (operator action or outside event). */
+export const NeedsAttention = defineSearchAttributeKey('NeedsAttention', SearchAttributeType.BOOL);
+
+/** Every search-attribute key of dropflow, e.g. for `TestWorkflowEnvironment.createLocal`. */
+export const searchAttributeKeys = [
+  FulfillmentStage,
+  OrderNumber,
+  SvcOrderId,
+  FulfillmentFlow,
+  NeedsAttention,
+] as const;
+
+/**
+ * The same keys as a plain `name → type` record: for registering them on a server
+ * (`temporal operator search-attribute create`, `operatorService.addSearchAttributes`) and for
+ * checking what a server has registered.
+ */
+export const searchAttributeTypes: Readonly<Record<string, SearchAttributeType>> =
+  Object.fromEntries(searchAttributeKeys.map((key) => [key.name, key.type]));
