@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    // Temporal's native bridge and workers do not belong in worker threads (architecture §9).
+    pool: 'forks',
+    // One Temporal dev server (and, later, one sandbox) for the whole run.
+    globalSetup: ['test/setup/global.ts', 'test/setup/sandbox.ts'],
+    // Integration tests run real workflows against a real server: be generous.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+  },
+});
