@@ -5,7 +5,7 @@ export class Lifecycle {
   constructor(private readonly sandbox: Sandbox) {}
 
   start(): void {
-    void this.sandbox;
+    this.sandbox.changed();
   }
 
   stop(): void {}

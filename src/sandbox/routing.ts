@@ -5,11 +5,10 @@
  * response envelope.
  */
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { API_PREFIX, type Endpoint } from '../supplier/endpoint.js';
-import { SupplierCode } from '../supplier/errors.js';
-import { formatIssues } from '../supplier/errors.js';
+import { formatIssues, SupplierCode } from '../supplier/errors.js';
 import type { FilePart } from '../supplier/http.js';
 import { toFieldIssues } from '../supplier/issues.js';
 import type { Sandbox } from './sandbox.js';
@@ -54,7 +53,8 @@ export class SandboxRouter {
       const token = req.headers['service-access-token'];
       const account =
         typeof token === 'string' ? this.sandbox.accountByAccessToken(token) : undefined;
-      if (!account) throw new SandboxError(SupplierCode.AuthenticationFailed, 'Authentication failed');
+      if (!account)
+        throw new SandboxError(SupplierCode.AuthenticationFailed, 'Authentication failed');
       return { openId: account.openId, run: (input) => handler(input, account, this.sandbox) };
     });
   }
@@ -79,66 +79,93 @@ export class SandboxRouter {
 
   private route<E extends Endpoint>(
     ep: E,
-    resolve: (req: FastifyRequest) => { openId: string | undefined; run: (input: Input<E>) => unknown },
+    resolve: (req: FastifyRequest) => {
+      openId: string | undefined;
+      run: (input: Input<E>) => unknown;
+    },
   ): void {
-    const sb = this.sandbox;
     this.app.route({
       method: ep.method,
       url: API_PREFIX + ep.path,
       handler: async (req, reply) => {
-        const requestId = randomUUID().replace(/-/g, '');
-        let openId: string | undefined;
-        try {
-          const call = resolve(req);
-          openId = call.openId;
-          sb.count(openId, (s) => {
-            s.calls[ep.path] = (s.calls[ep.path] ?? 0) + 1;
-          });
-
-          const fault = sb.faults.take(ep.path, openId);
-          if (fault) sb.count(openId, (s) => (s.faultsInjected += 1));
-          if (fault?.kind === 'latency') await sleep(fault.latencyMs);
-          if (fault?.kind === 'reset') return drop(req, reply);
-          if (fault?.kind === 'http5xx') {
-            return reply.code(fault.status).type('text/html').send('<html>Bad Gateway</html>');
-          }
-          if (fault?.kind === 'busy') {
-            throw new SandboxError(SupplierCode.SystemBusy, 'System busy, please retry later');
-          }
-          if (fault?.kind === 'rateLimit' || !sb.limiter.allow(openId ?? req.ip, ep.rate)) {
-            sb.count(openId, (s) => (s.rateLimited += 1));
-            throw new SandboxError(
-              SupplierCode.TooManyRequests,
-              'Too Many Requests, the request frequency exceeds the limit of the account',
-            );
-          }
-
-          const raw = await rawInput(ep, req);
-          const parsed = ep.request.safeParse(raw);
-          if (!parsed.success) {
-            throw new SandboxError(
-              SupplierCode.ParamError,
-              `Param error: ${formatIssues(toFieldIssues(parsed.error))}`,
-            );
-          }
-          const data = await call.run(parsed.data as Input<E>);
-          sb.changed();
-          if (fault?.kind === 'commitThenDrop') return drop(req, reply);
-          return reply.send({ code: 200, result: true, success: true, message: 'Success', data, requestId });
-        } catch (err) {
-          if (!(err instanceof SandboxError)) throw err;
-          return reply.code(err.httpStatus).send({
-            code: err.code,
-            result: false,
-            success: false,
-            message: err.message,
-            data: null,
-            requestId,
-          });
+        const answer = await this.answer(ep, req, resolve);
+        if (answer === 'drop') {
+          reply.hijack();
+          req.raw.socket.destroy();
+          return;
         }
+        await reply.code(answer.status).type(answer.type).send(answer.body);
       },
     });
   }
+
+  /** What the supplier answers to one call, or `drop` for a connection closed without answer. */
+  private async answer<E extends Endpoint>(
+    ep: E,
+    req: FastifyRequest,
+    resolve: (req: FastifyRequest) => {
+      openId: string | undefined;
+      run: (input: Input<E>) => unknown;
+    },
+  ): Promise<Answer | 'drop'> {
+    const sb = this.sandbox;
+    const requestId = randomUUID().replace(/-/g, '');
+    try {
+      const call = resolve(req);
+      const openId = call.openId;
+      sb.count(openId, (s) => {
+        s.calls[ep.path] = (s.calls[ep.path] ?? 0) + 1;
+      });
+
+      const fault = sb.faults.take(ep.path, openId);
+      if (fault) sb.count(openId, (s) => (s.faultsInjected += 1));
+      if (fault?.kind === 'latency') await sleep(fault.latencyMs);
+      if (fault?.kind === 'reset') return 'drop';
+      if (fault?.kind === 'http5xx') {
+        return { status: fault.status, type: 'text/html', body: '<html>Bad Gateway</html>' };
+      }
+      if (fault?.kind === 'busy') {
+        throw new SandboxError(SupplierCode.SystemBusy, 'System busy, please retry later');
+      }
+      if (fault?.kind === 'rateLimit' || !sb.limiter.allow(openId ?? req.ip, ep.rate)) {
+        sb.count(openId, (s) => (s.rateLimited += 1));
+        throw new SandboxError(
+          SupplierCode.TooManyRequests,
+          'Too Many Requests, the request frequency exceeds the limit of the account',
+        );
+      }
+
+      const parsed = ep.request.safeParse(await rawInput(ep, req));
+      if (!parsed.success) {
+        throw new SandboxError(
+          SupplierCode.ParamError,
+          `Param error: ${formatIssues(toFieldIssues(parsed.error))}`,
+        );
+      }
+      const data = await call.run(parsed.data as Input<E>);
+      sb.changed();
+      if (fault?.kind === 'commitThenDrop') return 'drop';
+      const body = { code: 200, result: true, success: true, message: 'Success', data, requestId };
+      return { status: 200, type: 'application/json', body };
+    } catch (err) {
+      if (!(err instanceof SandboxError)) throw err;
+      const body = {
+        code: err.code,
+        result: false,
+        success: false,
+        message: err.message,
+        data: null,
+        requestId,
+      };
+      return { status: err.httpStatus, type: 'application/json', body };
+    }
+  }
+}
+
+interface Answer {
+  status: number;
+  type: string;
+  body: unknown;
 }
 
 async function rawInput(ep: Endpoint, req: FastifyRequest): Promise<unknown> {
@@ -157,9 +184,13 @@ async function rawInput(ep: Endpoint, req: FastifyRequest): Promise<unknown> {
 /** Reads a multipart body (kept as a buffer by the server) into fields and file parts. */
 async function multipartFields(req: FastifyRequest): Promise<Record<string, unknown>> {
   if (!Buffer.isBuffer(req.body)) return {};
-  const form = await new Response(req.body, {
+  // The whole body is already buffered under the server's body limit, so the Fetch parser's
+  // buffering (the reason for its deprecation on servers) costs nothing more here.
+  const response = new Response(req.body, {
     headers: { 'content-type': String(req.headers['content-type']) },
-  }).formData();
+  });
+  // eslint-disable-next-line @typescript-eslint/no-deprecated
+  const form = await response.formData();
   const out: Record<string, unknown> = {};
   for (const [key, value] of form.entries()) {
     if (typeof value === 'string') {
@@ -174,12 +205,6 @@ async function multipartFields(req: FastifyRequest): Promise<Record<string, unkn
     }
   }
   return out;
-}
-
-function drop(req: FastifyRequest, reply: FastifyReply): FastifyReply {
-  reply.hijack();
-  req.raw.socket.destroy();
-  return reply;
 }
 
 function sleep(ms: number): Promise<void> {

@@ -7,7 +7,14 @@ import type { Logger } from 'pino';
 import { Faults } from './faults.js';
 import { Lifecycle } from './lifecycle.js';
 import { RateLimiter } from './rateLimit.js';
-import { emptyState, emptyStats, type SandboxAccount, type SandboxState, type SandboxStats, type WebhookTopic } from './state.js';
+import {
+  emptyState,
+  emptyStats,
+  type SandboxAccount,
+  type SandboxState,
+  type SandboxStats,
+  type WebhookTopic,
+} from './state.js';
 import { StateFile } from './store.js';
 import { WebhookDispatcher, type WebhookMessage } from './webhooks.js';
 
@@ -77,7 +84,8 @@ export class Sandbox {
   }
 
   static async open(options: SandboxOptions): Promise<Sandbox> {
-    const path = options.dataDir === undefined ? undefined : `${options.dataDir}/sandbox-state.json`;
+    const path =
+      options.dataDir === undefined ? undefined : `${options.dataDir}/sandbox-state.json`;
     const state = (await StateFile.load(path)) ?? emptyState(options.lifecycleStepMs);
     const sb = new Sandbox(state, options);
     sb.defaultAccount();
@@ -92,8 +100,10 @@ export class Sandbox {
   nextId(prefix: string): string {
     this.state.seq += 1;
     const d = new Date(this.now());
-    const date = `${d.getUTCFullYear() % 100}`.padStart(2, '0') +
-      `${d.getUTCMonth() + 1}`.padStart(2, '0') + `${d.getUTCDate()}`.padStart(2, '0');
+    const date =
+      `${d.getUTCFullYear() % 100}`.padStart(2, '0') +
+      `${d.getUTCMonth() + 1}`.padStart(2, '0') +
+      `${d.getUTCDate()}`.padStart(2, '0');
     return `${prefix}${date}${String(this.state.seq).padStart(10, '0')}`;
   }
 
@@ -111,14 +121,23 @@ export class Sandbox {
     return this.accountByApiKey(this.options.apiKey) ?? this.createAccount(this.options.apiKey);
   }
 
-  createAccount(apiKey = `sbx_${randomBytes(12).toString('hex')}`, balance?: number): SandboxAccount {
+  createAccount(
+    apiKey = `sbx_${randomBytes(12).toString('hex')}`,
+    balance?: number,
+  ): SandboxAccount {
     const existing = this.accountByApiKey(apiKey);
     if (existing) return existing;
-    const openId = String(1_000_000_000 + Object.keys(this.state.accounts).length * 7_919 + this.state.seq);
+    const openId = String(
+      1_000_000_000 + Object.keys(this.state.accounts).length * 7_919 + this.state.seq,
+    );
     const account: SandboxAccount = {
       openId,
       apiKey,
-      balance: { amount: balance ?? this.options.initialBalance, noWithdrawalAmount: 0, freezeAmount: 0 },
+      balance: {
+        amount: balance ?? this.options.initialBalance,
+        noWithdrawalAmount: 0,
+        freezeAmount: 0,
+      },
       webhooks: {},
       subscribeAll: false,
       subscriptions: {},

@@ -148,29 +148,148 @@ const EU = ['DE', 'FR', 'NL', 'IT', 'ES', 'AT', 'BE'];
 const WORLD = ['US', 'CA', 'GB', 'AU', 'BR', 'MX', ...EU];
 
 export const LOGISTICS_LINES: LogisticsLine[] = [
-  { logisticName: 'SvcPacket Ordinary', from: ['CN'], to: WORLD, base: 3.2, perKg: 9.5, days: [12, 20] },
-  { logisticName: 'SvcPacket Express', from: ['CN'], to: ['US', 'CA', 'GB', 'AU', ...EU], base: 7.9, perKg: 14, days: [6, 10] },
-  { logisticName: 'Brazil Post Line', from: ['CN'], to: ['BR'], base: 4.1, perKg: 11, days: [18, 30] },
+  {
+    logisticName: 'SvcPacket Ordinary',
+    from: ['CN'],
+    to: WORLD,
+    base: 3.2,
+    perKg: 9.5,
+    days: [12, 20],
+  },
+  {
+    logisticName: 'SvcPacket Express',
+    from: ['CN'],
+    to: ['US', 'CA', 'GB', 'AU', ...EU],
+    base: 7.9,
+    perKg: 14,
+    days: [6, 10],
+  },
+  {
+    logisticName: 'Brazil Post Line',
+    from: ['CN'],
+    to: ['BR'],
+    base: 4.1,
+    perKg: 11,
+    days: [18, 30],
+  },
   { logisticName: 'USPS Ground', from: ['US'], to: ['US'], base: 4.5, perKg: 3.2, days: [3, 6] },
-  { logisticName: 'UPS 2nd Day', from: ['US'], to: ['US', 'CA'], base: 9.9, perKg: 4.8, days: [2, 3] },
+  {
+    logisticName: 'UPS 2nd Day',
+    from: ['US'],
+    to: ['US', 'CA'],
+    base: 9.9,
+    perKg: 4.8,
+    days: [2, 3],
+  },
   { logisticName: 'DHL Paket', from: ['DE'], to: EU, base: 4.9, perKg: 2.5, days: [2, 5] },
 ];
 
 /** Interception rules by destination; docs/sandbox.md shows how to trigger each. */
 export const DESTINATIONS: DestinationRules[] = [
-  { countryCode: 'US', country: 'United States', zip: /^\d{5}(-\d{4})?$/, zipExample: '90210', phoneRequired: false, taxIdRequired: false },
-  { countryCode: 'CA', country: 'Canada', zip: /^[A-Z]\d[A-Z] ?\d[A-Z]\d$/i, zipExample: 'M5V 2T6', phoneRequired: true, taxIdRequired: false },
-  { countryCode: 'GB', country: 'United Kingdom', zip: /^[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}$/i, zipExample: 'SW1A 1AA', phoneRequired: false, taxIdRequired: false },
-  { countryCode: 'AU', country: 'Australia', zip: /^\d{4}$/, zipExample: '2000', phoneRequired: true, taxIdRequired: false },
-  { countryCode: 'BR', country: 'Brazil', zip: /^\d{5}-?\d{3}$/, zipExample: '01310-100', phoneRequired: true, taxIdRequired: true },
-  { countryCode: 'MX', country: 'Mexico', zip: /^\d{5}$/, zipExample: '06600', phoneRequired: true, taxIdRequired: false },
-  { countryCode: 'DE', country: 'Germany', zip: /^\d{5}$/, zipExample: '10115', phoneRequired: false, taxIdRequired: false },
-  { countryCode: 'FR', country: 'France', zip: /^\d{5}$/, zipExample: '75001', phoneRequired: false, taxIdRequired: false },
-  { countryCode: 'NL', country: 'Netherlands', zip: /^\d{4} ?[A-Z]{2}$/i, zipExample: '1012 AB', phoneRequired: false, taxIdRequired: false },
-  { countryCode: 'IT', country: 'Italy', zip: /^\d{5}$/, zipExample: '00118', phoneRequired: false, taxIdRequired: false },
-  { countryCode: 'ES', country: 'Spain', zip: /^\d{5}$/, zipExample: '28001', phoneRequired: false, taxIdRequired: false },
-  { countryCode: 'AT', country: 'Austria', zip: /^\d{4}$/, zipExample: '1010', phoneRequired: false, taxIdRequired: false },
-  { countryCode: 'BE', country: 'Belgium', zip: /^\d{4}$/, zipExample: '1000', phoneRequired: false, taxIdRequired: false },
+  {
+    countryCode: 'US',
+    country: 'United States',
+    zip: /^\d{5}(-\d{4})?$/,
+    zipExample: '90210',
+    phoneRequired: false,
+    taxIdRequired: false,
+  },
+  {
+    countryCode: 'CA',
+    country: 'Canada',
+    zip: /^[A-Z]\d[A-Z] ?\d[A-Z]\d$/i,
+    zipExample: 'M5V 2T6',
+    phoneRequired: true,
+    taxIdRequired: false,
+  },
+  {
+    countryCode: 'GB',
+    country: 'United Kingdom',
+    zip: /^[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}$/i,
+    zipExample: 'SW1A 1AA',
+    phoneRequired: false,
+    taxIdRequired: false,
+  },
+  {
+    countryCode: 'AU',
+    country: 'Australia',
+    zip: /^\d{4}$/,
+    zipExample: '2000',
+    phoneRequired: true,
+    taxIdRequired: false,
+  },
+  {
+    countryCode: 'BR',
+    country: 'Brazil',
+    zip: /^\d{5}-?\d{3}$/,
+    zipExample: '01310-100',
+    phoneRequired: true,
+    taxIdRequired: true,
+  },
+  {
+    countryCode: 'MX',
+    country: 'Mexico',
+    zip: /^\d{5}$/,
+    zipExample: '06600',
+    phoneRequired: true,
+    taxIdRequired: false,
+  },
+  {
+    countryCode: 'DE',
+    country: 'Germany',
+    zip: /^\d{5}$/,
+    zipExample: '10115',
+    phoneRequired: false,
+    taxIdRequired: false,
+  },
+  {
+    countryCode: 'FR',
+    country: 'France',
+    zip: /^\d{5}$/,
+    zipExample: '75001',
+    phoneRequired: false,
+    taxIdRequired: false,
+  },
+  {
+    countryCode: 'NL',
+    country: 'Netherlands',
+    zip: /^\d{4} ?[A-Z]{2}$/i,
+    zipExample: '1012 AB',
+    phoneRequired: false,
+    taxIdRequired: false,
+  },
+  {
+    countryCode: 'IT',
+    country: 'Italy',
+    zip: /^\d{5}$/,
+    zipExample: '00118',
+    phoneRequired: false,
+    taxIdRequired: false,
+  },
+  {
+    countryCode: 'ES',
+    country: 'Spain',
+    zip: /^\d{5}$/,
+    zipExample: '28001',
+    phoneRequired: false,
+    taxIdRequired: false,
+  },
+  {
+    countryCode: 'AT',
+    country: 'Austria',
+    zip: /^\d{4}$/,
+    zipExample: '1010',
+    phoneRequired: false,
+    taxIdRequired: false,
+  },
+  {
+    countryCode: 'BE',
+    country: 'Belgium',
+    zip: /^\d{4}$/,
+    zipExample: '1000',
+    phoneRequired: false,
+    taxIdRequired: false,
+  },
 ];
 
 /** Small deterministic pseudo-random numbers, so the catalogue is the same on every start. */
@@ -198,7 +317,9 @@ export const PRODUCTS: SeedProduct[] = CATEGORIES.flatMap((cat, ci) =>
     const colours = COLOURS.slice(0, 2 + (n % 2));
     const variants: SeedVariant[] = colours.map((colour, vi) => {
       const vid = `${pid}-V${vi + 1}`;
-      const stock: Record<string, number> = { 'ST-CN-SZ': 50 + Math.round(seeded(n * 10 + vi) * 950) };
+      const stock: Record<string, number> = {
+        'ST-CN-SZ': 50 + Math.round(seeded(n * 10 + vi) * 950),
+      };
       if (n % 2 === 0) stock['ST-US-LA'] = Math.round(seeded(n * 20 + vi) * 200);
       if (n % 3 === 0) stock['ST-DE-FRA'] = Math.round(seeded(n * 30 + vi) * 150);
       return {
@@ -236,11 +357,17 @@ export const SCARCE_VARIANT = last[last.length - 1]!;
 SCARCE_VARIANT.stock = { 'ST-CN-SZ': 1 };
 
 const variantsById = new Map(PRODUCTS.flatMap((p) => p.variants.map((v) => [v.vid, v] as const)));
-const variantsBySku = new Map(PRODUCTS.flatMap((p) => p.variants.map((v) => [v.variantSku, v] as const)));
+const variantsBySku = new Map(
+  PRODUCTS.flatMap((p) => p.variants.map((v) => [v.variantSku, v] as const)),
+);
 const productsById = new Map(PRODUCTS.map((p) => [p.pid, p] as const));
 
 export function findVariant(vid: string | undefined, sku?: string): SeedVariant | undefined {
-  return vid !== undefined && vid !== '' ? variantsById.get(vid) : sku ? variantsBySku.get(sku) : undefined;
+  return vid !== undefined && vid !== ''
+    ? variantsById.get(vid)
+    : sku
+      ? variantsBySku.get(sku)
+      : undefined;
 }
 
 export function findProduct(pid: string): SeedProduct | undefined {

@@ -4,14 +4,7 @@
  */
 
 export type OrderStatus =
-  | 'CREATED'
-  | 'IN_CART'
-  | 'UNPAID'
-  | 'UNSHIPPED'
-  | 'SHIPPED'
-  | 'DELIVERED'
-  | 'CANCELLED'
-  | 'CLOSED';
+  'CREATED' | 'IN_CART' | 'UNPAID' | 'UNSHIPPED' | 'SHIPPED' | 'DELIVERED' | 'CANCELLED' | 'CLOSED';
 export type SubStatus = 'PENDING' | 'PROCESSING';
 export type WebhookTopic = 'product' | 'stock' | 'order' | 'logistics' | 'makeup' | 'privateOrder';
 

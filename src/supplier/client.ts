@@ -57,7 +57,7 @@ export class SupplierClient {
     this.api = Object.fromEntries(
       Object.entries(endpoints).map(([name, ep]) => [
         name,
-        (input: Record<string, unknown>) => this.call(ep as Endpoint, input),
+        (input: Record<string, unknown>) => this.call<Endpoint>(ep, input),
       ]),
     ) as unknown as SupplierApi;
   }
@@ -68,7 +68,10 @@ export class SupplierClient {
   }
 
   /** Like `call`, also returning the supplier's requestId. */
-  async exchange<E extends Endpoint>(ep: E, input: RequestOf<E>): Promise<CallResult<ResponseOf<E>>> {
+  async exchange<E extends Endpoint>(
+    ep: E,
+    input: RequestOf<E>,
+  ): Promise<CallResult<ResponseOf<E>>> {
     const checked = ep.request.safeParse(input ?? {});
     if (!checked.success) throw new SupplierRequestInvalid(ep.name, toFieldIssues(checked.error));
 
@@ -100,7 +103,9 @@ export class SupplierClient {
   private pace(ep: Endpoint): Promise<void> {
     if (ep.rate === 'token') return Promise.resolve();
     const perSecond =
-      ep.rate === 'batch' ? (this.config.batchRatePerSecond ?? 2) : (this.config.ratePerSecond ?? 1);
+      ep.rate === 'batch'
+        ? (this.config.batchRatePerSecond ?? 2)
+        : (this.config.ratePerSecond ?? 1);
     return pacerFor(`${this.accountKey}|${ep.rate}`, perSecond).take();
   }
 }

@@ -96,7 +96,9 @@ export class SupplierError extends Error {
     readonly requestId: string | undefined,
     readonly httpStatus: number,
   ) {
-    super(`${endpoint}: supplier error ${code} ${supplierMessage} (requestId ${requestId ?? 'none'})`);
+    super(
+      `${endpoint}: supplier error ${code} ${supplierMessage} (requestId ${requestId ?? 'none'})`,
+    );
     const c = classify(code, supplierMessage);
     this.kind = c.kind;
     this.retryAfterMs = c.retryAfterMs;
@@ -157,15 +159,14 @@ export class SupplierResponseInvalid extends Error {
     readonly issues: readonly FieldIssue[],
     readonly requestId: string | undefined,
   ) {
-    super(`${endpoint}: unexpected response (requestId ${requestId ?? 'none'}): ${formatIssues(issues)}`);
+    super(
+      `${endpoint}: unexpected response (requestId ${requestId ?? 'none'}): ${formatIssues(issues)}`,
+    );
   }
 }
 
 export type AnySupplierError =
-  | SupplierError
-  | SupplierTransportError
-  | SupplierRequestInvalid
-  | SupplierResponseInvalid;
+  SupplierError | SupplierTransportError | SupplierRequestInvalid | SupplierResponseInvalid;
 
 export function isSupplierError(e: unknown): e is AnySupplierError {
   return (

@@ -33,7 +33,9 @@ export const optInt = () => int().optional();
 
 /** A request amount in USD: decimal (18,2). */
 export const amount = () =>
-  z.coerce.number({ error: requiredOr('must be a number') }).nonnegative({ error: 'must not be negative' });
+  z.coerce
+    .number({ error: requiredOr('must be a number') })
+    .nonnegative({ error: 'must not be negative' });
 
 /**
  * A request list. GET list parameters arrive at the sandbox as a single string when sent once,
@@ -41,7 +43,8 @@ export const amount = () =>
  */
 export const list = <T extends z.ZodType>(item: T, max?: number) => {
   const base = z.array(item, { error: requiredOr('must be a list') });
-  const bounded = max === undefined ? base : base.max(max, { error: `must hold at most ${max} items` });
+  const bounded =
+    max === undefined ? base : base.max(max, { error: `must hold at most ${max} items` });
   return z.preprocess((v) => (v === undefined || Array.isArray(v) ? v : [v]), bounded);
 };
 

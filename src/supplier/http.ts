@@ -15,7 +15,10 @@ export interface HttpOptions {
   requestTimeoutMs: number;
 }
 
-export const DEFAULT_HTTP_OPTIONS: HttpOptions = { connectTimeoutMs: 5_000, requestTimeoutMs: 30_000 };
+export const DEFAULT_HTTP_OPTIONS: HttpOptions = {
+  connectTimeoutMs: 5_000,
+  requestTimeoutMs: 30_000,
+};
 
 /** A file part of a multipart request. */
 export interface FilePart {
@@ -123,10 +126,12 @@ function toFormData(input: Record<string, unknown>): FormData {
   for (const [key, value] of Object.entries(input)) {
     if (value === undefined || value === null) continue;
     if (isFilePart(value)) {
-      const blob = new Blob([value.data], { type: value.contentType ?? 'application/octet-stream' });
+      const blob = new Blob([value.data], {
+        type: value.contentType ?? 'application/octet-stream',
+      });
       form.append(key, blob, value.filename);
     } else {
-      form.append(key, String(value));
+      form.append(key, typeof value === 'string' ? value : JSON.stringify(value));
     }
   }
   return form;

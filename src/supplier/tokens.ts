@@ -133,7 +133,13 @@ export class TokenManager {
     const { status, envelope } = await this.http.send(logout, {}, accessToken);
     if (!isSuccess(envelope)) {
       const requestId = envelope.requestId ?? undefined;
-      throw new SupplierError(logout.name, envelope.code, envelope.message ?? '', requestId, status);
+      throw new SupplierError(
+        logout.name,
+        envelope.code,
+        envelope.message ?? '',
+        requestId,
+        status,
+      );
     }
   }
 }
@@ -154,7 +160,11 @@ export function tokenManagerFor(
   const key = `${baseUrl}|${createHash('sha256').update(apiKey).digest('hex')}`;
   let m = managers.get(key);
   if (!m) {
-    m = new TokenManager(new SupplierHttp(baseUrl, options.http), apiKey, options.tokenCallIntervalMs);
+    m = new TokenManager(
+      new SupplierHttp(baseUrl, options.http),
+      apiKey,
+      options.tokenCallIntervalMs,
+    );
     managers.set(key, m);
   }
   return m;

@@ -36,7 +36,12 @@ export interface RawAnswer {
 /** A call that bypasses the client (and its validation), as another integration might send it. */
 export async function rawCall(
   path: string,
-  init: { method?: string; token?: string; body?: unknown; query?: Record<string, string | string[]> } = {},
+  init: {
+    method?: string;
+    token?: string;
+    body?: unknown;
+    query?: Record<string, string | string[]>;
+  } = {},
 ): Promise<RawAnswer> {
   const url = new URL(`${sandboxUrl()}/api2.0/v1/${path}`);
   for (const [k, v] of Object.entries(init.query ?? {})) {
@@ -58,11 +63,14 @@ export async function accountStats(openId: string): Promise<SandboxStats> {
   return (await res.json()) as SandboxStats;
 }
 
-export async function injectFault(rule: Partial<FaultRule> & Pick<FaultRule, 'path' | 'kind'>): Promise<void> {
+export async function injectFault(
+  rule: Partial<FaultRule> & Pick<FaultRule, 'path' | 'kind'>,
+): Promise<void> {
   const res = await fetch(`${sandboxUrl()}/__sandbox/faults`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(rule),
   });
-  if (res.status !== 201) throw new Error(`injecting a fault: HTTP ${res.status} ${await res.text()}`);
+  if (res.status !== 201)
+    throw new Error(`injecting a fault: HTTP ${res.status} ${await res.text()}`);
 }

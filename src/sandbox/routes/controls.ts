@@ -33,7 +33,8 @@ export function registerControlRoutes(app: FastifyInstance, sb: Sandbox): void {
   app.post('/__sandbox/balance', (req, reply) => {
     const p = Balance.safeParse(req.body);
     if (!p.success) return reply.code(400).send(bad(p.error));
-    const account = p.data.openId === undefined ? sb.defaultAccount() : sb.state.accounts[p.data.openId];
+    const account =
+      p.data.openId === undefined ? sb.defaultAccount() : sb.state.accounts[p.data.openId];
     if (!account) return reply.code(404).send({ error: 'no such account' });
     account.balance.amount = p.data.amount;
     sb.changed();

@@ -1,2 +1,288 @@
-/** (stub: being written) */
-export const shopsEndpoints = {} as const;
+/**
+ * Shops, store products and connections (open-api.md §4.6, items 35-42). A store product is the
+ * caller's own listing; a connection links one of its variants to a catalogue variant, which is
+ * what turns a store-flow order into a normal one.
+ */
+import { z } from 'zod';
+import { endpoint } from '../endpoint.js';
+import {
+  amount,
+  id,
+  int,
+  list,
+  optId,
+  optInt,
+  optList,
+  optMoney,
+  optNum,
+  optStr,
+  optText,
+  record,
+  text,
+} from '../fields.js';
+
+const nonEmpty = <T extends z.ZodType>(item: T, max?: number) =>
+  list(item, max).refine((a) => a.length > 0, { error: 'must hold at least one item' });
+
+const pageSize = (max: number) =>
+  int()
+    .min(1, { error: 'must be at least 1' })
+    .max(max, { error: `must be at most ${max}` })
+    .optional();
+
+/** 0 unconnected, 1 partly connected, 2 connected, 3 delisted-connected. */
+export const RelevanceStatus = { Unconnected: 0, Partly: 1, Connected: 2, DelistedConnected: 3 } as const;
+/** Shop status: 0 deleted, 1 enabled, 2 disabled, 3 authorization failed, 4 auto-expired, 5 transferring. */
+export const ShopStatus = { Deleted: 0, Enabled: 1, Disabled: 2 } as const;
+
+// ---- resources (open-api.md §2) ----
+
+export const Shop = record({
+  id,
+  createDate: optStr,
+  name: optStr,
+  status: optNum,
+  /** The platform, such as Api. */
+  type: optStr,
+  updateDate: optStr,
+  marketplace: optStr,
+  aliasName: optStr,
+  syncInventory: optNum,
+  syncInventoryRate: optNum,
+  isCb: optNum,
+  trackUrlTemplate: optStr,
+  emailNotification: optNum,
+  email: optStr,
+  countryCode: optStr,
+  storeCountry: optStr,
+  platformLogoUrl: optStr,
+  currencyCode: optStr,
+  businessType: optNum,
+});
+export type Shop = z.infer<typeof Shop>;
+
+export const StoreVariant = record({
+  platformProductId: optId,
+  platformVariantId: id,
+  platformVariantSku: optStr,
+  platformVariantTitle: optStr,
+  platformVariantImage: optStr,
+  price: optMoney,
+  priceUSD: optMoney,
+  priceCurrency: optStr,
+  grams: z.union([z.string(), z.number()]).nullish(),
+  weight: optMoney,
+  weightUnit: optStr,
+  /** A string here: "0" unknown, "1" unconnected, "2" connected. */
+  relevanceStatus: z.union([z.string(), z.number()]).transform(String).nullish(),
+  /** "0" unused, "1" fulfillment without stock, "2" fulfillment and stock, "3" stock only. */
+  inventoryItemStatus: z.union([z.string(), z.number()]).transform(String).nullish(),
+  shopProductStatus: optNum,
+  createDateTime: optNum,
+});
+export type StoreVariant = z.infer<typeof StoreVariant>;
+
+export const StoreProduct = record({
+  shopId: optId,
+  shopName: optStr,
+  shopType: optStr,
+  platformProductId: id,
+  platformProductTitle: optStr,
+  platformProductImage: optStr,
+  /** A price range such as "9.90-12.50"; omitted for one marketplace type. */
+  platformProductPrices: optStr,
+  platformProductPricesCurrency: optStr,
+  platformProductHandle: optStr,
+  platformProductType: optStr,
+  platformProductCategoryId: optId,
+  platformProductTags: optStr,
+  /** 1 listed, 2 deleted, 3 delisted. */
+  shopProductStatus: optNum,
+  /** See RelevanceStatus. */
+  relevanceStatus: optNum,
+  createDateTime: optNum,
+});
+export type StoreProduct = z.infer<typeof StoreProduct>;
+
+export const StoreProductDetail = StoreProduct.extend({ variants: optList(StoreVariant) });
+export type StoreProductDetail = z.infer<typeof StoreProductDetail>;
+
+export const Connection = record({
+  shopId: optId,
+  platformProductId: id,
+  platformVariantId: optId,
+  svcProductId: optId,
+  svcVariantId: optId,
+  defaultArea: optNum,
+  logistics: optStr,
+  sourceCountryCode: optStr,
+  sourceCountry: optStr,
+  targetCountryCode: optStr,
+  targetCountry: optStr,
+});
+export type Connection = z.infer<typeof Connection>;
+
+// ---- endpoints ----
+
+export const getShops = endpoint({
+  name: 'getShops',
+  method: 'GET',
+  path: 'shop/getShops',
+  transport: 'none',
+  request: z.object({}),
+  response: optList(Shop),
+});
+
+export const saveStoreProduct = endpoint({
+  name: 'saveStoreProduct',
+  method: 'POST',
+  path: 'store/product/saveProduct',
+  request: z
+    .object({
+      id: text(64),
+      title: text(500),
+      image: text(400),
+      description: optText(5000),
+      priceMin: amount().optional(),
+      priceMax: amount().optional(),
+      priceCurrency: optText(10),
+    })
+    .refine((p) => (p.priceMin === undefined && p.priceMax === undefined) || !!p.priceCurrency, {
+      error: 'is required with priceMin or priceMax',
+      path: ['priceCurrency'],
+    }),
+  response: z.unknown(),
+});
+
+const VariantToSave = z
+  .object({
+    id: text(64),
+    productId: text(64),
+    title: text(500),
+    sku: text(200),
+    image: text(500),
+    shopPrice: amount().optional(),
+    shopPriceCurrency: optText(10),
+    weight: amount().optional(),
+    /** For example g or kg. */
+    weightUnit: optText(10),
+    oldInventoryQuantity: optInt(),
+  })
+  .refine((v) => v.shopPrice === undefined || !!v.shopPriceCurrency, {
+    error: 'is required with shopPrice',
+    path: ['shopPriceCurrency'],
+  });
+
+export const saveStoreVariants = endpoint({
+  name: 'saveStoreVariants',
+  method: 'POST',
+  path: 'store/product/saveVariantBatch',
+  request: z.object({ variants: nonEmpty(VariantToSave) }),
+  response: optList(
+    record({
+      id,
+      productId: optId,
+      saveSuccess: z.boolean(),
+      /** null on success. */
+      saveFailMessage: optStr,
+    }),
+  ),
+});
+
+export const queryStoreProducts = endpoint({
+  name: 'queryStoreProducts',
+  method: 'GET',
+  path: 'shop/product/queryPage',
+  request: z.object({
+    pageNum: optInt(),
+    pageSize: pageSize(10),
+    shopId: optText(200),
+    /** Exact match. */
+    shopProductId: optText(200),
+    /** Fuzzy match on the title. */
+    searchKey: optText(200),
+    /** Omitted: no filter. */
+    relevanceStatusValues: list(
+      int()
+        .min(0, { error: 'must be 0-3' })
+        .max(3, { error: 'must be 0-3' }),
+    ).optional(),
+  }),
+  response: record({
+    pageNum: optNum,
+    pageSize: optNum,
+    total: optNum,
+    list: optList(StoreProduct),
+  }),
+});
+
+export const queryStoreProductDetail = endpoint({
+  name: 'queryStoreProductDetail',
+  method: 'GET',
+  path: 'shop/product/queryDetail',
+  request: z.object({
+    shopId: text(200),
+    platformProductIds: nonEmpty(text(200), 10),
+  }),
+  response: optList(StoreProductDetail),
+});
+
+export const listConnections = endpoint({
+  name: 'listConnections',
+  method: 'GET',
+  path: 'product/conn/connection',
+  request: z.object({
+    /** Omitted: the API-type shop. */
+    shopId: optText(40),
+    platformProductId: optText(100),
+    platformVariantId: optText(100),
+    page: optInt(),
+    pageSize: pageSize(100),
+  }),
+  response: record({ total: optNum, list: optList(Connection) }),
+});
+
+export const createConnection = endpoint({
+  name: 'createConnection',
+  method: 'POST',
+  path: 'product/conn/connection',
+  request: z.object({
+    shopId: optText(50),
+    defaultArea: int(),
+    logistics: text(200),
+    svcProductId: text(50),
+    platformProductId: text(100),
+    sourceCountryCode: optText(20),
+    sourceCountry: optText(100),
+    targetCountryCode: optText(20),
+    targetCountry: optText(100),
+    variantList: nonEmpty(
+      z.object({ svcVariantId: text(50), platformVariantId: text(100) }),
+    ),
+  }),
+  response: z.unknown(),
+});
+
+export const deleteConnection = endpoint({
+  name: 'deleteConnection',
+  method: 'DELETE',
+  path: 'product/conn/connection',
+  request: z.object({
+    shopId: optText(50),
+    platformProductId: text(100),
+    /** Omitted: every variant connection of the product is removed. */
+    platformVariantId: optText(100),
+  }),
+  response: z.unknown(),
+});
+
+export const shopsEndpoints = {
+  getShops,
+  saveStoreProduct,
+  saveStoreVariants,
+  queryStoreProducts,
+  queryStoreProductDetail,
+  listConnections,
+  createConnection,
+  deleteConnection,
+} as const;
