@@ -6,13 +6,15 @@
 import { Command } from 'commander';
 
 import pkg from '../../package.json' with { type: 'json' };
+import * as dev from './commands/dev.js';
+import * as sandbox from './commands/sandbox.js';
 import * as temporalCli from './commands/temporalCli.js';
 
 interface CommandModule {
   register(program: Command): void;
 }
 
-const commands: readonly CommandModule[] = [temporalCli];
+const commands: readonly CommandModule[] = [dev, sandbox, temporalCli];
 
 export function registerCommands(program: Command): void {
   for (const command of commands) command.register(program);

@@ -87,6 +87,8 @@ export class Sandbox {
     const path =
       options.dataDir === undefined ? undefined : `${options.dataDir}/sandbox-state.json`;
     const state = (await StateFile.load(path)) ?? emptyState(options.lifecycleStepMs);
+    // The speed is the caller's choice at each start; /__sandbox/lifecycle changes it until then.
+    state.lifecycleStepMs = options.lifecycleStepMs;
     const sb = new Sandbox(state, options);
     sb.defaultAccount();
     return sb;

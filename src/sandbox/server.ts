@@ -74,6 +74,20 @@ export function buildApp(sandbox: Sandbox): FastifyInstance {
     return reply.code(status).send({ error: status < 500 ? err.message : 'internal error' });
   });
 
+  app.setNotFoundHandler((req, reply) => {
+    const body = {
+      code: 404,
+      result: false,
+      success: false,
+      message: 'Not Found',
+      data: null,
+      requestId: null,
+    };
+    return req.url.startsWith(API_PREFIX)
+      ? reply.code(404).send(body)
+      : reply.code(404).send({ error: 'not found' });
+  });
+
   const router = new SandboxRouter(app, sandbox);
   registerAuthRoutes(router);
   registerCatalogueRoutes(router);
