@@ -45,6 +45,11 @@ export class TokenManager {
     this.pacer = new Pacer(tokenCallIntervalMs);
   }
 
+  /** Waits for this account's next token-call slot (direct token calls share it). */
+  pace(): Promise<void> {
+    return this.pacer.take();
+  }
+
   /** A valid access token, exchanging or refreshing first when needed. */
   async accessToken(): Promise<string> {
     return (await this.current()).accessToken;
@@ -68,8 +73,8 @@ export class TokenManager {
 
   /** Expire both tokens at the supplier. */
   async logout(): Promise<void> {
-    const t = this.tokens;
-    if (!t) return;
+    if (!this.tokens) return;
+    const t = await this.current();
     this.tokens = undefined;
     await this.pacer.take();
     await this.expire(t.accessToken);

@@ -31,7 +31,12 @@ const pageSize = (max: number) =>
     .optional();
 
 /** 0 unconnected, 1 partly connected, 2 connected, 3 delisted-connected. */
-export const RelevanceStatus = { Unconnected: 0, Partly: 1, Connected: 2, DelistedConnected: 3 } as const;
+export const RelevanceStatus = {
+  Unconnected: 0,
+  Partly: 1,
+  Connected: 2,
+  DelistedConnected: 3,
+} as const;
 /** Shop status: 0 deleted, 1 enabled, 2 disabled, 3 authorization failed, 4 auto-expired, 5 transferring. */
 export const ShopStatus = { Deleted: 0, Enabled: 1, Disabled: 2 } as const;
 
@@ -203,9 +208,7 @@ export const queryStoreProducts = endpoint({
     searchKey: optText(200),
     /** Omitted: no filter. */
     relevanceStatusValues: list(
-      int()
-        .min(0, { error: 'must be 0-3' })
-        .max(3, { error: 'must be 0-3' }),
+      int().min(0, { error: 'must be 0-3' }).max(3, { error: 'must be 0-3' }),
     ).optional(),
   }),
   response: record({
@@ -256,9 +259,7 @@ export const createConnection = endpoint({
     sourceCountry: optText(100),
     targetCountryCode: optText(20),
     targetCountry: optText(100),
-    variantList: nonEmpty(
-      z.object({ svcVariantId: text(50), platformVariantId: text(100) }),
-    ),
+    variantList: nonEmpty(z.object({ svcVariantId: text(50), platformVariantId: text(100) })),
   }),
   response: z.unknown(),
 });

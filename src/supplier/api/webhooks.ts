@@ -1,2 +1,142 @@
-/** (stub: being written) */
-export const webhooksEndpoints = {} as const;
+/** Webhook management (open-api.md §4.7, items 43-46; delivery rules in §6). */
+import { z } from 'zod';
+import { endpoint } from '../endpoint.js';
+import {
+  bool,
+  id,
+  int,
+  list,
+  optBool,
+  optList,
+  optNum,
+  optStr,
+  optText,
+  record,
+  text,
+} from '../fields.js';
+
+export const WEBHOOK_TOPICS = [
+  'product',
+  'stock',
+  'order',
+  'logistics',
+  'makeup',
+  'privateOrder',
+] as const;
+
+/** One topic's setting. The vendor marks callbackUrls required for CANCEL too. */
+const TopicSetting = z.object({
+  type: z.enum(['ENABLE', 'CANCEL'], { error: 'must be ENABLE or CANCEL' }),
+  callbackUrls: z
+    .array(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }), {
+      error: 'must be a list',
+    })
+    .length(1, { error: 'must hold exactly one address' }),
+});
+export type WebhookTopicSetting = z.infer<typeof TopicSetting>;
+
+export const setWebhooks = endpoint({
+  name: 'setWebhooks',
+  method: 'POST',
+  path: 'webhook/set',
+  request: z.object({
+    product: TopicSetting.optional(),
+    stock: TopicSetting.optional(),
+    order: TopicSetting.optional(),
+    logistics: TopicSetting.optional(),
+    makeup: TopicSetting.optional(),
+    privateOrder: TopicSetting.optional(),
+  }),
+  response: optBool,
+});
+
+const productId = text(50);
+
+export const subscribeProducts = endpoint({
+  name: 'subscribeProducts',
+  method: 'POST',
+  path: 'webhook/product/subscribe',
+  request: z
+    .object({
+      productIds: list(productId, 100).optional(),
+      subscribeAll: bool().optional(),
+    })
+    .superRefine((v, ctx) => {
+      const ids = v.productIds !== undefined && v.productIds.length > 0;
+      if (ids && v.subscribeAll === true) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['subscribeAll'],
+          message: 'must not be true together with productIds (they are mutually exclusive)',
+        });
+      } else if (!ids && v.subscribeAll === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['productIds'],
+          message: 'is required (or subscribeAll)',
+        });
+      }
+    }),
+  // failProductIds: the spec gives reasons (already subscribed, nonexistent) but no shape; ids
+  // only is assumed (uncertain).
+  response: record({
+    successProductIds: optList(id),
+    failProductIds: optList(id),
+    subscribeAll: optBool,
+  }),
+});
+
+export const unsubscribeProducts = endpoint({
+  name: 'unsubscribeProducts',
+  method: 'POST',
+  path: 'webhook/product/unsubscribe',
+  request: z.object({
+    productIds: list(productId, 100).refine((ids) => ids.length > 0, {
+      error: 'must not be empty',
+    }),
+  }),
+  response: optBool,
+});
+
+/** Product subscription (open-api.md §2). */
+export const ProductSubscription = record({
+  productId: id,
+  sku: optStr,
+  productName: optStr,
+  productImage: optStr,
+  status: optBool,
+  reason: optStr,
+  createAt: optStr,
+});
+export type ProductSubscription = z.infer<typeof ProductSubscription>;
+
+export const listProductSubscriptions = endpoint({
+  name: 'listProductSubscriptions',
+  method: 'GET',
+  path: 'webhook/product/subscribe/list',
+  request: z.object({
+    pageNum: int().min(1, { error: 'must be at least 1' }).optional(),
+    pageSize: int()
+      .min(1, { error: 'must be at least 1' })
+      .max(200, { error: 'must be at most 200' })
+      .optional(),
+    sku: optText(21),
+    productId: optText(50),
+    // Length not given in open-api.md; 50 as for the other ids (guess).
+    shopId: optText(50),
+  }),
+  response: record({
+    pageSize: optNum,
+    pageNumber: optNum,
+    totalRecords: optNum,
+    totalPages: optNum,
+    content: optList(ProductSubscription),
+  }),
+});
+
+export const webhooksEndpoints = {
+  setWebhooks,
+  subscribeProducts,
+  unsubscribeProducts,
+  listProductSubscriptions,
+} as const;
