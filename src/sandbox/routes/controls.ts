@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { FaultRule } from '../faults.js';
 import type { Sandbox } from '../sandbox.js';
+import { emptyStats } from '../state.js';
 
 const Balance = z.object({ amount: z.number().nonnegative(), openId: z.string().optional() });
 const NewAccount = z.object({
@@ -17,9 +18,11 @@ export function registerControlRoutes(app: FastifyInstance, sb: Sandbox): void {
   const bad = (issues: z.ZodError) => ({ error: 'invalid request', issues: issues.issues });
 
   /** Global counters, or one account's with ?openId=. */
-  app.get('/__sandbox/stats', (req) => {
+  app.get('/__sandbox/stats', (req, reply) => {
     const { openId } = req.query as { openId?: string };
-    return openId === undefined ? sb.state.stats : (sb.state.statsByAccount[openId] ?? null);
+    if (openId === undefined) return sb.state.stats;
+    if (!sb.state.accounts[openId]) return reply.code(404).send({ error: 'no such account' });
+    return sb.state.statsByAccount[openId] ?? emptyStats();
   });
 
   /** A fresh account, so that concurrent users (tests) do not share one rate limit. */
