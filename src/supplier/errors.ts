@@ -63,7 +63,14 @@ export interface Classification {
   retryAfterMs?: number;
 }
 
-export function classify(code: number, message: string, now = new Date()): Classification {
+export function classify(
+  code: number,
+  message: string,
+  endpoint = '',
+  now = new Date(),
+): Classification {
+  // The same code means "already in My Products" there: an outcome, not a busy supplier.
+  if (code === SupplierCode.SystemBusy && endpoint === 'addToMyProduct') return { kind: 'business' };
   switch (code) {
     case SupplierCode.TooManyRequests:
       return { kind: 'retryable', retryAfterMs: RATE_LIMIT_DELAY_MS };
@@ -99,7 +106,7 @@ export class SupplierError extends Error {
     super(
       `${endpoint}: supplier error ${code} ${supplierMessage} (requestId ${requestId ?? 'none'})`,
     );
-    const c = classify(code, supplierMessage);
+    const c = classify(code, supplierMessage, endpoint);
     this.kind = c.kind;
     this.retryAfterMs = c.retryAfterMs;
   }
