@@ -4,6 +4,7 @@ import { API_PREFIX } from '../supplier/endpoint.js';
 import { SupplierCode } from '../supplier/errors.js';
 import { registerAuthRoutes } from './routes/auth.js';
 import { registerCatalogueRoutes } from './routes/catalogue.js';
+import { registerCatalogueEventControlRoutes } from './routes/catalogueEventControls.js';
 import { registerControlRoutes } from './routes/controls.js';
 import { registerDisputeRoutes } from './routes/disputes.js';
 import { registerInventoryRoutes } from './routes/inventory.js';
@@ -102,5 +103,6 @@ export function buildApp(sandbox: Sandbox): FastifyInstance {
   registerWebhookRoutes(router);
   registerControlRoutes(app, sandbox);
   registerOrderControlRoutes(app, sandbox);
+  registerCatalogueEventControlRoutes(app, sandbox);
   return app;
 }

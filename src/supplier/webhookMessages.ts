@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import type { FieldIssue } from './errors.js';
-import { id, optBool, optId, optList, optMoney, optNum, optStr, record } from './fields.js';
+import { id, optId, optList, optMoney, optNum, optStr, record } from './fields.js';
 import { toFieldIssues } from './issues.js';
 
 /**

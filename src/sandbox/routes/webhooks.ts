@@ -1,4 +1,192 @@
-/** (stub: being written) */
-import type { SandboxRouter } from '../routing.js';
+/**
+ * Webhook management (open-api.md §4.7): per-topic callback addresses and product subscriptions.
+ * Delivery itself is in ../webhooks.ts.
+ */
+import { BlockList, isIP } from 'node:net';
+import {
+  listProductSubscriptions,
+  setWebhooks,
+  subscribeProducts,
+  unsubscribeProducts,
+  WEBHOOK_TOPICS,
+  type WebhookTopicSetting,
+} from '../../supplier/api/webhooks.js';
+import { SupplierCode } from '../../supplier/errors.js';
+import { dateTime, imageUrl, page, pageCount } from '../catalogue.js';
+import { SandboxError, type SandboxRouter } from '../routing.js';
+import type { Sandbox } from '../sandbox.js';
+import { findProduct } from '../seed.js';
+import type { SandboxAccount } from '../state.js';
 
-export function registerWebhookRoutes(_r: SandboxRouter): void {}
+/**
+ * open-api.md §4.7 item 44: from July 2026 nobody may use subscribeAll=true. Before that only
+ * accounts registered before June 2026 could; the sandbox does not track registration dates.
+ */
+const SUBSCRIBE_ALL_ENDS = Date.UTC(2026, 6, 1);
+
+export function registerWebhookRoutes(r: SandboxRouter): void {
+  r.serve(setWebhooks, (input, account, sb) => {
+    const settings = WEBHOOK_TOPICS.flatMap((topic) => {
+      const setting = input[topic];
+      return setting ? [{ topic, setting }] : [];
+    });
+    // Every address is checked before any topic changes, so a refused call changes nothing.
+    for (const { topic, setting } of settings) {
+      if (setting.type !== 'ENABLE') continue;
+      const reason = refusal(callbackUrl(setting), sb.options.allowLocalWebhooks);
+      if (reason !== undefined) {
+        throw new SandboxError(
+          SupplierCode.LocalCallbackRefused,
+          `Callback address refused for ${topic}: ${reason}`,
+        );
+      }
+    }
+    for (const { topic, setting } of settings) {
+      const prev = account.webhooks[topic];
+      if (setting.type === 'CANCEL') {
+        if (prev) {
+          prev.enabled = false;
+          delete prev.closedReason;
+        }
+        continue;
+      }
+      const url = callbackUrl(setting);
+      // A reopened topic or a new address starts a fresh record for the auto-close rule.
+      const keep = prev?.enabled === true && prev.callbackUrl === url;
+      account.webhooks[topic] = {
+        callbackUrl: url,
+        enabled: true,
+        hourly: keep ? prev.hourly : {},
+      };
+    }
+    return true;
+  });
+
+  r.serve(subscribeProducts, (input, account, sb) => {
+    if (account.webhooks.product?.enabled !== true) {
+      throw new SandboxError(
+        SupplierCode.ProductWebhookNotEnabled,
+        'product webhook not enabled: set the product topic to ENABLE with webhook/set first',
+      );
+    }
+    const ids = [...new Set(input.productIds ?? [])];
+    if (ids.length === 0) return subscribeAll(account, sb, input.subscribeAll === true);
+
+    const success = ids.filter((pid) => findProduct(pid) && !account.subscriptions[pid]);
+    const fail = ids.filter((pid) => !success.includes(pid));
+    const held = Object.keys(account.subscriptions).length;
+    if (held + success.length > account.subscriptionCap) {
+      throw new SandboxError(
+        SupplierCode.SubscriptionCapExceeded,
+        `subscription cap exceeded: ${held} of ${account.subscriptionCap} subscribed, ` +
+          `${success.length} more requested`,
+      );
+    }
+    // Subscribing specific products cancels subscribe-all.
+    account.subscribeAll = false;
+    const createAt = dateTime(sb.now());
+    for (const pid of success) account.subscriptions[pid] = { createAt, status: true };
+    return {
+      successProductIds: success,
+      failProductIds: fail,
+      ...(input.subscribeAll === undefined ? {} : { subscribeAll: false }),
+    };
+  });
+
+  r.serve(unsubscribeProducts, (input, account) => {
+    const gone = new Set(input.productIds);
+    account.subscriptions = Object.fromEntries(
+      Object.entries(account.subscriptions).filter(([pid]) => !gone.has(pid)),
+    );
+    return true;
+  });
+
+  r.serve(listProductSubscriptions, (input, account) => {
+    const pageNum = input.pageNum ?? 1;
+    const pageSize = input.pageSize ?? 20;
+    const rows = Object.entries(account.subscriptions)
+      .map(([pid, s]) => {
+        const product = findProduct(pid);
+        return {
+          productId: pid,
+          sku: product?.productSku ?? null,
+          productName: product?.productNameEn ?? null,
+          productImage: imageUrl(pid),
+          status: s.status,
+          reason: s.reason ?? null,
+          createAt: s.createAt,
+        };
+      })
+      .filter((row) => input.productId === undefined || row.productId === input.productId)
+      .filter((row) => input.sku === undefined || row.sku === input.sku);
+    return {
+      pageSize,
+      pageNumber: pageNum,
+      totalRecords: rows.length,
+      totalPages: pageCount(rows.length, pageSize),
+      content: page(rows, pageNum, pageSize),
+    };
+  });
+}
+
+/** subscribeAll sent without productIds: true replaces the specific subscriptions. */
+function subscribeAll(account: SandboxAccount, sb: Sandbox, on: boolean) {
+  if (on) {
+    if (sb.now() >= SUBSCRIBE_ALL_ENDS) {
+      throw new SandboxError(
+        SupplierCode.SubscriptionFailed,
+        'subscription failed: subscribeAll is no longer available, subscribe products by id',
+      );
+    }
+    account.subscriptions = {};
+  }
+  account.subscribeAll = on;
+  return { successProductIds: [], failProductIds: [], subscribeAll: on };
+}
+
+function callbackUrl(setting: WebhookTopicSetting): string {
+  // The request schema guarantees exactly one address.
+  return setting.callbackUrls[0] ?? '';
+}
+
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addSubnet('0.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+LOOPBACK.addAddress('::', 'ipv6');
+
+const PRIVATE = new BlockList();
+PRIVATE.addSubnet('10.0.0.0', 8, 'ipv4');
+PRIVATE.addSubnet('172.16.0.0', 12, 'ipv4');
+PRIVATE.addSubnet('192.168.0.0', 16, 'ipv4');
+PRIVATE.addSubnet('169.254.0.0', 16, 'ipv4');
+PRIVATE.addSubnet('100.64.0.0', 10, 'ipv4');
+PRIVATE.addSubnet('fc00::', 7, 'ipv6');
+PRIVATE.addSubnet('fe80::', 10, 'ipv6');
+
+/**
+ * Why the supplier would refuse this callback address, or undefined when it is acceptable
+ * (open-api.md §4.7 item 43: HTTPS, publicly reachable). With allowLocalWebhooks, http and local
+ * addresses are accepted for development.
+ */
+function refusal(raw: string, allowLocal: boolean): string | undefined {
+  const url = new URL(raw);
+  if (allowLocal) return undefined;
+  if (url.protocol !== 'https:') return `${raw} does not use HTTPS`;
+  const host = url.hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
+  if (host === 'localhost' || host.endsWith('.localhost')) {
+    return `${host} is not publicly reachable (localhost and 127.0.0.1 are refused)`;
+  }
+  const family = isIP(host);
+  if (family === 0) return undefined;
+  const type = family === 4 ? 'ipv4' : 'ipv6';
+  if (LOOPBACK.check(host, type)) {
+    return `${host} is a loopback address, not publicly reachable (localhost and 127.0.0.1 are refused)`;
+  }
+  if (PRIVATE.check(host, type))
+    return `${host} is a private network address, not publicly reachable`;
+  return undefined;
+}
