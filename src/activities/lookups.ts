@@ -1,0 +1,51 @@
+/**
+ * Batch queries (the 2-per-second queue): finding orders after an ambiguous failure, and the
+ * tracking sweeper's status and proof-of-delivery questions. Up to 100 ids per call.
+ */
+import type { SupplierClient } from '../supplier/client.js';
+import { getOrderDetailBatch, getProofOfDelivery } from '../supplier/api/orders.js';
+import { supplierCall } from './supplierCall.js';
+
+/** What dropflow keeps of a supplier order: its state, never the address. */
+export interface OrderSnapshot {
+  svcOrderId: string;
+  svcOrderCode?: string;
+  orderNumber?: string;
+  orderStatus?: string;
+  subStatus?: string;
+  logisticName?: string;
+  trackNumber?: string;
+  trackingUrl?: string;
+  orderAmount?: number;
+}
+
+export function lookupActivities(supplier: SupplierClient) {
+  return {
+    /** Orders by svc order id, svc order code or the caller's order number; unknown ids are left out. */
+    async getOrderDetailBatch(orderIds: string[]): Promise<OrderSnapshot[]> {
+      const orders = await supplierCall(supplier, getOrderDetailBatch, { orderIds });
+      return orders.flatMap((o) => {
+        const svcOrderId = o.svcOrderId ?? o.orderId;
+        if (svcOrderId == null) return [];
+        return [
+          {
+            svcOrderId,
+            ...(o.svcOrderCode != null && { svcOrderCode: o.svcOrderCode }),
+            ...(o.orderNum != null && { orderNumber: o.orderNum }),
+            ...(o.orderStatus != null && { orderStatus: o.orderStatus }),
+            ...(o.subStatus != null && { subStatus: o.subStatus }),
+            ...(o.logisticName != null && { logisticName: o.logisticName }),
+            ...(o.trackNumber != null && { trackNumber: o.trackNumber }),
+            ...(o.trackingUrl != null && { trackingUrl: o.trackingUrl }),
+            ...(o.orderAmount != null && { orderAmount: o.orderAmount }),
+          },
+        ];
+      });
+    },
+
+    async getProofOfDelivery(orderIds: string[]): Promise<Record<string, string[]>> {
+      const proofs = await supplierCall(supplier, getProofOfDelivery, { orderIds });
+      return Object.fromEntries(proofs.map((p) => [p.orderId, p.proofOfDeliveryList]));
+    },
+  };
+}

@@ -1,0 +1,154 @@
+/**
+ * Order activities: one supplier call each, named after the endpoint (open-api.md §4.4). They
+ * return only what the workflow needs, and nothing personal, since results are kept in history.
+ */
+import type { SupplierClient } from '../supplier/client.js';
+import {
+  addCart,
+  addCartConfirm,
+  createOrderV3,
+  deleteOrder,
+  getOrderLogisticsInfo,
+  interceptedOrderId,
+  saveGenerateParentOrder,
+  updateLogistics,
+  type CreateOrderRequest,
+  type InterceptedOrder,
+  type InterceptReason as SupplierReason,
+} from '../supplier/api/orders.js';
+import { supplierCall } from './supplierCall.js';
+
+export interface Reason {
+  code?: number;
+  message: string;
+}
+
+export interface Amounts {
+  orderAmount?: number;
+  productAmount?: number;
+  postageAmount?: number;
+}
+
+export interface CreatedOrder {
+  /** Absent for a store-flow order whose products are not connected yet. */
+  svcOrderId?: string;
+  shipmentOrderId?: string;
+  amounts: Amounts;
+  logisticsMiss: boolean;
+  /** Interception reasons reported at creation; empty when none. */
+  reasons: Reason[];
+}
+
+/** Where an order stands after a cart step: through, or stopped with the supplier's reasons. */
+export interface StepOutcome {
+  intercepted: boolean;
+  reasons: Reason[];
+}
+
+export interface LogisticsChoice {
+  id: string;
+  logisticsName: string;
+  postage?: number;
+  arrivalTime?: string;
+}
+
+const toReason = (r: SupplierReason): Reason => ({
+  ...(r.code != null && { code: r.code }),
+  message: r.message ?? 'intercepted (no reason given)',
+});
+
+/** Whether `svcOrderId` is among the intercepted entries, and the reasons they give. */
+function interception(entries: InterceptedOrder[], svcOrderId: string): StepOutcome {
+  const mine = entries.filter((e) => interceptedOrderId(e) === svcOrderId);
+  if (mine.length === 0) return { intercepted: false, reasons: [] };
+  const reasons = mine.flatMap((e) =>
+    typeof e === 'string'
+      ? []
+      : [
+          ...e.interceptOrderReasons.map(toReason),
+          ...(e.logisticsMiss === true
+            ? [{ message: 'logisticsMiss: the logistics line does not serve this route' }]
+            : []),
+        ],
+  );
+  return { intercepted: true, reasons: reasons.length > 0 ? reasons : [{ message: 'intercepted' }] };
+}
+
+export function orderActivities(supplier: SupplierClient) {
+  return {
+    async createOrderV3(order: CreateOrderRequest): Promise<CreatedOrder> {
+      const r = await supplierCall(supplier, createOrderV3, order);
+      return {
+        ...(r.orderId != null && { svcOrderId: r.orderId }),
+        ...(r.shipmentOrderId != null && { shipmentOrderId: r.shipmentOrderId }),
+        amounts: {
+          ...(r.orderAmount != null && { orderAmount: r.orderAmount }),
+          ...(r.productAmount != null && { productAmount: r.productAmount }),
+          ...(r.postageAmount != null && { postageAmount: r.postageAmount }),
+        },
+        logisticsMiss: r.logisticsMiss === true,
+        reasons: r.interceptOrderReasons.map(toReason),
+      };
+    },
+
+    async addCart(svcOrderId: string): Promise<StepOutcome> {
+      const r = await supplierCall(supplier, addCart, { svcOrderIdList: [svcOrderId] });
+      return interception(r.interceptOrders, svcOrderId);
+    },
+
+    async addCartConfirm(
+      svcOrderId: string,
+    ): Promise<StepOutcome & { shipmentOrderId?: string }> {
+      const r = await supplierCall(supplier, addCartConfirm, { svcOrderIdList: [svcOrderId] });
+      return {
+        ...interception(r.interceptOrders, svcOrderId),
+        ...(r.shipmentsId != null && { shipmentOrderId: r.shipmentsId }),
+      };
+    },
+
+    async saveGenerateParentOrder(
+      shipmentOrderId: string,
+    ): Promise<StepOutcome & { payId?: string; amount?: number }> {
+      const r = await supplierCall(supplier, saveGenerateParentOrder, { shipmentOrderId });
+      const intercepted = r.interceptOrders.length > 0;
+      return {
+        intercepted,
+        reasons: intercepted ? interception(r.interceptOrders, interceptedOrderId(r.interceptOrders[0]!) ?? '').reasons : [],
+        ...(r.payId != null && { payId: r.payId }),
+        ...((r.paymentInformation?.payableAmount ?? r.orderMoney) != null && {
+          amount: r.paymentInformation?.payableAmount ?? r.orderMoney ?? undefined,
+        }),
+      };
+    },
+
+    async getOrderLogisticsInfo(orderCode: string): Promise<LogisticsChoice[]> {
+      const options = await supplierCall(supplier, getOrderLogisticsInfo, { orderCode });
+      return options.map((o) => ({
+        id: o.id,
+        logisticsName: o.logisticsName ?? '',
+        ...(o.postage != null && { postage: o.postage }),
+        ...(o.arrivalTime != null && { arrivalTime: o.arrivalTime }),
+      }));
+    },
+
+    async updateLogistics(change: {
+      orderCode: string;
+      optionId: string;
+      logisticsName: string;
+    }): Promise<StepOutcome> {
+      const r = await supplierCall(supplier, updateLogistics, {
+        id: change.optionId,
+        orderCode: change.orderCode,
+        logisticsName: change.logisticsName,
+      });
+      const reasons = r.interceptAbnormalReasons.map((x) =>
+        typeof x === 'string' ? { message: x } : toReason(x),
+      );
+      return { intercepted: reasons.length > 0, reasons };
+    },
+
+    async deleteOrder(svcOrderId: string): Promise<void> {
+      await supplierCall(supplier, deleteOrder, { orderId: svcOrderId });
+    },
+  };
+}

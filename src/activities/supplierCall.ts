@@ -1,0 +1,84 @@
+/**
+ * Runs one supplier call inside an activity and turns its failure into the ApplicationFailure the
+ * workflow acts on (client/failures.ts). Temporal retries the retryable ones, after the supplier's
+ * delay where it gave one; the rest reach the workflow at once.
+ */
+import { ApplicationFailure } from '@temporalio/common';
+import { FailureType, type SupplierFailureDetails } from '../client/failures.js';
+import type { SupplierClient } from '../supplier/client.js';
+import type { Endpoint, RequestOf, ResponseOf } from '../supplier/endpoint.js';
+import {
+  formatIssues,
+  SupplierError,
+  SupplierRequestInvalid,
+  SupplierResponseInvalid,
+  SupplierTransportError,
+} from '../supplier/errors.js';
+
+export async function supplierCall<E extends Endpoint>(
+  supplier: SupplierClient,
+  ep: E,
+  input: RequestOf<E>,
+): Promise<ResponseOf<E>> {
+  try {
+    return await supplier.call(ep, input);
+  } catch (err) {
+    throw toApplicationFailure(ep.name, err);
+  }
+}
+
+export function toApplicationFailure(endpoint: string, err: unknown): unknown {
+  if (err instanceof SupplierError) {
+    const details: SupplierFailureDetails = {
+      endpoint,
+      code: err.code,
+      message: err.supplierMessage,
+      requestId: err.requestId,
+    };
+    const type =
+      err.kind === 'business'
+        ? FailureType.Business
+        : err.kind === 'fatal'
+          ? FailureType.Fatal
+          : FailureType.Retryable;
+    return ApplicationFailure.create({
+      type,
+      message: err.message,
+      details: [details],
+      nonRetryable: type !== FailureType.Retryable,
+      ...(err.retryAfterMs !== undefined && { nextRetryDelay: err.retryAfterMs }),
+    });
+  }
+  if (err instanceof SupplierTransportError) {
+    const details: SupplierFailureDetails = { endpoint, message: err.message };
+    return ApplicationFailure.create({
+      type: err.ambiguous ? FailureType.Ambiguous : FailureType.Retryable,
+      message: err.message,
+      details: [details],
+      nonRetryable: err.ambiguous,
+    });
+  }
+  if (err instanceof SupplierRequestInvalid) {
+    const details: SupplierFailureDetails = { endpoint, message: formatIssues(err.issues) };
+    return ApplicationFailure.create({
+      type: FailureType.InvalidRequest,
+      message: err.message,
+      details: [details],
+      nonRetryable: true,
+    });
+  }
+  if (err instanceof SupplierResponseInvalid) {
+    const details: SupplierFailureDetails = {
+      endpoint,
+      message: err.message,
+      requestId: err.requestId,
+    };
+    return ApplicationFailure.create({
+      type: FailureType.Fatal,
+      message: err.message,
+      details: [details],
+      nonRetryable: true,
+    });
+  }
+  return err;
+}

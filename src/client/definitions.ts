@@ -1,0 +1,184 @@
+/**
+ * The order workflow's public surface (architecture §3), defined once for workflow code, the
+ * worker, the gateway, the CLI and upstream clients: workflow names and ids, stages, signals,
+ * updates and the status query. Sandbox-safe: imports only @temporalio/workflow's definers.
+ */
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+
+export const ORDER_WORKFLOW = 'fulfillOrder';
+export const DISPUTE_WORKFLOW = 'disputeOrder';
+
+/** `order:<orderNumber>`: the caller's order name is the idempotency key of an order. */
+export function orderWorkflowId(orderNumber: string): string {
+  return `order:${orderNumber}`;
+}
+
+export function disputeWorkflowId(orderNumber: string, businessDisputeId: string): string {
+  return `dispute:${orderNumber}:${businessDisputeId}`;
+}
+
+export const Stage = {
+  RECEIVED: 'RECEIVED',
+  CREATED: 'CREATED',
+  IN_CART: 'IN_CART',
+  CONFIRMED: 'CONFIRMED',
+  AWAITING_PAYMENT: 'AWAITING_PAYMENT',
+  PAID: 'PAID',
+  AWAITING_WAYBILL: 'AWAITING_WAYBILL',
+  AWAITING_SHIPMENT: 'AWAITING_SHIPMENT',
+  SHIPPED: 'SHIPPED',
+  DELIVERED: 'DELIVERED',
+  COMPLETED: 'COMPLETED',
+  /** Stopped by the supplier's interception; reasons in the status. */
+  INTERCEPTED: 'INTERCEPTED',
+  /** The balance does not cover the payment (1604000). */
+  AWAITING_FUNDS: 'AWAITING_FUNDS',
+  /** Store flow: a store product is not connected to a catalogue product yet. */
+  AWAITING_CONNECTION: 'AWAITING_CONNECTION',
+  /** A non-retryable failure; the supplier's code, message and requestId in the status. */
+  NEEDS_ATTENTION: 'NEEDS_ATTENTION',
+  CANCELLED: 'CANCELLED',
+} as const;
+export type Stage = (typeof Stage)[keyof typeof Stage];
+
+/** Stages that wait for a person or an outside event. */
+export const WAITING_STAGES: readonly Stage[] = [
+  Stage.INTERCEPTED,
+  Stage.AWAITING_FUNDS,
+  Stage.AWAITING_CONNECTION,
+  Stage.NEEDS_ATTENTION,
+];
+
+/** Stages after payment in which the tracking sweeper asks the supplier about the order. */
+export const TRACKED_STAGES: readonly Stage[] = [
+  Stage.PAID,
+  Stage.AWAITING_WAYBILL,
+  Stage.AWAITING_SHIPMENT,
+  Stage.SHIPPED,
+  Stage.DELIVERED,
+];
+
+export const FINAL_STAGES: readonly Stage[] = [Stage.COMPLETED, Stage.CANCELLED];
+
+// ---- supplier news ---------------------------------------------------------------------------
+
+/** A tracking event of the carrier. */
+export interface TrackingEvent {
+  status?: string;
+  activity?: string;
+  location?: string;
+  eventTime?: string;
+}
+
+/**
+ * What the supplier says about an order, from a webhook (`supplierEvent`) or from the tracking
+ * sweeper's batch queries (`supplierStatus`). Both are idempotent by `messageId`.
+ */
+export interface SupplierNews {
+  /** The webhook's messageId, or the sweeper's id for this observation. */
+  messageId: string;
+  /** `order`, `logistics`, `makeup`, `connected` (ORDER_CONNNECTED) or `status` (sweeper). */
+  kind: 'order' | 'logistics' | 'makeup' | 'connected' | 'status';
+  svcOrderId?: string;
+  /** The supplier's order status: CREATED … UNSHIPPED, SHIPPED, DELIVERED, CANCELLED. */
+  orderStatus?: string;
+  subStatus?: string;
+  logisticName?: string;
+  trackNumber?: string;
+  trackingUrl?: string;
+  trackingEvents?: TrackingEvent[];
+  /** Proof-of-delivery file URLs, once the supplier has them. */
+  proofOfDelivery?: string[];
+  /** Makeup (top-up) status: CREATED, CANCELED, PAID. */
+  makeupStatus?: string;
+  /** When the supplier observed it (ISO 8601), if known. */
+  at?: string;
+}
+
+export const supplierEventSignal = defineSignal<[SupplierNews]>('supplierEvent');
+export const supplierStatusSignal = defineSignal<[SupplierNews]>('supplierStatus');
+
+// ---- operator actions ------------------------------------------------------------------------
+
+export interface ActionResult {
+  accepted: true;
+  stage: Stage;
+  message: string;
+}
+
+export interface ResumeInput {
+  /** Who asked, for the timeline. */
+  by?: string;
+  note?: string;
+}
+export interface ChangeLogisticsInput {
+  logisticName: string;
+  by?: string;
+}
+export interface ApprovePaymentInput {
+  by?: string;
+  note?: string;
+}
+export interface WaybillInput {
+  /** A carrier the storage accepts (warehouse detail's logisticsBrandList). */
+  carrier: string;
+  trackNumber: string;
+  filename: string;
+  /** The label file, base64. */
+  contentBase64: string;
+  contentType?: string;
+}
+export interface CancelInput {
+  reason: string;
+  by?: string;
+}
+
+export const resumeUpdate = defineUpdate<ActionResult, [ResumeInput?]>('resume');
+export const changeLogisticsUpdate = defineUpdate<ActionResult, [ChangeLogisticsInput]>(
+  'changeLogistics',
+);
+export const approvePaymentUpdate = defineUpdate<ActionResult, [ApprovePaymentInput?]>(
+  'approvePayment',
+);
+export const provideWaybillUpdate = defineUpdate<ActionResult, [WaybillInput]>('provideWaybill');
+export const cancelUpdate = defineUpdate<ActionResult, [CancelInput]>('cancel');
+
+// ---- status ----------------------------------------------------------------------------------
+
+export interface TimelineEntry {
+  stage: Stage;
+  at: string;
+  note?: string;
+}
+
+/** A supplier failure as the operator sees it. */
+export interface FailureInfo {
+  step: string;
+  message: string;
+  code?: number;
+  requestId?: string;
+}
+
+export interface OrderStatus {
+  orderNumber: string;
+  flow: string;
+  stage: Stage;
+  svcOrderId?: string;
+  shipmentOrderId?: string;
+  payId?: string;
+  logisticName?: string;
+  amounts?: { orderAmount?: number; productAmount?: number; postageAmount?: number };
+  trackNumber?: string;
+  trackingUrl?: string;
+  trackingEvents?: TrackingEvent[];
+  proofOfDelivery?: string[];
+  /** Why the supplier intercepted the order, while INTERCEPTED. */
+  interception?: { step: string; reasons: { code?: number; message: string }[] };
+  /** The blocking failure, while NEEDS_ATTENTION (or the last one that was resolved). */
+  error?: FailureInfo;
+  /** What the order waits for, in words. */
+  waitingFor?: string;
+  timeline: TimelineEntry[];
+}
+
+export const statusQuery = defineQuery<OrderStatus>('status');

@@ -1,0 +1,24 @@
+/**
+ * Failure types that supplier activities raise and workflow code acts on. Sandbox-safe constants.
+ * Details of each failure: `SupplierFailureDetails`.
+ */
+export const FailureType = {
+  /** Try again later (rate limit, busy, 5xx, a reset before the supplier could act). */
+  Retryable: 'SupplierRetryable',
+  /** The response was lost after the supplier may have acted: look it up before trying again. */
+  Ambiguous: 'SupplierAmbiguous',
+  /** An outcome the workflow handles by code (insufficient balance, duplicate order, 8002 …). */
+  Business: 'SupplierBusiness',
+  /** Retrying cannot help; a person must look. */
+  Fatal: 'SupplierFatal',
+  /** dropflow refused to send a request that breaks the supplier's rules. */
+  InvalidRequest: 'SupplierInvalidRequest',
+} as const;
+export type FailureType = (typeof FailureType)[keyof typeof FailureType];
+
+export interface SupplierFailureDetails {
+  endpoint: string;
+  code?: number;
+  message: string;
+  requestId?: string;
+}

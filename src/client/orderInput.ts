@@ -1,0 +1,144 @@
+/**
+ * The input of `fulfillOrder` (architecture §3): the createOrderV3 body an upstream system sends,
+ * same field names, plus dropflow's own choices under `fulfillment`. Validated before a workflow
+ * starts, by `dropflow submit`, the gateway and the typed client alike.
+ */
+import { z } from 'zod';
+import { CreateOrderV3Request, type CreateOrderRequest } from '../supplier/api/orders.js';
+import type { FieldIssue } from '../supplier/errors.js';
+import { toFieldIssues } from '../supplier/issues.js';
+
+const LogisticsPolicy = z.discriminatedUnion(
+  'policy',
+  [
+    /** The order's own logisticName. */
+    z.object({ policy: z.literal('named') }),
+    /** The cheapest line the freight estimate offers for the route. */
+    z.object({ policy: z.literal('cheapest') }),
+    /** The line with the shortest delivery time. */
+    z.object({ policy: z.literal('fastest') }),
+  ],
+  { error: 'must be {policy: named|cheapest|fastest}' },
+);
+
+const StoragePolicy = z.discriminatedUnion(
+  'mode',
+  [
+    /** The order's storageId (shopLogisticsType 1). */
+    z.object({ mode: z.literal('given'), storageId: z.string().min(1).max(40) }),
+    /** A storage in the origin country with stock for every line (shopLogisticsType 1). */
+    z.object({ mode: z.literal('fromStock') }),
+    /** Left to the supplier (shopLogisticsType 3). */
+    z.object({ mode: z.literal('supplier') }),
+  ],
+  { error: 'must be {mode: given|fromStock|supplier}' },
+);
+
+const PaymentPolicy = z.discriminatedUnion(
+  'policy',
+  [
+    /** Pay from the balance as soon as the parent order exists. */
+    z.object({ policy: z.literal('balance') }),
+    /** Pay automatically up to `maxAmount` USD; above it, wait for approvePayment. */
+    z.object({ policy: z.literal('upTo'), maxAmount: z.number().positive() }),
+    /** Always wait for approvePayment. */
+    z.object({ policy: z.literal('approval') }),
+  ],
+  { error: 'must be {policy: balance|upTo|approval}' },
+);
+
+export const WaybillSchema = z.object({
+  carrier: z.string().min(1).max(200),
+  trackNumber: z.string().min(1).max(200),
+  filename: z.string().min(1).max(200),
+  contentBase64: z.base64({ error: 'must be base64' }).min(1),
+  contentType: z.string().max(100).optional(),
+});
+
+/** Flow C: a store variant and the catalogue variant it stands for. */
+const StoreConnection = z.object({
+  storeProductId: z.string().min(1).max(100),
+  storeVariantId: z.string().min(1).max(100),
+  svcProductId: z.string().min(1).max(50),
+  svcVariantId: z.string().min(1).max(50),
+});
+
+export const FulfillmentChoices = z.object({
+  /** A platform logistics, B service logistics, C store flow. */
+  flow: z.enum(['A', 'B', 'C'], { error: 'must be A, B or C' }),
+  /** Flow C continues as A or B after creation. */
+  then: z.enum(['A', 'B'], { error: 'must be A or B' }).default('B'),
+  logistics: LogisticsPolicy.default({ policy: 'named' }),
+  /** Flow A: where the goods ship from. */
+  storage: StoragePolicy.optional(),
+  payment: PaymentPolicy.default({ policy: 'balance' }),
+  /** Flow A: the label, when it is known at submission (otherwise provideWaybill). */
+  waybill: WaybillSchema.optional(),
+  /** Flow C: connections dropflow makes itself when a store product is not connected. */
+  connections: z.array(StoreConnection).max(100).default([]),
+  /** A supplier sandbox order (isSandbox 1): payment simulated, nothing charged or shipped. */
+  sandboxOrder: z.boolean().default(false),
+});
+export type FulfillmentChoices = z.output<typeof FulfillmentChoices>;
+
+/** The createOrderV3 body, whose logisticName a logistics policy may leave to dropflow. */
+export type OrderBody = Omit<CreateOrderRequest, 'logisticName'> & { logisticName?: string };
+
+/** The validated input of fulfillOrder. */
+export interface OrderInput {
+  order: OrderBody;
+  fulfillment: FulfillmentChoices;
+}
+
+export type ParsedOrder = { ok: true; input: OrderInput } | { ok: false; issues: FieldIssue[] };
+
+/** A stand-in logistic name while a policy picks the real one, so the body's rules still apply. */
+const PICKED_BY_POLICY = 'picked-by-policy';
+
+/**
+ * Checks an incoming order: the createOrderV3 body's rules (required fields, lengths), plus the
+ * fulfilment choices and how they fit together. Issues name the field and the rule.
+ */
+export function parseOrder(raw: unknown): ParsedOrder {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return { ok: false, issues: [{ field: '(body)', rule: 'must be a JSON object' }] };
+  }
+  const { fulfillment: rawChoices, ...body } = raw as Record<string, unknown>;
+  const issues: FieldIssue[] = [];
+
+  const choices = FulfillmentChoices.safeParse(rawChoices ?? {});
+  if (!choices.success) {
+    issues.push(...toFieldIssues(choices.error).map((i) => ({ ...i, field: `fulfillment.${i.field}` })));
+  }
+  const byPolicy = choices.success && choices.data.logistics.policy !== 'named';
+  const withName = byPolicy && body.logisticName === undefined ? { ...body, logisticName: PICKED_BY_POLICY } : body;
+  const order = CreateOrderV3Request.safeParse(withName);
+  if (!order.success) issues.push(...toFieldIssues(order.error));
+  if (!choices.success || !order.success) return { ok: false, issues };
+
+  const f = choices.data;
+  const o = order.data;
+  if ((f.flow === 'C') !== (o.orderFlow === 2)) {
+    issues.push({ field: 'orderFlow', rule: 'must be 2 exactly when fulfillment.flow is C' });
+  }
+  const platform = f.flow === 'A' || (f.flow === 'C' && f.then === 'A');
+  if (!platform && (f.storage !== undefined || f.waybill !== undefined)) {
+    issues.push({ field: 'fulfillment.storage', rule: 'storage and waybill belong to flow A' });
+  }
+  if (f.storage?.mode === 'given' && o.storageId !== undefined && o.storageId !== f.storage.storageId) {
+    issues.push({ field: 'storageId', rule: 'must equal fulfillment.storage.storageId' });
+  }
+  if (issues.length > 0) return { ok: false, issues };
+
+  const { logisticName, ...rest } = o;
+  const input: OrderInput = {
+    order: logisticName === PICKED_BY_POLICY ? rest : o,
+    fulfillment: f,
+  };
+  return { ok: true, input };
+}
+
+/** `A`, `B`, `C+A` or `C+B`: the FulfillmentFlow search attribute. */
+export function flowLabel(f: FulfillmentChoices): string {
+  return f.flow === 'C' ? `C+${f.then}` : f.flow;
+}

@@ -1,0 +1,2 @@
+/** Every workflow the orders worker runs (its `workflowsPath`). */
+export { fulfillOrder } from './fulfillOrder.js';
