@@ -9,9 +9,9 @@ export const DEFAULT_SHOP_ID = 'SHOP-API-1';
 export const DEFAULT_SHOP_NAME = 'API Store';
 export const DEFAULT_SHOP_TYPE = 'Api';
 
-/** Key of a store product in state.storeProducts. */
-export function storeProductKey(shopId: string, productId: string): string {
-  return `${shopId}|${productId}`;
+/** Key of a store product in state.storeProducts: every account has its own shop of that id. */
+export function storeProductKey(openId: string, shopId: string, productId: string): string {
+  return `${openId}|${shopId}|${productId}`;
 }
 
 /** The account's store product, if that account saved (or ordered) it. */
@@ -21,8 +21,7 @@ export function findStoreProduct(
   shopId: string,
   productId: string,
 ): StoreProduct | undefined {
-  const p = products[storeProductKey(shopId, productId)];
-  return p?.openId === openId ? p : undefined;
+  return products[storeProductKey(openId, shopId, productId)];
 }
 
 export interface SandboxShop {

@@ -1,5 +1,83 @@
-/** (stub: being written) /__sandbox/orders/... controls */
+/**
+ * Order controls under /__sandbox/orders/ (architecture §6), not part of the supplier's API:
+ * - POST /__sandbox/orders/<svcOrderId>/advance {"to": "PROCESSING"|"SHIPPED"|"DELIVERED"}
+ * - POST /__sandbox/orders/<svcOrderId>/edit {address fields}: what a merchant does in the
+ *   supplier's web console to fix an intercepted order before adding it to the cart again.
+ */
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { optText } from '../../supplier/fields.js';
+import { advanceOrder } from '../lifecycle.js';
+import { evaluateOrder } from '../orderBook.js';
+import { orderObject } from '../orderView.js';
 import type { Sandbox } from '../sandbox.js';
+import type { SandboxOrder } from '../state.js';
 
-export function registerOrderControlRoutes(_app: FastifyInstance, _sb: Sandbox): void {}
+const Advance = z.object({ to: z.enum(['PROCESSING', 'SHIPPED', 'DELIVERED']) });
+
+/** The address fields of the create-order body, with its maximum lengths. */
+const Edit = z
+  .strictObject({
+    shippingZip: optText(20),
+    shippingPhone: optText(20),
+    taxId: optText(20),
+    shippingCountry: optText(50),
+    shippingProvince: optText(50),
+    shippingCity: optText(50),
+    shippingCounty: optText(50),
+    shippingCustomerName: optText(50),
+    shippingAddress: optText(500),
+    shippingAddress2: optText(500),
+    houseNumber: optText(20),
+    email: optText(50),
+    consigneeID: optText(20),
+  })
+  .refine((o) => Object.keys(o).length > 0, { error: 'name at least one field to change' });
+
+const EDITABLE = new Set(['CREATED', 'IN_CART']);
+
+export function registerOrderControlRoutes(app: FastifyInstance, sb: Sandbox): void {
+  const orderOf = (id: string): SandboxOrder | undefined =>
+    sb.state.orders[id] ?? Object.values(sb.state.orders).find((o) => o.svcOrderCode === id);
+  const bad = (error: z.ZodError) => ({ error: 'invalid request', issues: error.issues });
+
+  app.post<{ Params: { svcOrderId: string } }>(
+    '/__sandbox/orders/:svcOrderId/advance',
+    (req, reply) => {
+      const p = Advance.safeParse(req.body ?? {});
+      if (!p.success) return reply.code(400).send(bad(p.error));
+      const order = orderOf(req.params.svcOrderId);
+      if (!order) return reply.code(404).send({ error: 'no such order' });
+      const outcome = advanceOrder(sb, order, p.data.to);
+      if (!outcome.ok)
+        return reply.code(409).send({ error: outcome.reason, orderStatus: order.status });
+      sb.changed();
+      return orderObject(order, 'detail');
+    },
+  );
+
+  app.post<{ Params: { svcOrderId: string } }>(
+    '/__sandbox/orders/:svcOrderId/edit',
+    (req, reply) => {
+      const p = Edit.safeParse(req.body ?? {});
+      if (!p.success) return reply.code(400).send(bad(p.error));
+      const order = orderOf(req.params.svcOrderId);
+      if (!order) return reply.code(404).send({ error: 'no such order' });
+      if (!EDITABLE.has(order.status)) {
+        return reply
+          .code(409)
+          .send({
+            error: `the order is ${order.status}: only CREATED or IN_CART orders can be edited`,
+          });
+      }
+      Object.assign(order.request, p.data);
+      evaluateOrder(sb, order);
+      sb.changed();
+      return {
+        ...orderObject(order, 'detail'),
+        logisticsMiss: order.logisticsMiss,
+        interceptOrderReasons: order.interceptReasons,
+      };
+    },
+  );
+}

@@ -1,4 +1,88 @@
-/** (stub: being written) */
-import type { SandboxRouter } from '../routing.js';
+/**
+ * Order queries (open-api.md §4.4 items 20-23): list, detail, batch detail, proof of delivery.
+ * Only the caller's orders are visible; store-flow orders awaiting a connection are not.
+ */
+import {
+  getOrderDetail,
+  getOrderDetailBatch,
+  getProofOfDelivery,
+  listOrders,
+} from '../../supplier/api/orders.js';
+import { findOwnOrder, ordersOf } from '../orderBook.js';
+import { orderObject } from '../orderView.js';
+import { paramError, type SandboxRouter } from '../routing.js';
+import type { Sandbox } from '../sandbox.js';
+import type { OrderStatus, SandboxOrder } from '../state.js';
 
-export function registerOrderQueryRoutes(_r: SandboxRouter): void {}
+const LISTED: ReadonlySet<OrderStatus> = new Set([
+  'CREATED',
+  'IN_CART',
+  'UNPAID',
+  'UNSHIPPED',
+  'SHIPPED',
+  'DELIVERED',
+  'CANCELLED',
+]);
+
+/** The filter value OTHER matches every status without a filter value of its own (CLOSED). */
+function matchesStatus(order: SandboxOrder, filter: string): boolean {
+  return filter === 'OTHER' ? !LISTED.has(order.status) : order.status === filter;
+}
+
+/** The caller's orders for a list of keys, each once, in the order asked; unknown keys skipped. */
+function lookUp(sb: Sandbox, openId: string, keys: readonly string[]): SandboxOrder[] {
+  const found = new Map<string, SandboxOrder>();
+  for (const key of keys) {
+    const order = findOwnOrder(sb, openId, key);
+    if (order && !found.has(order.svcOrderId)) found.set(order.svcOrderId, order);
+  }
+  return [...found.values()];
+}
+
+const DEFAULT_PAGE_SIZE = 20;
+const MAX_PAGE_SIZE = 200;
+
+export function registerOrderQueryRoutes(r: SandboxRouter): void {
+  r.serve(listOrders, (input, account, sb) => {
+    const pageNum = Math.max(1, input.pageNum ?? 1);
+    const pageSize = Math.min(MAX_PAGE_SIZE, Math.max(1, input.pageSize ?? DEFAULT_PAGE_SIZE));
+    // open-api.md states CANCELLED as the default of status; the sandbox keeps that quirk.
+    const status = input.status ?? 'CANCELLED';
+    const keys =
+      input.orderIds === undefined
+        ? undefined
+        : new Set(lookUp(sb, account.openId, input.orderIds));
+    const matching = ordersOf(sb, account.openId)
+      .filter((o) => !o.awaitingConnection && matchesStatus(o, status))
+      .filter((o) => keys === undefined || keys.has(o))
+      .filter(
+        (o) => input.shipmentOrderId === undefined || o.shipmentOrderId === input.shipmentOrderId,
+      )
+      .sort((a, b) => b.createdAt - a.createdAt || b.svcOrderId.localeCompare(a.svcOrderId));
+    const page = matching.slice((pageNum - 1) * pageSize, pageNum * pageSize);
+    return {
+      pageNum,
+      pageSize,
+      total: matching.length,
+      list: page.map((o) => orderObject(o, 'list')),
+    };
+  });
+
+  r.serve(getOrderDetail, ({ orderId, features }, account, sb) => {
+    const order = findOwnOrder(sb, account.openId, orderId);
+    // Not shown how the supplier answers an unknown id; the sandbox uses its parameter error.
+    if (!order) throw paramError('orderId', `order "${orderId}" not found`);
+    return orderObject(order, 'detail', features ?? []);
+  });
+
+  r.serve(getOrderDetailBatch, ({ orderIds }, account, sb) =>
+    lookUp(sb, account.openId, orderIds).map((o) => orderObject(o, 'batch')),
+  );
+
+  r.serve(getProofOfDelivery, ({ orderIds }, account, sb) =>
+    lookUp(sb, account.openId, orderIds).map((o) => ({
+      orderId: o.svcOrderId,
+      proofOfDeliveryList: o.status === 'DELIVERED' ? o.proofOfDelivery : [],
+    })),
+  );
+}

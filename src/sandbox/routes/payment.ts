@@ -1,4 +1,62 @@
-/** (stub: being written) */
-import type { SandboxRouter } from '../routing.js';
+/**
+ * Payment from balance (supplement.md "Payment"): payBalanceV2 pays a shipment (parent order),
+ * payBalance one confirmed order; sandbox orders (isSandbox 1) are not charged; nothing is paid
+ * twice.
+ */
+import { getBalance, payBalance, payBalanceV2 } from '../../supplier/api/payment.js';
+import { SupplierCode } from '../../supplier/errors.js';
+import { ownShipment, payOrders, shipmentOrders } from '../checkout.js';
+import { findOwnOrder, isPaid } from '../orderBook.js';
+import { paramError, SandboxError, type SandboxRouter } from '../routing.js';
+import type { Sandbox } from '../sandbox.js';
 
-export function registerPaymentRoutes(_r: SandboxRouter): void {}
+function payFail(why: string): SandboxError {
+  return new SandboxError(SupplierCode.PayFailed, `Order pay fail: ${why}`);
+}
+
+function refuseRepeat(sb: Sandbox, openId: string): SandboxError {
+  sb.count(openId, (s) => (s.repeatedPaymentsRefused += 1));
+  return payFail('already paid');
+}
+
+export function registerPaymentRoutes(r: SandboxRouter): void {
+  r.serve(payBalanceV2, ({ shipmentOrderId, payId }, account, sb) => {
+    const shipment = ownShipment(sb, account.openId, shipmentOrderId);
+    if (!shipment) throw paramError('shipmentOrderId', `no shipment order "${shipmentOrderId}"`);
+    const orders = shipmentOrders(sb, shipment);
+    const unpaid = orders.filter((o) => o.status === 'UNPAID' && !isPaid(o));
+    if (shipment.paid || unpaid.length === 0) throw refuseRepeat(sb, account.openId);
+    if (shipment.payId === undefined) {
+      throw payFail('no payment id yet: call saveGenerateParentOrder first');
+    }
+    if (shipment.payId !== payId)
+      throw payFail(`payId "${payId}" is not the payment id of shipment ${shipment.id}`);
+    payOrders(sb, account, unpaid);
+    return shipment.id;
+  });
+
+  r.serve(payBalance, ({ orderId }, account, sb) => {
+    const order = findOwnOrder(sb, account.openId, orderId);
+    if (!order) throw paramError('orderId', `order "${orderId}" does not exist`);
+    if (isPaid(order)) throw refuseRepeat(sb, account.openId);
+    if (order.status !== 'UNPAID' || order.shipmentOrderId === undefined) {
+      throw payFail(
+        `the order is ${order.status}; confirm it first (addCart and addCartConfirm, or confirmOrder)`,
+      );
+    }
+    const shipment = sb.state.shipments[order.shipmentOrderId];
+    if (shipment && shipmentOrders(sb, shipment).length > 1) {
+      throw payFail(
+        `the order belongs to parent order ${shipment.id} with several orders: pay it with payBalanceV2`,
+      );
+    }
+    payOrders(sb, account, [order]);
+    return order.svcOrderId;
+  });
+
+  r.serve(getBalance, (_input, account) => ({
+    amount: account.balance.amount,
+    noWithdrawalAmount: account.balance.noWithdrawalAmount,
+    freezeAmount: account.balance.freezeAmount,
+  }));
+}

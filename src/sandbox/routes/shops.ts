@@ -31,12 +31,8 @@ export function registerShopRoutes(r: SandboxRouter): void {
   r.serve(getShops, (_input, account) => shopsOf(account));
 
   r.serve(saveStoreProduct, (input, account, sb) => {
-    const key = storeProductKey(DEFAULT_SHOP_ID, input.id);
+    const key = storeProductKey(account.openId, DEFAULT_SHOP_ID, input.id);
     const existing = sb.state.storeProducts[key];
-    if (existing && existing.openId !== account.openId) {
-      // Store product keys are shared by all sandbox accounts (one shop id each).
-      throw paramError('id', 'is used by a store product of another sandbox account');
-    }
     sb.state.storeProducts[key] = {
       shopId: DEFAULT_SHOP_ID,
       id: input.id,

@@ -180,6 +180,10 @@ export const CreateOrderResult = record({
 });
 export type CreateOrderResult = z.infer<typeof CreateOrderResult>;
 
+/**
+ * A duplicate orderNumber answers 1603003 "Order exist, please do not duplicate create"
+ * (supplement.md, uncertain: one documentation page): the order exists, look it up.
+ */
 export const createOrderV2 = endpoint({
   name: 'createOrderV2',
   method: 'POST',
@@ -326,7 +330,11 @@ const OrderProduct = record({
   podPropertiesInfo: z.unknown().optional(),
 });
 
-/** The order object of getOrderDetail, getOrderDetailBatch and list (open-api.md §2 "Order"). */
+/**
+ * The order object of getOrderDetail, getOrderDetailBatch and list (open-api.md §2 "Order").
+ * How getOrderDetail answers an unknown id is not shown (the sandbox: 1600100); use the batch
+ * query, which skips unknown ids, to look an order up.
+ */
 export const SupplierOrder = record({
   orderId: optId,
   orderNum: optStr,
@@ -381,9 +389,16 @@ export const listOrders = endpoint({
     orderIds: list(text(200)).optional(),
     shipmentOrderId: optText(200),
     /** The spec states CANCELLED as the default when omitted: always send it. */
-    status: z.enum(ORDER_STATUSES, { error: `must be one of ${ORDER_STATUSES.join(', ')}` }).optional(),
+    status: z
+      .enum(ORDER_STATUSES, { error: `must be one of ${ORDER_STATUSES.join(', ')}` })
+      .optional(),
   }),
-  response: record({ pageNum: optNum, pageSize: optNum, total: optNum, list: optList(SupplierOrder) }),
+  response: record({
+    pageNum: optNum,
+    pageSize: optNum,
+    total: optNum,
+    list: optList(SupplierOrder),
+  }),
 });
 
 export const getOrderDetail = endpoint({
@@ -488,7 +503,9 @@ export const updateLogistics = endpoint({
     orderCode: text(200),
     logisticsName: optText(200),
     /** 0 incomplete order, 1 complete order (default), 2 cart. */
-    from: z.union([z.literal(0), z.literal(1), z.literal(2)], { error: 'must be 0, 1 or 2' }).optional(),
+    from: z
+      .union([z.literal(0), z.literal(1), z.literal(2)], { error: 'must be 0, 1 or 2' })
+      .optional(),
   }),
   response: UpdateLogisticsResult,
 });
