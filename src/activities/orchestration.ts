@@ -1,9 +1,131 @@
-/** (stub: being written) Activities that talk to Temporal itself (the tracking sweeper's). */
+/**
+ * Activities that talk to Temporal itself, for the tracking sweeper (architecture §5): which order
+ * workflows of this account wait for the supplier (visibility), and telling them what the supplier
+ * said (the `supplierStatus` signal). They run on the orders queue: no supplier call here.
+ *
+ * Free of personal data by construction: they carry workflow ids, svc order ids, stages and the
+ * supplier's status and tracking fields, never a name or an address.
+ */
 import type { Client } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/common';
+import { decodeTypedSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes.js';
+import {
+  ORDER_WORKFLOW,
+  supplierStatusSignal,
+  TRACKED_STAGES,
+  type Stage,
+  type SupplierNews,
+} from '../client/definitions.js';
+import { FulfillmentStage, SvcOrderId } from '../temporal/searchAttributes.js';
+
+export interface TrackedOrder {
+  workflowId: string;
+  svcOrderId: string;
+  stage: Stage;
+}
+
+export interface ListTrackedOrdersInput {
+  /** The orders queue of the account: only order workflows on it are listed. */
+  ordersQueue: string;
+  /** Results per page (server default, typically 1000, when left out). */
+  pageSize?: number;
+  /** The previous page's `nextPageToken`; the first page when left out. */
+  pageToken?: string;
+}
+
+export interface TrackedOrdersPage {
+  orders: TrackedOrder[];
+  /** Base64; absent on the last page. */
+  nextPageToken?: string;
+}
+
+export interface OrderSignal {
+  workflowId: string;
+  news: SupplierNews;
+}
+
+export interface SignalOutcome {
+  signalled: number;
+  /** Workflows that had closed (or never existed) by the time of the signal: nothing to tell. */
+  closed: number;
+}
+
+/** Workflows signalled at once by one `signalOrders` attempt. */
+const SIGNAL_CONCURRENCY = 20;
+
+/** A visibility query literal: single-quoted, quotes and backslashes escaped. */
+function literal(value: string): string {
+  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+/**
+ * Running order workflows on `ordersQueue` in a TRACKED stage that know their svc order id: the
+ * orders the tracking sweeper asks the supplier about.
+ */
+export function trackedOrdersQuery(ordersQueue: string): string {
+  return [
+    `WorkflowType = ${literal(ORDER_WORKFLOW)}`,
+    `ExecutionStatus = 'Running'`,
+    `TaskQueue = ${literal(ordersQueue)}`,
+    `${FulfillmentStage.name} IN (${TRACKED_STAGES.map(literal).join(', ')})`,
+    `${SvcOrderId.name} IS NOT NULL`,
+  ].join(' AND ');
+}
+
+const tracked = new Set<string>(TRACKED_STAGES);
 
 export function orchestrationActivities(client: Client) {
-  void client;
-  return {};
+  return {
+    /** One page of the account's tracked orders, from visibility (eventually consistent). */
+    async listTrackedOrders(input: ListTrackedOrdersInput): Promise<TrackedOrdersPage> {
+      const response = await client.workflowService.listWorkflowExecutions({
+        namespace: client.options.namespace,
+        query: trackedOrdersQuery(input.ordersQueue),
+        ...(input.pageSize !== undefined && { pageSize: input.pageSize }),
+        ...(input.pageToken !== undefined && {
+          nextPageToken: Buffer.from(input.pageToken, 'base64'),
+        }),
+      });
+      const orders = response.executions.flatMap((execution): TrackedOrder[] => {
+        const workflowId = execution.execution?.workflowId;
+        const attributes = decodeTypedSearchAttributes(execution.searchAttributes?.indexedFields);
+        const stage = attributes.get(FulfillmentStage);
+        const svcOrderId = attributes.get(SvcOrderId);
+        // The query says the same; checked again so a lax visibility store cannot slip one in.
+        if (workflowId == null || svcOrderId === undefined || svcOrderId === '') return [];
+        if (stage === undefined || !tracked.has(stage)) return [];
+        return [{ workflowId, svcOrderId, stage: stage as Stage }];
+      });
+      const token = response.nextPageToken;
+      return {
+        orders,
+        ...(token.length > 0 && { nextPageToken: Buffer.from(token).toString('base64') }),
+      };
+    },
+
+    /**
+     * Sends each workflow its `supplierStatus`. A workflow that closed in the meantime is counted,
+     * not failed: its order needs nothing more. Any other failure fails the attempt; a retry sends
+     * the same messageIds again, which the workflows ignore.
+     */
+    async signalOrders(signals: OrderSignal[]): Promise<SignalOutcome> {
+      const outcome: SignalOutcome = { signalled: 0, closed: 0 };
+      for (let i = 0; i < signals.length; i += SIGNAL_CONCURRENCY) {
+        await Promise.all(
+          signals.slice(i, i + SIGNAL_CONCURRENCY).map(async ({ workflowId, news }) => {
+            try {
+              await client.workflow.getHandle(workflowId).signal(supplierStatusSignal, news);
+              outcome.signalled += 1;
+            } catch (err) {
+              if (!(err instanceof WorkflowNotFoundError)) throw err;
+              outcome.closed += 1;
+            }
+          }),
+        );
+      }
+      return outcome;
+    },
+  };
 }
 
 export type OrchestrationActivities = ReturnType<typeof orchestrationActivities>;

@@ -71,7 +71,10 @@ function interception(entries: InterceptedOrder[], svcOrderId: string): StepOutc
             : []),
         ],
   );
-  return { intercepted: true, reasons: reasons.length > 0 ? reasons : [{ message: 'intercepted' }] };
+  return {
+    intercepted: true,
+    reasons: reasons.length > 0 ? reasons : [{ message: 'intercepted' }],
+  };
 }
 
 export function orderActivities(supplier: SupplierClient) {
@@ -96,9 +99,7 @@ export function orderActivities(supplier: SupplierClient) {
       return interception(r.interceptOrders, svcOrderId);
     },
 
-    async addCartConfirm(
-      svcOrderId: string,
-    ): Promise<StepOutcome & { shipmentOrderId?: string }> {
+    async addCartConfirm(svcOrderId: string): Promise<StepOutcome & { shipmentOrderId?: string }> {
       const r = await supplierCall(supplier, addCartConfirm, { svcOrderIdList: [svcOrderId] });
       return {
         ...interception(r.interceptOrders, svcOrderId),
@@ -113,7 +114,9 @@ export function orderActivities(supplier: SupplierClient) {
       const intercepted = r.interceptOrders.length > 0;
       return {
         intercepted,
-        reasons: intercepted ? interception(r.interceptOrders, interceptedOrderId(r.interceptOrders[0]!) ?? '').reasons : [],
+        reasons: intercepted
+          ? interception(r.interceptOrders, interceptedOrderId(r.interceptOrders[0]!) ?? '').reasons
+          : [],
         ...(r.payId != null && { payId: r.payId }),
         ...((r.paymentInformation?.payableAmount ?? r.orderMoney) != null && {
           amount: r.paymentInformation?.payableAmount ?? r.orderMoney ?? undefined,

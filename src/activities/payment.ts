@@ -6,7 +6,10 @@ import { supplierCall } from './supplierCall.js';
 export function paymentActivities(supplier: SupplierClient) {
   return {
     /** Pays the parent order from the balance; 1604000 (insufficient) arrives as a business failure. */
-    async payBalanceV2(pay: { shipmentOrderId: string; payId: string }): Promise<string | undefined> {
+    async payBalanceV2(pay: {
+      shipmentOrderId: string;
+      payId: string;
+    }): Promise<string | undefined> {
       return (await supplierCall(supplier, payBalanceV2, pay)) ?? undefined;
     },
 

@@ -40,16 +40,25 @@ export function planningActivities(supplier: SupplierClient) {
         if (!o.logisticName) return [];
         const price = o.totalPostageFee ?? o.logisticPrice;
         if (price == null) return [];
-        const days = String(o.logisticAging ?? '')
+        const days = (o.logisticAging ?? '')
           .split(/[^\d]+/)
           .filter(Boolean)
           .map(Number);
-        return [{ logisticName: o.logisticName, price, ...(days.length > 0 && { maxDays: Math.max(...days) }) }];
+        return [
+          {
+            logisticName: o.logisticName,
+            price,
+            ...(days.length > 0 && { maxDays: Math.max(...days) }),
+          },
+        ];
       });
     },
 
     /** Units of one variant per storage in a country: storageId → units. */
-    async queryInventoryByVid(q: { vid: string; countryCode: string }): Promise<Record<string, number>> {
+    async queryInventoryByVid(q: {
+      vid: string;
+      countryCode: string;
+    }): Promise<Record<string, number>> {
       const rows = await supplierCall(supplier, queryInventoryByVid, { vid: q.vid });
       const units: Record<string, number> = {};
       for (const row of rows) {

@@ -101,7 +101,8 @@ export const supplierStatusSignal = defineSignal<[SupplierNews]>('supplierStatus
 // ---- operator actions ------------------------------------------------------------------------
 
 export interface ActionResult {
-  accepted: true;
+  /** False when the action was heard but the supplier refused it (the message says why). */
+  accepted: boolean;
   stage: Stage;
   message: string;
 }
@@ -133,11 +134,11 @@ export interface CancelInput {
   by?: string;
 }
 
-export const resumeUpdate = defineUpdate<ActionResult, [ResumeInput?]>('resume');
+export const resumeUpdate = defineUpdate<ActionResult, [ResumeInput]>('resume');
 export const changeLogisticsUpdate = defineUpdate<ActionResult, [ChangeLogisticsInput]>(
   'changeLogistics',
 );
-export const approvePaymentUpdate = defineUpdate<ActionResult, [ApprovePaymentInput?]>(
+export const approvePaymentUpdate = defineUpdate<ActionResult, [ApprovePaymentInput]>(
   'approvePayment',
 );
 export const provideWaybillUpdate = defineUpdate<ActionResult, [WaybillInput]>('provideWaybill');

@@ -78,6 +78,12 @@ export const FulfillmentChoices = z.object({
   connections: z.array(StoreConnection).max(100).default([]),
   /** A supplier sandbox order (isSandbox 1): payment simulated, nothing charged or shipped. */
   sandboxOrder: z.boolean().default(false),
+  /** How long a delivered order waits for proof of delivery before it completes without. */
+  proofOfDeliveryWaitHours: z
+    .number()
+    .positive()
+    .max(24 * 90)
+    .default(72),
 });
 export type FulfillmentChoices = z.output<typeof FulfillmentChoices>;
 
@@ -108,10 +114,15 @@ export function parseOrder(raw: unknown): ParsedOrder {
 
   const choices = FulfillmentChoices.safeParse(rawChoices ?? {});
   if (!choices.success) {
-    issues.push(...toFieldIssues(choices.error).map((i) => ({ ...i, field: `fulfillment.${i.field}` })));
+    issues.push(
+      ...toFieldIssues(choices.error).map((i) => ({ ...i, field: `fulfillment.${i.field}` })),
+    );
   }
   const byPolicy = choices.success && choices.data.logistics.policy !== 'named';
-  const withName = byPolicy && body.logisticName === undefined ? { ...body, logisticName: PICKED_BY_POLICY } : body;
+  const withName =
+    byPolicy && body.logisticName === undefined
+      ? { ...body, logisticName: PICKED_BY_POLICY }
+      : body;
   const order = CreateOrderV3Request.safeParse(withName);
   if (!order.success) issues.push(...toFieldIssues(order.error));
   if (!choices.success || !order.success) return { ok: false, issues };
@@ -125,7 +136,11 @@ export function parseOrder(raw: unknown): ParsedOrder {
   if (!platform && (f.storage !== undefined || f.waybill !== undefined)) {
     issues.push({ field: 'fulfillment.storage', rule: 'storage and waybill belong to flow A' });
   }
-  if (f.storage?.mode === 'given' && o.storageId !== undefined && o.storageId !== f.storage.storageId) {
+  if (
+    f.storage?.mode === 'given' &&
+    o.storageId !== undefined &&
+    o.storageId !== f.storage.storageId
+  ) {
     issues.push({ field: 'storageId', rule: 'must equal fulfillment.storage.storageId' });
   }
   if (issues.length > 0) return { ok: false, issues };

@@ -1,2 +1,3 @@
 /** Every workflow the orders worker runs (its `workflowsPath`). */
 export { fulfillOrder } from './fulfillOrder.js';
+export { trackingSweep } from './trackingSweep.js';
