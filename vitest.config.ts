@@ -5,6 +5,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Temporal's native bridge and workers do not belong in worker threads (architecture §9).
     pool: 'forks',
+    // Most tests wait on the supplier's one-request-per-second pace, not on the CPU: run more
+    // files at once than there are cores.
+    maxWorkers: 6,
     // One Temporal dev server (and, later, one sandbox) for the whole run.
     globalSetup: ['test/setup/global.ts', 'test/setup/sandbox.ts'],
     // Integration tests run real workflows against a real server: be generous.

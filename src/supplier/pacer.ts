@@ -18,6 +18,13 @@ export class Pacer {
   }
 }
 
+/**
+ * Spacing added to the account's interval: two calls paced exactly at the limit can still arrive
+ * inside one supplier window when the first is delayed on its way (a busy event loop, a slow
+ * connection), and a refused call costs a whole retry.
+ */
+const MARGIN_MS = 100;
+
 const pacers = new Map<string, Pacer>();
 
 /** One pacer per key in this process, shared by every client of the same account. */
@@ -25,7 +32,7 @@ export function pacerFor(key: string, perSecond: number): Pacer {
   const k = `${key}|${perSecond}`;
   let p = pacers.get(k);
   if (!p) {
-    p = new Pacer(Math.ceil(1000 / perSecond));
+    p = new Pacer(Math.ceil(1000 / perSecond) + MARGIN_MS);
     pacers.set(k, p);
   }
   return p;

@@ -72,6 +72,8 @@ describe('errors carry the supplier code, message and requestId', () => {
   it('1600001 from a refused token is classified as reauthenticate and the token dropped', async () => {
     const { client } = await newSandboxAccount();
     const token = await client.tokens.accessToken();
+    // The logout spends the account's token-call slot: wait for the next one.
+    await client.tokens.pace();
     await rawCall('authentication/logout', { method: 'POST', token });
     const err = await client.api.getBalance({}).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SupplierError);

@@ -95,8 +95,16 @@ async function createOrder(o: Order, acts: Activities, body: CreateOrderRequest)
   }
 }
 
-/** Flow C: the store product is not connected; wait for ORDER_CONNNECTED, or resume to look. */
+/**
+ * Flow C: the supplier filed the order as unconnected (its store product is new to it). Connect
+ * the variants the input maps, then find the order; otherwise wait for ORDER_CONNNECTED, or a
+ * resume after someone connected it.
+ */
 async function awaitConnection(o: Order, acts: Activities): Promise<void> {
+  if (o.input.fulfillment.connections.length > 0) {
+    await connectStoreProducts(o, acts);
+    if (await adoptConnected(o, acts)) return;
+  }
   for (;;) {
     const action = await waitAt(
       o,
@@ -111,14 +119,38 @@ async function awaitConnection(o: Order, acts: Activities): Promise<void> {
       if (action) o.answer(action, 'connected');
       return;
     }
-    const found = await lookUpOrder(o, acts);
-    if (found) {
-      o.setSvcOrderId(found.svcOrderId);
-      o.enter(Stage.CREATED, 'store product connected');
-      if (action) o.answer(action, 'connected; continuing');
-      return;
+    const connected = await adoptConnected(o, acts);
+    if (action) {
+      if (connected) o.answer(action, 'connected; continuing');
+      else o.answer(action, 'the supplier still files the order as unconnected', false);
     }
-    if (action) o.answer(action, 'the supplier still files the order as unconnected', false);
+    if (connected) return;
+  }
+}
+
+async function adoptConnected(o: Order, acts: Activities): Promise<boolean> {
+  const found = await lookUpOrder(o, acts);
+  if (!found) return false;
+  o.setSvcOrderId(found.svcOrderId);
+  if (found.orderAmount !== undefined)
+    o.status.amounts = { ...o.status.amounts, orderAmount: found.orderAmount };
+  o.enter(Stage.CREATED, 'store product connected');
+  return true;
+}
+
+/** Connects the store variants the input maps to catalogue variants (createConnection). */
+async function connectStoreProducts(o: Order, acts: Activities): Promise<void> {
+  const logistics = o.status.logisticName ?? '';
+  for (const c of o.input.fulfillment.connections) {
+    for (;;) {
+      try {
+        await acts.supplier.createConnection({ ...c, logistics });
+        o.note(`connected store variant ${c.storeVariantId} to ${c.svcVariantId}`);
+        break;
+      } catch (err) {
+        await needsAttention(o, 'createConnection', err);
+      }
+    }
   }
 }
 

@@ -1,6 +1,6 @@
 /**
- * Before creating: the logistics line (named, cheapest or fastest), the flow-A storage, the
- * flow-C store connections, and the createOrderV3 body that follows from them.
+ * Before creating: the logistics line (named, cheapest or fastest), the flow-A storage, and the
+ * createOrderV3 body that follows from them.
  */
 import { Stage } from '../../client/definitions.js';
 import type { CreateOrderRequest } from '../../supplier/api/orders.js';
@@ -36,7 +36,6 @@ export async function planOrder(o: Order, acts: Activities): Promise<CreateOrder
   }
   const logisticName = body.logisticName ?? (await pickLogistics(o, acts));
   o.status.logisticName = logisticName;
-  if (f.flow === 'C') await connectStoreProducts(o, acts, logisticName);
   return { ...body, logisticName };
 }
 
@@ -117,25 +116,6 @@ async function storageWithStock(o: Order, acts: Activities): Promise<string> {
       if (action) o.answer(action, 'checking stock again');
     } catch (err) {
       await needsAttention(o, 'queryInventoryByVid', err);
-    }
-  }
-}
-
-/** Flow C: connects the store variants the input maps to catalogue variants, before creating. */
-async function connectStoreProducts(
-  o: Order,
-  acts: Activities,
-  logisticName: string,
-): Promise<void> {
-  for (const c of o.input.fulfillment.connections) {
-    for (;;) {
-      try {
-        await acts.supplier.createConnection({ ...c, logistics: logisticName });
-        o.note(`connected store variant ${c.storeVariantId} to ${c.svcVariantId}`);
-        break;
-      } catch (err) {
-        await needsAttention(o, 'createConnection', err);
-      }
     }
   }
 }

@@ -1,0 +1,147 @@
+/**
+ * The workers of one supplier account (architecture §4): three Workers on one NativeConnection.
+ *
+ * - `orders`: the workflows, and the activities that talk to Temporal itself (orchestration).
+ * - `supplier`: every supplier call but the batch queries, at the account's rate
+ *   (`maxTaskQueueActivitiesPerSecond`, enforced by the server across every worker process).
+ * - `batch`: getOrderDetailBatch and getProofOfDelivery, at the batch rate.
+ *
+ * Any number of processes may run the same set; nothing here is a per-process singleton except
+ * the SDK runtime (and its logger).
+ */
+import { fileURLToPath } from 'node:url';
+
+import { Client } from '@temporalio/client';
+import {
+  NativeConnection,
+  Worker,
+  type NativeConnectionOptions,
+  type WorkflowBundleOption,
+} from '@temporalio/worker';
+
+import { batchActivities, supplierActivities } from './activities/index.js';
+import { orchestrationActivities } from './activities/orchestration.js';
+import { createLogger, type Logger } from './log.js';
+import type { SupplierClient } from './supplier/client.js';
+import { installRuntimeLogger } from './temporal/runtimeLogger.js';
+import type { TaskQueues } from './temporal/taskQueues.js';
+
+/** The workflow code the orders worker bundles when no prebuilt bundle is given. */
+export const WORKFLOWS_PATH = fileURLToPath(new URL('./workflows/index.ts', import.meta.url));
+
+export interface CreateWorkersOptions {
+  /** An existing connection (not closed by the workers); otherwise one is opened from `address`. */
+  connection?: NativeConnection;
+  /** `host:port` of the Temporal frontend, when no `connection` is given. */
+  address?: string;
+  /** More NativeConnection options (TLS, API key, metadata) when no `connection` is given. */
+  connectionOptions?: Omit<NativeConnectionOptions, 'address'>;
+  namespace?: string;
+  queues: TaskQueues;
+  supplier: SupplierClient;
+  /** The account's general rate: supplier-queue activities per second (default 1). */
+  ratePerSecond?: number;
+  /** The batch queries' rate: batch-queue activities per second (default 2). */
+  batchRatePerSecond?: number;
+  /** A prebuilt workflow bundle (tests bundle once per file); otherwise `WORKFLOWS_PATH`. */
+  workflowBundle?: WorkflowBundleOption;
+  /** How long in-flight tasks may finish after shutdown is asked (default 10 s). */
+  shutdownGraceTime?: string;
+  log?: Logger;
+}
+
+export interface WorkerSet {
+  queues: TaskQueues;
+  /** A client on the workers' connection (what the orchestration activities use). */
+  client: Client;
+  /** Runs the three workers until `shutdown()` (or a fatal error of one, which stops all). */
+  run(): Promise<void>;
+  /** Asks the workers to stop, waits until they did, and closes an owned connection. */
+  shutdown(): Promise<void>;
+}
+
+export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerSet> {
+  const log = opts.log ?? createLogger('worker');
+  installRuntimeLogger();
+
+  const namespace = opts.namespace ?? 'default';
+  const owned = opts.connection === undefined;
+  const connection =
+    opts.connection ??
+    (await NativeConnection.connect({ ...opts.connectionOptions, address: opts.address }));
+  const { queues, supplier } = opts;
+  const ratePerSecond = opts.ratePerSecond ?? 1;
+  const batchRatePerSecond = opts.batchRatePerSecond ?? 2;
+  const shutdownGraceTime = opts.shutdownGraceTime ?? '10s';
+
+  try {
+    const client = new Client({ connection, namespace });
+    const common = { connection, namespace, shutdownGraceTime } as const;
+    const workers = await Promise.all([
+      Worker.create({
+        ...common,
+        taskQueue: queues.orders,
+        ...(opts.workflowBundle !== undefined
+          ? { workflowBundle: opts.workflowBundle }
+          : { workflowsPath: WORKFLOWS_PATH }),
+        activities: orchestrationActivities(client),
+      }),
+      Worker.create({
+        ...common,
+        taskQueue: queues.supplier,
+        activities: supplierActivities(supplier),
+        maxTaskQueueActivitiesPerSecond: ratePerSecond,
+      }),
+      Worker.create({
+        ...common,
+        taskQueue: queues.batch,
+        activities: batchActivities(supplier),
+        maxTaskQueueActivitiesPerSecond: batchRatePerSecond,
+      }),
+    ]);
+    return workerSet(client, workers);
+  } catch (err) {
+    if (owned) await connection.close().catch(() => undefined);
+    throw err;
+  }
+
+  function workerSet(client: Client, workers: readonly Worker[]): WorkerSet {
+    let running: Promise<void> | undefined;
+
+    const stopAll = (): void => {
+      for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
+    };
+
+    const run = (): Promise<void> => {
+      running ??= (async () => {
+        log.info({ namespace, queues, ratePerSecond, batchRatePerSecond }, 'workers polling');
+        const results = await Promise.allSettled(
+          workers.map((w) =>
+            w.run().catch((err: unknown) => {
+              // One worker down means the set is down: a half-running set would look healthy.
+              stopAll();
+              throw err;
+            }),
+          ),
+        );
+        if (owned) await connection.close();
+        log.info({ queues }, 'workers stopped');
+        const failed = results.find((r) => r.status === 'rejected');
+        if (failed !== undefined) throw failed.reason;
+      })();
+      return running;
+    };
+
+    return {
+      queues,
+      client,
+      run,
+      async shutdown() {
+        // A worker can only be stopped once it runs: start a never-run set so it drains at once.
+        const done = run();
+        stopAll();
+        await done;
+      },
+    };
+  }
+}

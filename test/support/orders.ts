@@ -1,0 +1,129 @@
+/**
+ * Running real order workflows in a test file: one worker set on this file's own queues (so its
+ * rate limits and sweeps touch only its orders), one sandbox account, workflows bundled once.
+ */
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { inject } from 'vitest';
+import {
+  ORDER_WORKFLOW,
+  orderWorkflowId,
+  statusQuery,
+  type OrderStatus,
+  type Stage,
+} from '../../src/client/definitions.js';
+import { parseOrder, type OrderInput } from '../../src/client/orderInput.js';
+import { taskQueues, type TaskQueues } from '../../src/temporal/taskQueues.js';
+import { createWorkers, WORKFLOWS_PATH, type WorkerSet } from '../../src/worker.js';
+import type { trackingSweep } from '../../src/workflows/trackingSweep.js';
+import { newSandboxAccount, type TestAccount } from './sandbox.js';
+
+export interface OrderHarness {
+  account: TestAccount;
+  queues: TaskQueues;
+  client: Client;
+  workers: WorkerSet;
+  /** Starts the workers again after `stopWorkers` (same queues, same account). */
+  restartWorkers(): Promise<void>;
+  stopWorkers(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function orderHarness(tag: string): Promise<OrderHarness> {
+  const account = await newSandboxAccount();
+  const queues = taskQueues(`${tag}-${process.pid}-${Date.now().toString(36)}`);
+  const workflowBundle = await bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    logger: quietBundlerLogger,
+  });
+  const start = () =>
+    createWorkers({
+      address: inject('temporalAddress'),
+      namespace: inject('temporalNamespace'),
+      queues,
+      supplier: account.client,
+      workflowBundle,
+    });
+  let workers = await start();
+  let running = workers.run();
+  const h: OrderHarness = {
+    account,
+    queues,
+    client: workers.client,
+    get workers() {
+      return workers;
+    },
+    async stopWorkers() {
+      await workers.shutdown();
+      await running;
+    },
+    async restartWorkers() {
+      workers = await start();
+      running = workers.run();
+    },
+    async close() {
+      await workers.shutdown();
+      await running;
+    },
+  };
+  return h;
+}
+
+const quietBundlerLogger = {
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: (message: string, meta?: Record<string, unknown>) => console.error(message, meta),
+  log: () => undefined,
+};
+
+/** Parses an order as dropflow submit would; fails the test on field issues. */
+export function validOrder(raw: unknown): OrderInput {
+  const parsed = parseOrder(raw);
+  if (!parsed.ok) throw new Error(`invalid test order: ${JSON.stringify(parsed.issues)}`);
+  return parsed.input;
+}
+
+export async function startOrder(h: OrderHarness, input: OrderInput): Promise<WorkflowHandle> {
+  return h.client.workflow.start(ORDER_WORKFLOW, {
+    workflowId: orderWorkflowId(input.order.orderNumber),
+    taskQueue: h.queues.orders,
+    args: [input],
+  });
+}
+
+/**
+ * Waits until the order reaches `stage` (its status query says so), failing early if it stops
+ * somewhere a person would have to act.
+ */
+export async function reachStage(
+  handle: WorkflowHandle,
+  stage: Stage,
+  timeoutMs = 60_000,
+): Promise<OrderStatus> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const status = await handle.query(statusQuery);
+    if (status.stage === stage) return status;
+    if (
+      status.stage !== stage &&
+      ['NEEDS_ATTENTION', 'CANCELLED', 'COMPLETED'].includes(status.stage)
+    ) {
+      throw new Error(
+        `order stopped at ${status.stage} waiting for ${stage}: ${JSON.stringify(status.error ?? status.timeline)}`,
+      );
+    }
+    if (Date.now() > until) throw new Error(`order still at ${status.stage}, expected ${stage}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** Runs one tracking sweep on the harness's queues, as the schedule would. */
+export async function sweepOnce(h: OrderHarness): Promise<void> {
+  await h.client.workflow.execute<typeof trackingSweep>('trackingSweep', {
+    workflowId: `sweep-${h.queues.orders}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`,
+    taskQueue: h.queues.orders,
+    args: [{}],
+  });
+}

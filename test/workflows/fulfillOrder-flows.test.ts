@@ -1,0 +1,129 @@
+/**
+ * Each flow, end to end, on the real dev server and sandbox: the order is created, carted,
+ * confirmed, paid and followed (through the tracking sweeper) to COMPLETED with proof of delivery.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Stage } from '../../src/client/definitions.js';
+import { accountStats } from '../support/sandbox.js';
+import {
+  orderHarness,
+  reachStage,
+  startOrder,
+  sweepOnce,
+  validOrder,
+  type OrderHarness,
+} from '../support/orders.js';
+import { advance, orderNumber, usOrder } from '../supplier/orderHelpers.js';
+
+let h: OrderHarness;
+beforeAll(async () => {
+  h = await orderHarness('flows');
+});
+afterAll(() => h.close());
+
+/** Ships and delivers the order at the sandbox, letting the sweeper tell the workflow. */
+async function deliver(svcOrderId: string, handle: Awaited<ReturnType<typeof startOrder>>) {
+  expect((await advance(svcOrderId, 'SHIPPED')).status).toBe(200);
+  await sweepOnce(h);
+  const shipped = await reachStage(handle, Stage.SHIPPED);
+  expect(shipped.trackNumber).toMatch(/\w+/);
+  expect((await advance(svcOrderId, 'DELIVERED')).status).toBe(200);
+  await sweepOnce(h);
+}
+
+describe('fulfillOrder', () => {
+  it('flow B: service logistics to COMPLETED, one supplier call per step and no per-order polling', async () => {
+    const input = validOrder({ ...usOrder(), fulfillment: { flow: 'B' } });
+    const handle = await startOrder(h, input);
+    const waiting = await reachStage(handle, Stage.AWAITING_SHIPMENT);
+    expect(waiting.svcOrderId).toMatch(/\w+/);
+    expect(waiting.amounts?.orderAmount).toBeGreaterThan(0);
+
+    const calls = (await accountStats(h.account.openId)).calls;
+    for (const step of ['createOrderV3', 'addCart', 'addCartConfirm', 'saveGenerateParentOrder']) {
+      expect(calls[`shopping/order/${step}`], step).toBe(1);
+    }
+    expect(calls['shopping/pay/payBalanceV2']).toBe(1);
+    expect(calls['shopping/order/getOrderDetail']).toBeUndefined();
+
+    await deliver(waiting.svcOrderId!, handle);
+    const done = (await handle.result()) as Awaited<ReturnType<typeof reachStage>>;
+    expect(done.stage).toBe(Stage.COMPLETED);
+    expect(done.proofOfDelivery?.length).toBeGreaterThan(0);
+    expect(done.timeline.map((t) => t.stage)).toEqual(
+      expect.arrayContaining([
+        Stage.RECEIVED,
+        Stage.CREATED,
+        Stage.IN_CART,
+        Stage.CONFIRMED,
+        Stage.AWAITING_PAYMENT,
+        Stage.PAID,
+        Stage.AWAITING_SHIPMENT,
+        Stage.SHIPPED,
+        Stage.DELIVERED,
+        Stage.COMPLETED,
+      ]),
+    );
+  });
+
+  it('flow A: platform logistics from a storage chosen by stock, waybill uploaded after payment', async () => {
+    const input = validOrder({
+      ...usOrder(),
+      fulfillment: {
+        flow: 'A',
+        storage: { mode: 'fromStock' },
+        waybill: {
+          carrier: 'SF Express',
+          trackNumber: 'SF1234567890',
+          filename: 'label.pdf',
+          contentBase64: Buffer.from('%PDF-1.4 label').toString('base64'),
+        },
+      },
+    });
+    const handle = await startOrder(h, input);
+    const waiting = await reachStage(handle, Stage.AWAITING_SHIPMENT);
+    expect(waiting.timeline.some((t) => t.note?.startsWith('storage: ST-CN-SZ'))).toBe(true);
+    expect(waiting.timeline.some((t) => t.note?.startsWith('waybill uploaded'))).toBe(true);
+    expect((await accountStats(h.account.openId)).calls['shopping/order/uploadWaybillInfo']).toBe(
+      1,
+    );
+
+    await deliver(waiting.svcOrderId!, handle);
+    expect(((await handle.result()) as { stage: string }).stage).toBe(Stage.COMPLETED);
+  });
+
+  it('flow C: a store order whose variants dropflow connects itself, then service logistics', async () => {
+    const storeProductId = `sp-${orderNumber('c')}`;
+    const input = validOrder({
+      ...usOrder({
+        orderFlow: 2,
+        products: [
+          {
+            vid: `${storeProductId}-v1`,
+            storeProductId,
+            storeProductImg: 'https://store.example.com/p.png',
+            storeProductName: 'Store lamp',
+            quantity: 1,
+          },
+        ],
+      }),
+      fulfillment: {
+        flow: 'C',
+        then: 'B',
+        connections: [
+          {
+            storeProductId,
+            storeVariantId: `${storeProductId}-v1`,
+            svcProductId: 'P0003',
+            svcVariantId: 'P0003-V1',
+          },
+        ],
+      },
+    });
+    const handle = await startOrder(h, input);
+    const waiting = await reachStage(handle, Stage.AWAITING_SHIPMENT);
+    expect(waiting.flow).toBe('C+B');
+    await deliver(waiting.svcOrderId!, handle);
+    expect(((await handle.result()) as { stage: string }).stage).toBe(Stage.COMPLETED);
+  });
+});
