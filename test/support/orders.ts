@@ -74,7 +74,7 @@ const quietBundlerLogger = {
   debug: () => undefined,
   info: () => undefined,
   warn: () => undefined,
-  error: (message: string, meta?: Record<string, unknown>) => console.error(message, meta),
+  error: (message: string, meta?: Record<string, unknown>) => { console.error(message, meta); },
   log: () => undefined,
 };
 
