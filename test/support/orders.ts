@@ -29,8 +29,8 @@ export interface OrderHarness {
   close(): Promise<void>;
 }
 
-export async function orderHarness(tag: string): Promise<OrderHarness> {
-  const account = await newSandboxAccount();
+export async function orderHarness(tag: string, balance?: number): Promise<OrderHarness> {
+  const account = await newSandboxAccount(balance);
   const queues = taskQueues(`${tag}-${process.pid}-${Date.now().toString(36)}`);
   const workflowBundle = await bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,
@@ -74,7 +74,9 @@ const quietBundlerLogger = {
   debug: () => undefined,
   info: () => undefined,
   warn: () => undefined,
-  error: (message: string, meta?: Record<string, unknown>) => { console.error(message, meta); },
+  error: (message: string, meta?: Record<string, unknown>) => {
+    console.error(message, meta);
+  },
   log: () => undefined,
 };
 
@@ -94,27 +96,36 @@ export async function startOrder(h: OrderHarness, input: OrderInput): Promise<Wo
 }
 
 /**
- * Waits until the order reaches `stage` (its status query says so), failing early if it stops
- * somewhere a person would have to act.
+ * Waits until the order is at `stage` (and `also` holds of its status), failing early if it stops
+ * somewhere else a person would have to act, or finishes.
  */
 export async function reachStage(
   handle: WorkflowHandle,
   stage: Stage,
-  timeoutMs = 60_000,
+  also: (status: OrderStatus) => boolean = () => true,
 ): Promise<OrderStatus> {
-  const until = Date.now() + timeoutMs;
+  const until = Date.now() + 60_000;
   for (;;) {
     const status = await handle.query(statusQuery);
-    if (status.stage === stage) return status;
-    if (
-      status.stage !== stage &&
-      ['NEEDS_ATTENTION', 'CANCELLED', 'COMPLETED'].includes(status.stage)
-    ) {
+    if (status.stage === stage && also(status)) return status;
+    if (status.stage !== stage && STOPS.includes(status.stage)) {
       throw new Error(
         `order stopped at ${status.stage} waiting for ${stage}: ${JSON.stringify(status.error ?? status.timeline)}`,
       );
     }
     if (Date.now() > until) throw new Error(`order still at ${status.stage}, expected ${stage}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+const STOPS: readonly string[] = ['NEEDS_ATTENTION', 'CANCELLED', 'COMPLETED'];
+
+/** Waits until visibility lists the order in `stage` (visibility trails the workflow a little). */
+export async function visibleIn(h: OrderHarness, orderNumber: string, stage: Stage): Promise<void> {
+  const query = `WorkflowType = '${ORDER_WORKFLOW}' AND OrderNumber = '${orderNumber}' AND FulfillmentStage = '${stage}'`;
+  const until = Date.now() + 20_000;
+  while ((await h.client.workflow.count(query)).count !== 1) {
+    if (Date.now() > until) throw new Error(`${orderNumber} not listed as ${stage}`);
     await new Promise((r) => setTimeout(r, 250));
   }
 }

@@ -1,0 +1,86 @@
+/**
+ * Interceptions stop an order at INTERCEPTED with the supplier's reasons, visible to operators by
+ * search attribute; resume after a fix, or a logistics change, takes it onward.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { changeLogisticsUpdate, resumeUpdate, Stage } from '../../src/client/definitions.js';
+import {
+  orderHarness,
+  reachStage,
+  startOrder,
+  sweepOnce,
+  validOrder,
+  visibleIn,
+  type OrderHarness,
+} from '../support/orders.js';
+import { advance, editOrder, usOrder } from '../supplier/orderHelpers.js';
+
+let h: OrderHarness;
+beforeAll(async () => {
+  h = await orderHarness('intercept');
+});
+afterAll(() => h.close());
+
+describe('interceptions', () => {
+  it('a US zip ABCDE stops at INTERCEPTED with the reason; after the fix, resume takes it to COMPLETED', async () => {
+    const input = validOrder({ ...usOrder({ shippingZip: 'ABCDE' }), fulfillment: { flow: 'B' } });
+    const handle = await startOrder(h, input);
+    const stopped = await reachStage(handle, Stage.INTERCEPTED);
+    expect(stopped.interception?.step).toBe('createOrderV3');
+    expect(stopped.interception?.reasons).toEqual([
+      expect.objectContaining({ code: 100102, message: expect.stringMatching(/zip/i) }),
+    ]);
+    await visibleIn(h, input.order.orderNumber, Stage.INTERCEPTED);
+
+    // Resuming without a fix: the supplier intercepts again, at addCart, with the same reason.
+    await handle.executeUpdate(resumeUpdate, { args: [{ by: 'test' }] });
+    const again = await reachStage(
+      handle,
+      Stage.INTERCEPTED,
+      (s) => s.interception?.step === 'addCart',
+    );
+    expect(again.interception?.reasons[0]?.code).toBe(100102);
+
+    expect((await editOrder(stopped.svcOrderId!, { shippingZip: '90210' })).status).toBe(200);
+    const resumed = await handle.executeUpdate(resumeUpdate, { args: [{ by: 'test' }] });
+    expect(resumed.accepted).toBe(true);
+    const waiting = await reachStage(handle, Stage.AWAITING_SHIPMENT);
+    expect(waiting.interception).toBeUndefined();
+
+    await advance(waiting.svcOrderId!, 'DELIVERED');
+    await sweepOnce(h);
+    expect(((await handle.result()) as { stage: string }).stage).toBe(Stage.COMPLETED);
+  });
+
+  it('a logistics line that does not serve the route is changed by changeLogistics', async () => {
+    const input = validOrder({
+      ...usOrder({ logisticName: 'DHL Paket' }),
+      fulfillment: { flow: 'B' },
+    });
+    const handle = await startOrder(h, input);
+    const stopped = await reachStage(handle, Stage.INTERCEPTED);
+    expect(stopped.interception?.reasons.some((r) => /logistics/i.test(r.message))).toBe(true);
+
+    const refused = await handle.executeUpdate(changeLogisticsUpdate, {
+      args: [{ logisticName: 'USPS Ground' }],
+    });
+    expect(refused.accepted).toBe(false);
+    expect(refused.stage).toBe(Stage.INTERCEPTED);
+
+    const changed = await handle.executeUpdate(changeLogisticsUpdate, {
+      args: [{ logisticName: 'SvcPacket Express' }],
+    });
+    expect(changed.accepted).toBe(true);
+    const waiting = await reachStage(handle, Stage.AWAITING_SHIPMENT);
+    expect(waiting.logisticName).toBe('SvcPacket Express');
+  });
+
+  it('an operator action that does not fit the stage is refused with the reason', async () => {
+    const input = validOrder({ ...usOrder(), fulfillment: { flow: 'B' } });
+    const handle = await startOrder(h, input);
+    await reachStage(handle, Stage.AWAITING_SHIPMENT);
+    await expect(handle.executeUpdate(resumeUpdate, { args: [{}] })).rejects.toMatchObject({
+      cause: { message: expect.stringMatching(/resume refused: it is not waiting for a person/) },
+    });
+  });
+});
