@@ -20,6 +20,10 @@ export const Env = z.object({
   SANDBOX_API_KEY: z.string().min(1).max(200).default('sandbox'),
   TEMPORAL_ADDRESS: z.string().min(1).default('localhost:7233'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  /** Temporal Cloud API key; turns on TLS. Never logged. */
+  TEMPORAL_API_KEY: z.string().min(1).optional(),
+  /** The task-queue set of this supplier account (`<prefix>/supplier-api`, …); empty: none. */
+  TEMPORAL_TASK_QUEUE_PREFIX: z.string().default(''),
   TEMPORAL_PORT: port.default(7233),
   TEMPORAL_UI_PORT: port.default(8233),
   GATEWAY_PORT: port.default(8080),

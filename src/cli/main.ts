@@ -6,15 +6,39 @@
 import { Command } from 'commander';
 
 import pkg from '../../package.json' with { type: 'json' };
+import * as approvePayment from './commands/approvePayment.js';
+import * as cancel from './commands/cancel.js';
+import * as changeLogistics from './commands/changeLogistics.js';
+import * as connect from './commands/connect.js';
 import * as dev from './commands/dev.js';
+import * as list from './commands/list.js';
+import * as resume from './commands/resume.js';
 import * as sandbox from './commands/sandbox.js';
+import * as status from './commands/status.js';
+import * as submit from './commands/submit.js';
 import * as temporalCli from './commands/temporalCli.js';
+import * as waybill from './commands/waybill.js';
+import * as worker from './commands/worker.js';
 
 interface CommandModule {
   register(program: Command): void;
 }
 
-const commands: readonly CommandModule[] = [dev, sandbox, temporalCli];
+const commands: readonly CommandModule[] = [
+  dev,
+  worker,
+  sandbox,
+  submit,
+  status,
+  list,
+  resume,
+  cancel,
+  approvePayment,
+  changeLogistics,
+  waybill,
+  connect,
+  temporalCli,
+];
 
 export function registerCommands(program: Command): void {
   for (const command of commands) command.register(program);

@@ -103,7 +103,9 @@ export class SupplierClient {
   private pace(ep: Endpoint): Promise<void> {
     if (ep.rate === 'token') return this.tokens.pace();
     const perSecond =
-      ep.rate === 'batch' ? (this.config.batchRatePerSecond ?? 2) : (this.config.ratePerSecond ?? 1);
+      ep.rate === 'batch'
+        ? (this.config.batchRatePerSecond ?? 2)
+        : (this.config.ratePerSecond ?? 1);
     return pacerFor(`${this.accountKey}|${ep.rate}`, perSecond).take();
   }
 }

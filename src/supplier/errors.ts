@@ -70,7 +70,8 @@ export function classify(
   now = new Date(),
 ): Classification {
   // The same code means "already in My Products" there: an outcome, not a busy supplier.
-  if (code === SupplierCode.SystemBusy && endpoint === 'addToMyProduct') return { kind: 'business' };
+  if (code === SupplierCode.SystemBusy && endpoint === 'addToMyProduct')
+    return { kind: 'business' };
   switch (code) {
     case SupplierCode.TooManyRequests:
       return { kind: 'retryable', retryAfterMs: RATE_LIMIT_DELAY_MS };

@@ -27,9 +27,9 @@ describe('interceptions', () => {
     const handle = await startOrder(h, input);
     const stopped = await reachStage(handle, Stage.INTERCEPTED);
     expect(stopped.interception?.step).toBe('createOrderV3');
-    expect(stopped.interception?.reasons).toEqual([
-      expect.objectContaining({ code: 100102, message: expect.stringMatching(/zip/i) }),
-    ]);
+    expect(stopped.interception?.reasons).toHaveLength(1);
+    expect(stopped.interception?.reasons[0]?.code).toBe(100102);
+    expect(stopped.interception?.reasons[0]?.message).toMatch(/zip/i);
     await visibleIn(h, input.order.orderNumber, Stage.INTERCEPTED);
 
     // Resuming without a fix: the supplier intercepts again, at addCart, with the same reason.
@@ -79,8 +79,10 @@ describe('interceptions', () => {
     const input = validOrder({ ...usOrder(), fulfillment: { flow: 'B' } });
     const handle = await startOrder(h, input);
     await reachStage(handle, Stage.AWAITING_SHIPMENT);
-    await expect(handle.executeUpdate(resumeUpdate, { args: [{}] })).rejects.toMatchObject({
-      cause: { message: expect.stringMatching(/resume refused: it is not waiting for a person/) },
-    });
+    const refusal = await handle.executeUpdate(resumeUpdate, { args: [{}] }).then(
+      () => undefined,
+      (e: unknown) => e as { cause?: { message?: string } },
+    );
+    expect(refusal?.cause?.message).toMatch(/resume refused: it is not waiting for a person/);
   });
 });

@@ -9,8 +9,13 @@ import type { Command } from 'commander';
 import { loadConfig } from '../../config.js';
 import { createLogger } from '../../log.js';
 import { startSandbox } from '../../sandbox/server.js';
+import { SupplierClient } from '../../supplier/client.js';
 import { startDevServer } from '../../temporal/devServer.js';
-import { nonNegativeInt, portOption, untilSignal } from '../options.js';
+import { installRuntimeLogger } from '../../temporal/runtimeLogger.js';
+import { taskQueues } from '../../temporal/taskQueues.js';
+import { ensureTrackingSchedule } from '../../temporal/trackingSchedule.js';
+import { createWorkers } from '../../worker.js';
+import { nonNegativeInt, portOption, positiveNumber, untilSignal } from '../options.js';
 
 interface DevFlags {
   temporalPort?: number;
@@ -18,6 +23,7 @@ interface DevFlags {
   sandboxPort?: number;
   dataDir?: string;
   lifecycleMs: number;
+  trackingEvery: number;
 }
 
 export function register(program: Command): void {
@@ -38,9 +44,17 @@ export function register(program: Command): void {
       nonNegativeInt,
       5_000,
     )
+    .option(
+      '--tracking-every <s>',
+      'seconds between tracking sweeps of open orders',
+      positiveNumber,
+      10,
+    )
     .action(async (flags: DevFlags) => {
       const config = loadConfig();
       const log = createLogger('dev');
+      // Before the dev server: it is the first user of the SDK runtime.
+      installRuntimeLogger();
       const dataDir = resolve(flags.dataDir ?? config.DROPFLOW_DATA_DIR);
       await mkdir(dataDir, { recursive: true });
 
@@ -60,6 +74,34 @@ export function register(program: Command): void {
         allowLocalWebhooks: true,
       });
 
+      // The workers of the sandbox account, in this process, on the default task queues.
+      const queues = taskQueues(config.TEMPORAL_TASK_QUEUE_PREFIX);
+      const supplier = new SupplierClient({
+        baseUrl: sandbox.url,
+        apiKey: config.SANDBOX_API_KEY,
+        ratePerSecond: config.SUPPLIER_RATE_PER_SECOND,
+        batchRatePerSecond: config.SUPPLIER_BATCH_RATE_PER_SECOND,
+      });
+      const workers = await createWorkers({
+        connection: temporal.env.nativeConnection,
+        namespace: temporal.namespace,
+        queues,
+        supplier,
+        ratePerSecond: config.SUPPLIER_RATE_PER_SECOND,
+        batchRatePerSecond: config.SUPPLIER_BATCH_RATE_PER_SECOND,
+        log: createLogger('worker'),
+      });
+      const running = workers.run();
+
+      // ---- tracking sweeper (architecture §5) -------------------------------------------------
+      // One schedule per supplier account; idempotent, so every start may call it.
+      const trackingEvery = Math.max(1, Math.round(flags.trackingEvery));
+      const schedule = await ensureTrackingSchedule(workers.client, {
+        queues,
+        everySeconds: trackingEvery,
+      });
+      // -----------------------------------------------------------------------------------------
+
       process.stdout.write(
         [
           '',
@@ -68,16 +110,31 @@ export function register(program: Command): void {
           `  Temporal UI     ${temporal.uiUrl ?? '-'}`,
           `  Sandbox API     ${sandbox.url}/api2.0/v1/  (API key: ${config.SANDBOX_API_KEY === 'sandbox' ? 'sandbox' : 'from SANDBOX_API_KEY'})`,
           `  Sandbox stats   ${sandbox.url}/__sandbox/stats`,
+          `  Workers         ${queues.orders}, ${queues.supplier}, ${queues.batch}`,
+          `  Tracking sweep  schedule ${schedule.scheduleId}, every ${trackingEvery} s`,
           `  State           ${dataDir}`,
+          '',
+          'Try an order (in another terminal):',
+          '  npx dropflow submit examples/order-flow-b.json',
+          '  npx dropflow status EXAMPLE-B-0001',
+          '  npx dropflow list',
           '',
           'Ctrl-C stops everything.',
           '',
         ].join('\n'),
       );
 
-      await untilSignal();
+      // Until Ctrl-C, or until the workers stop by themselves (a fatal error).
+      await Promise.race([untilSignal(), running]).catch((err: unknown) => {
+        log.error({ err }, 'the workers stopped');
+      });
       log.info('stopping');
-      await sandbox.close();
-      await temporal.close();
+      try {
+        await workers.shutdown();
+      } finally {
+        await supplier.close();
+        await sandbox.close();
+        await temporal.close();
+      }
     });
 }

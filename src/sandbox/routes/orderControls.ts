@@ -64,11 +64,9 @@ export function registerOrderControlRoutes(app: FastifyInstance, sb: Sandbox): v
       const order = orderOf(req.params.svcOrderId);
       if (!order) return reply.code(404).send({ error: 'no such order' });
       if (!EDITABLE.has(order.status)) {
-        return reply
-          .code(409)
-          .send({
-            error: `the order is ${order.status}: only CREATED or IN_CART orders can be edited`,
-          });
+        return reply.code(409).send({
+          error: `the order is ${order.status}: only CREATED or IN_CART orders can be edited`,
+        });
       }
       Object.assign(order.request, p.data);
       evaluateOrder(sb, order);

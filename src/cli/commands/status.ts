@@ -1,0 +1,97 @@
+/**
+ * `dropflow status <orderNumber> [--json]`: the order workflow's `status` query. Human output:
+ * stage, supplier ids, amounts, tracking, interception reasons or error, timeline; `--json`: the
+ * snapshot itself, one JSON document.
+ */
+import type { Command } from 'commander';
+
+import { orderWorkflowId, type FailureInfo, type OrderStatus } from '../../client/definitions.js';
+import { printJson, printLines } from '../output.js';
+import { temporalOptions, withOrders, type TemporalFlags } from '../temporal.js';
+
+interface StatusFlags extends TemporalFlags {
+  json?: boolean;
+}
+
+function money(value: number | undefined): string | undefined {
+  return value === undefined ? undefined : value.toFixed(2);
+}
+
+/** `label  value` rows, leaving out the empty ones. */
+function rows(entries: readonly (readonly [string, string | undefined])[]): string[] {
+  const present = entries.filter(
+    (e): e is readonly [string, string] => e[1] !== undefined && e[1] !== '',
+  );
+  const width = Math.max(0, ...present.map(([label]) => label.length));
+  return present.map(([label, value]) => `${label.padEnd(width)}  ${value}`);
+}
+
+function joined(parts: readonly (string | undefined)[]): string | undefined {
+  const present = parts.filter((p): p is string => p !== undefined);
+  return present.length === 0 ? undefined : present.join('  ');
+}
+
+function failure(e: FailureInfo): string {
+  const details = joined([
+    e.code !== undefined ? `code ${e.code}` : undefined,
+    e.requestId !== undefined ? `requestId ${e.requestId}` : undefined,
+  ]);
+  return `${e.step}: ${e.message}${details !== undefined ? ` (${details})` : ''}`;
+}
+
+export function formatStatus(s: OrderStatus): string[] {
+  const a = s.amounts ?? {};
+  const lines = rows([
+    ['order', `${s.orderNumber} (workflow ${orderWorkflowId(s.orderNumber)})`],
+    ['stage', s.stage],
+    ['flow', s.flow],
+    ['waiting for', s.waitingFor],
+    ['svc order', s.svcOrderId],
+    ['shipment', s.shipmentOrderId],
+    ['pay id', s.payId],
+    ['logistics', s.logisticName],
+    [
+      'amounts',
+      joined([
+        a.orderAmount !== undefined ? `order ${money(a.orderAmount)}` : undefined,
+        a.productAmount !== undefined ? `products ${money(a.productAmount)}` : undefined,
+        a.postageAmount !== undefined ? `postage ${money(a.postageAmount)}` : undefined,
+      ]),
+    ],
+    ['tracking', joined([s.trackNumber, s.trackingUrl])],
+    ['delivered proof', s.proofOfDelivery?.join(', ')],
+    ['error', s.error === undefined ? undefined : failure(s.error)],
+  ]);
+  if (s.interception !== undefined) {
+    lines.push(`intercepted at ${s.interception.step}:`);
+    for (const r of s.interception.reasons) {
+      lines.push(`  ${r.code !== undefined ? `${r.code} ` : ''}${r.message}`);
+    }
+  }
+  const events = s.trackingEvents ?? [];
+  if (events.length > 0) {
+    lines.push('tracking events:');
+    for (const e of events) {
+      lines.push(`  ${[e.eventTime, e.status, e.activity, e.location].filter(Boolean).join('  ')}`);
+    }
+  }
+  lines.push('timeline:');
+  for (const t of s.timeline) {
+    lines.push(`  ${t.at}  ${t.stage}${t.note !== undefined ? `  ${t.note}` : ''}`);
+  }
+  return lines;
+}
+
+export function register(program: Command): void {
+  temporalOptions(
+    program
+      .command('status')
+      .description("an order's stage, supplier ids, amounts, tracking, problems and timeline")
+      .argument('<orderNumber>', 'the order name it was submitted with')
+      .option('--json', 'print the status snapshot as one JSON document'),
+  ).action(async (orderNumber: string, flags: StatusFlags) => {
+    const status = await withOrders(flags, (orders) => orders.status(orderNumber));
+    if (flags.json === true) printJson(status);
+    else printLines(formatStatus(status));
+  });
+}

@@ -1,0 +1,63 @@
+/**
+ * `dropflow worker`: the workers of one supplier account (orders, supplier-api, supplier-api-batch
+ * queues) against a Temporal server, until SIGINT/SIGTERM, then a graceful drain. Run as many as
+ * you like: rate limits live in the task queues, not in the process.
+ */
+import type { Command } from 'commander';
+
+import { loadConfig, supplierTarget } from '../../config.js';
+import { createLogger } from '../../log.js';
+import { SupplierClient } from '../../supplier/client.js';
+import { createWorkers } from '../../worker.js';
+import { untilSignal } from '../options.js';
+import {
+  nativeConnectionOptions,
+  temporalOptions,
+  temporalTarget,
+  type TemporalFlags,
+} from '../temporal.js';
+
+export function register(program: Command): void {
+  temporalOptions(
+    program
+      .command('worker')
+      .description(
+        'run the order workers of one supplier account (SUPPLIER_BASE_URL, or the local sandbox)',
+      ),
+    { queues: true },
+  ).action(async (flags: TemporalFlags) => {
+    const config = loadConfig();
+    const log = createLogger('worker');
+    const target = temporalTarget(flags, config);
+    const supplier = new SupplierClient({
+      ...supplierTarget(config),
+      ratePerSecond: config.SUPPLIER_RATE_PER_SECOND,
+      batchRatePerSecond: config.SUPPLIER_BATCH_RATE_PER_SECOND,
+    });
+    try {
+      const workers = await createWorkers({
+        address: target.address,
+        connectionOptions: nativeConnectionOptions(target),
+        namespace: target.namespace,
+        queues: target.queues,
+        supplier,
+        ratePerSecond: config.SUPPLIER_RATE_PER_SECOND,
+        batchRatePerSecond: config.SUPPLIER_BATCH_RATE_PER_SECOND,
+        log,
+      });
+      const running = workers.run();
+      const { orders, supplier: supplierQueue, batch } = target.queues;
+      process.stdout.write(
+        `worker: polling ${orders}, ${supplierQueue}, ${batch} on ${target.address} (namespace ${target.namespace})\n`,
+      );
+      // A fatal worker error ends `running` first; a signal starts the drain.
+      const signal = await Promise.race([untilSignal(), running.then(() => undefined)]);
+      if (signal !== undefined) {
+        log.info({ signal }, 'stopping: finishing in-flight tasks');
+        await workers.shutdown();
+      }
+    } finally {
+      await supplier.close();
+    }
+  });
+}

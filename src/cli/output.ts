@@ -1,0 +1,42 @@
+/** Command output: stdout only, `--json` as one JSON document (architecture §8). */
+import type { FieldIssue } from '../supplier/errors.js';
+
+/** Exit code of a command whose input broke a rule (field issues printed). */
+export const EXIT_INVALID = 2;
+/** Exit code of `submit` when the orderNumber belongs to a different order. */
+export const EXIT_CONFLICT = 3;
+
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+export function printLines(lines: readonly string[]): void {
+  process.stdout.write(lines.map((line) => `${line}\n`).join(''));
+}
+
+/**
+ * Field issues as `field: rule` lines (stderr, or one JSON document on stdout with `json`), and
+ * the exit code for invalid input.
+ */
+export function reportIssues(issues: readonly FieldIssue[], json: boolean): void {
+  if (json) printJson({ outcome: 'invalid', issues });
+  else process.stderr.write(issues.map((i) => `${i.field}: ${i.rule}\n`).join(''));
+  process.exitCode = EXIT_INVALID;
+}
+
+/** An operator action's answer; an action heard but not carried out exits with 1. */
+export function reportAction(
+  action: string,
+  orderNumber: string,
+  result: { accepted: boolean; stage: string; message: string },
+  json: boolean,
+): void {
+  if (json) printJson(result);
+  else {
+    const verdict = result.accepted ? 'accepted' : 'not carried out';
+    process.stdout.write(
+      `${action} ${orderNumber}: ${verdict}; stage ${result.stage}; ${result.message}\n`,
+    );
+  }
+  if (!result.accepted) process.exitCode = 1;
+}

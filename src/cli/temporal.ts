@@ -1,0 +1,98 @@
+/**
+ * Connecting the command line to Temporal, in one place: the `--temporal-address`, `--namespace`
+ * and `--task-queue-prefix` flags (which win over TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE and
+ * TEMPORAL_TASK_QUEUE_PREFIX), a client connection for the commands that talk to order workflows,
+ * and the NativeConnection options the worker uses.
+ */
+import { Client, Connection } from '@temporalio/client';
+import type { NativeConnectionOptions } from '@temporalio/worker';
+import type { Command } from 'commander';
+
+import { OrderClient } from '../client/orderClient.js';
+import { loadConfig, type Config } from '../config.js';
+import { taskQueues, type TaskQueues } from '../temporal/taskQueues.js';
+
+export interface TemporalFlags {
+  temporalAddress?: string;
+  namespace?: string;
+  taskQueuePrefix?: string;
+}
+
+export interface TemporalTarget {
+  address: string;
+  namespace: string;
+  queues: TaskQueues;
+  /** Temporal Cloud API key (TLS on); never printed. */
+  apiKey: string | undefined;
+}
+
+/** Adds the Temporal flags to a command; `queues` adds `--task-queue-prefix` too. */
+export function temporalOptions(command: Command, { queues = false } = {}): Command {
+  command
+    .option(
+      '--temporal-address <host:port>',
+      'Temporal frontend (env TEMPORAL_ADDRESS, default localhost:7233)',
+    )
+    .option('--namespace <name>', 'Temporal namespace (env TEMPORAL_NAMESPACE, default default)');
+  if (queues) {
+    command.option(
+      '--task-queue-prefix <prefix>',
+      "the supplier account's task-queue set (env TEMPORAL_TASK_QUEUE_PREFIX, default none)",
+    );
+  }
+  return command;
+}
+
+export function temporalTarget(
+  flags: TemporalFlags,
+  config: Config = loadConfig(),
+): TemporalTarget {
+  return {
+    address: flags.temporalAddress ?? config.TEMPORAL_ADDRESS,
+    namespace: flags.namespace ?? config.TEMPORAL_NAMESPACE,
+    queues: taskQueues(flags.taskQueuePrefix ?? config.TEMPORAL_TASK_QUEUE_PREFIX),
+    apiKey: config.TEMPORAL_API_KEY,
+  };
+}
+
+/** What `NativeConnection.connect` needs besides the address (the worker's connection). */
+export function nativeConnectionOptions(
+  target: TemporalTarget,
+): Omit<NativeConnectionOptions, 'address'> {
+  return target.apiKey === undefined ? {} : { apiKey: target.apiKey, tls: true };
+}
+
+export interface TemporalClient {
+  client: Client;
+  orders: OrderClient;
+  target: TemporalTarget;
+  close(): Promise<void>;
+}
+
+export async function connectTemporal(flags: TemporalFlags): Promise<TemporalClient> {
+  const target = temporalTarget(flags);
+  const connection = await Connection.connect({
+    address: target.address,
+    ...(target.apiKey !== undefined && { apiKey: target.apiKey, tls: true }),
+  });
+  const client = new Client({ connection, namespace: target.namespace });
+  return {
+    client,
+    orders: new OrderClient(client, target.queues),
+    target,
+    close: () => connection.close(),
+  };
+}
+
+/** Runs `fn` with an OrderClient and closes the connection afterwards, whatever happens. */
+export async function withOrders<T>(
+  flags: TemporalFlags,
+  fn: (orders: OrderClient) => Promise<T>,
+): Promise<T> {
+  const temporal = await connectTemporal(flags);
+  try {
+    return await fn(temporal.orders);
+  } finally {
+    await temporal.close();
+  }
+}

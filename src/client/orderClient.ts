@@ -1,0 +1,320 @@
+/**
+ * The typed client of order workflows (architecture §3), used by `dropflow submit|status|list|…`,
+ * the gateway and any Node upstream system: submit an order (idempotently), read its status, list
+ * orders by stage, and send the operator actions (Updates).
+ *
+ * Idempotency: the workflow id is `order:<orderNumber>` and starts use REJECT_DUPLICATE, so one
+ * orderNumber is one workflow for the lifetime of the namespace's retention. A second submit with
+ * the same (parsed) input answers `existing`; with a different input it is a conflict. The input
+ * is compared through a memo `inputHash` (sha256 of its canonical JSON), so the comparison does
+ * not depend on the key order or on defaults written out or left implicit.
+ */
+import { createHash } from 'node:crypto';
+
+import {
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowIdReusePolicy,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  type Client,
+  type WorkflowExecutionInfo,
+  type WorkflowHandle,
+} from '@temporalio/client';
+
+import { formatIssues, type FieldIssue } from '../supplier/errors.js';
+import {
+  FulfillmentFlow,
+  FulfillmentStage,
+  NeedsAttention,
+  OrderNumber,
+  SvcOrderId,
+} from '../temporal/searchAttributes.js';
+import type { TaskQueues } from '../temporal/taskQueues.js';
+import {
+  approvePaymentUpdate,
+  cancelUpdate,
+  changeLogisticsUpdate,
+  ORDER_WORKFLOW,
+  orderWorkflowId,
+  provideWaybillUpdate,
+  resumeUpdate,
+  Stage,
+  statusQuery,
+  type ActionResult,
+  type ApprovePaymentInput,
+  type CancelInput,
+  type ChangeLogisticsInput,
+  type OrderStatus,
+  type ResumeInput,
+  type WaybillInput,
+} from './definitions.js';
+import { flowLabel, parseOrder, type OrderInput } from './orderInput.js';
+
+/** The memo key holding the sha256 of the order's canonical JSON. */
+export const INPUT_HASH_MEMO = 'inputHash';
+
+// ---- errors ----------------------------------------------------------------------------------
+
+/** The order breaks a rule; nothing was started. The gateway answers 400 with `issues`. */
+export class OrderInvalidError extends Error {
+  override readonly name = 'OrderInvalidError';
+  constructor(readonly issues: readonly FieldIssue[]) {
+    super(`invalid order: ${formatIssues(issues)}`);
+  }
+}
+
+/** The orderNumber is taken by an order with a different input. The gateway answers 409. */
+export class OrderConflictError extends Error {
+  override readonly name = 'OrderConflictError';
+  constructor(
+    readonly orderNumber: string,
+    readonly workflowId: string,
+  ) {
+    super(
+      `order ${orderNumber} already exists (workflow ${workflowId}) with a different input; ` +
+        'an orderNumber names one order: send the same input again, or use a new orderNumber',
+    );
+  }
+}
+
+/** No order workflow for this orderNumber. The gateway answers 404. */
+export class OrderNotFoundError extends Error {
+  override readonly name = 'OrderNotFoundError';
+  constructor(readonly orderNumber: string) {
+    super(`no order ${orderNumber} (workflow ${orderWorkflowId(orderNumber)} not found)`);
+  }
+}
+
+/** The workflow refused an operator action; `reason` is the workflow's own explanation. */
+export class OrderActionRejectedError extends Error {
+  override readonly name = 'OrderActionRejectedError';
+  constructor(
+    readonly orderNumber: string,
+    readonly action: string,
+    readonly reason: string,
+  ) {
+    super(`${action} rejected for order ${orderNumber}: ${reason}`);
+  }
+}
+
+// ---- hashing ---------------------------------------------------------------------------------
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (typeof value === 'object' && value !== null) {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) {
+      const v = (value as Record<string, unknown>)[key];
+      if (v !== undefined) out[key] = sortKeys(v);
+    }
+    return out;
+  }
+  return value;
+}
+
+/** JSON with object keys sorted at every level and undefined members left out. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value));
+}
+
+/** sha256 (hex) of the input's canonical JSON: equal for equal orders. */
+export function inputHash(input: OrderInput): string {
+  return createHash('sha256').update(canonicalJson(input)).digest('hex');
+}
+
+// ---- the client ------------------------------------------------------------------------------
+
+export interface SubmitResult {
+  /** `started`: this call started the workflow; `existing`: the same order was already there. */
+  outcome: 'started' | 'existing';
+  workflowId: string;
+  orderNumber: string;
+}
+
+export interface ListOptions {
+  stage?: Stage;
+  /** At most this many orders, newest first (default 100). */
+  limit?: number;
+}
+
+/** One order as visibility (the search attributes) sees it. */
+export interface OrderSummary {
+  orderNumber: string;
+  workflowId: string;
+  stage: string | undefined;
+  flow: string | undefined;
+  svcOrderId: string | undefined;
+  needsAttention: boolean;
+  /** The workflow execution's status: Running, Completed, Failed, … */
+  executionStatus: string;
+  startedAt: string;
+}
+
+const STAGES: ReadonlySet<string> = new Set(Object.values(Stage));
+
+export function isStage(value: string): value is Stage {
+  return STAGES.has(value);
+}
+
+type FulfillOrderWorkflow = (input: OrderInput) => Promise<OrderStatus>;
+
+export class OrderClient {
+  constructor(
+    readonly client: Client,
+    readonly queues: TaskQueues,
+  ) {}
+
+  /**
+   * Validates `raw` (the createOrderV3 body plus `fulfillment`) and starts its workflow, once.
+   * Throws OrderInvalidError (field issues) or OrderConflictError.
+   */
+  async submit(raw: unknown): Promise<SubmitResult> {
+    const parsed = parseOrder(raw);
+    if (!parsed.ok) throw new OrderInvalidError(parsed.issues);
+    const input = parsed.input;
+    const orderNumber = input.order.orderNumber;
+    const workflowId = orderWorkflowId(orderNumber);
+    const hash = inputHash(input);
+    try {
+      await this.client.workflow.start<FulfillOrderWorkflow>(ORDER_WORKFLOW, {
+        workflowId,
+        taskQueue: this.queues.orders,
+        args: [input],
+        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+        memo: { [INPUT_HASH_MEMO]: hash },
+        // No personal data here: search attributes are never encrypted (architecture §3).
+        typedSearchAttributes: [
+          { key: OrderNumber, value: orderNumber },
+          { key: FulfillmentStage, value: Stage.RECEIVED },
+          { key: FulfillmentFlow, value: flowLabel(input.fulfillment) },
+          { key: NeedsAttention, value: false },
+        ],
+      });
+      return { outcome: 'started', workflowId, orderNumber };
+    } catch (err) {
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    }
+    const existing = await this.client.workflow.getHandle(workflowId).describe();
+    if (existing.type === ORDER_WORKFLOW && existing.memo?.[INPUT_HASH_MEMO] === hash) {
+      return { outcome: 'existing', workflowId, orderNumber };
+    }
+    throw new OrderConflictError(orderNumber, workflowId);
+  }
+
+  /** The workflow's `status` query: stage, ids, amounts, tracking, reasons, timeline. */
+  async status(orderNumber: string): Promise<OrderStatus> {
+    return this.withHandle(orderNumber, (handle) => handle.query(statusQuery));
+  }
+
+  /** Orders from visibility (eventually consistent), newest first, optionally of one stage. */
+  async list(options: ListOptions = {}): Promise<OrderSummary[]> {
+    const limit = options.limit ?? 100;
+    const clauses = [`WorkflowType = '${ORDER_WORKFLOW}'`];
+    if (options.stage !== undefined) {
+      // Stages are fixed words; refuse anything else rather than splice it into the query.
+      if (!isStage(options.stage)) throw new Error(`unknown stage ${String(options.stage)}`);
+      clauses.push(`${FulfillmentStage.name} = '${options.stage}'`);
+    }
+    const out: OrderSummary[] = [];
+    if (limit <= 0) return out;
+    const query = clauses.join(' AND ');
+    for await (const info of this.client.workflow.list({
+      query,
+      pageSize: Math.min(limit, 1000),
+    })) {
+      out.push(summarize(info));
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+
+  /** Retry the blocked step after its cause was fixed. */
+  resume(orderNumber: string, input: ResumeInput = {}): Promise<ActionResult> {
+    return this.act(orderNumber, resumeUpdate.name, (h) =>
+      h.executeUpdate<ActionResult, [ResumeInput]>(resumeUpdate.name, { args: [input] }),
+    );
+  }
+
+  cancel(orderNumber: string, input: CancelInput): Promise<ActionResult> {
+    return this.act(orderNumber, cancelUpdate.name, (h) =>
+      h.executeUpdate(cancelUpdate, { args: [input] }),
+    );
+  }
+
+  approvePayment(orderNumber: string, input: ApprovePaymentInput = {}): Promise<ActionResult> {
+    return this.act(orderNumber, approvePaymentUpdate.name, (h) =>
+      h.executeUpdate<ActionResult, [ApprovePaymentInput]>(approvePaymentUpdate.name, {
+        args: [input],
+      }),
+    );
+  }
+
+  changeLogistics(orderNumber: string, input: ChangeLogisticsInput): Promise<ActionResult> {
+    return this.act(orderNumber, changeLogisticsUpdate.name, (h) =>
+      h.executeUpdate(changeLogisticsUpdate, { args: [input] }),
+    );
+  }
+
+  provideWaybill(orderNumber: string, input: WaybillInput): Promise<ActionResult> {
+    return this.act(orderNumber, provideWaybillUpdate.name, (h) =>
+      h.executeUpdate(provideWaybillUpdate, { args: [input] }),
+    );
+  }
+
+  private async act(
+    orderNumber: string,
+    action: string,
+    send: (handle: WorkflowHandle) => Promise<ActionResult>,
+  ): Promise<ActionResult> {
+    const handle = this.client.workflow.getHandle(orderWorkflowId(orderNumber));
+    try {
+      return await send(handle);
+    } catch (err) {
+      if (err instanceof WorkflowUpdateFailedError) {
+        // The validator's (or handler's) failure carries the workflow's reason.
+        throw new OrderActionRejectedError(orderNumber, action, err.cause?.message ?? err.message);
+      }
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+    }
+    // Updates answer "not found" for closed workflows too: tell the two apart.
+    const closed = await handle.describe().catch((err: unknown) => {
+      if (err instanceof WorkflowNotFoundError) throw new OrderNotFoundError(orderNumber);
+      throw err;
+    });
+    const stage = closed.typedSearchAttributes.get(FulfillmentStage);
+    throw new OrderActionRejectedError(
+      orderNumber,
+      action,
+      `the order's workflow is closed (${closed.status.name}${stage !== undefined ? `, stage ${stage}` : ''}): there is nothing left to act on`,
+    );
+  }
+
+  private async withHandle<T>(
+    orderNumber: string,
+    fn: (handle: WorkflowHandle) => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await fn(this.client.workflow.getHandle(orderWorkflowId(orderNumber)));
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) throw new OrderNotFoundError(orderNumber);
+      throw err;
+    }
+  }
+}
+
+function summarize(info: WorkflowExecutionInfo): OrderSummary {
+  const sa = info.typedSearchAttributes;
+  const prefix = orderWorkflowId('');
+  return {
+    orderNumber:
+      sa.get(OrderNumber) ??
+      (info.workflowId.startsWith(prefix) ? info.workflowId.slice(prefix.length) : info.workflowId),
+    workflowId: info.workflowId,
+    stage: sa.get(FulfillmentStage),
+    flow: sa.get(FulfillmentFlow),
+    svcOrderId: sa.get(SvcOrderId),
+    needsAttention: sa.get(NeedsAttention) ?? false,
+    executionStatus: info.status.name,
+    startedAt: info.startTime.toISOString(),
+  };
+}

@@ -1,0 +1,40 @@
+/** `dropflow submit` refuses an invalid order before it needs Temporal: `field: rule`, exit 2. */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFile } from 'node:fs/promises';
+import { expect, it } from 'vitest';
+
+async function submit(stdin: string, ...args: string[]) {
+  const child = spawn(process.execPath, ['bin/dropflow.js', 'submit', '-', ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    // Nothing listens there: the command must not get as far as connecting.
+    env: { ...process.env, LOG_LEVEL: 'warn', TEMPORAL_ADDRESS: '127.0.0.1:1' },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdin.end(stdin);
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stdout, stderr };
+}
+
+it('prints the field issues of an invalid order and exits with 2', async () => {
+  const order = JSON.parse(await readFile('examples/order-flow-b.json', 'utf8')) as Record<
+    string,
+    unknown
+  >;
+  delete order['shippingCountryCode'];
+  const { code, stdout, stderr } = await submit(JSON.stringify(order));
+  expect(code).toBe(2);
+  expect(stdout).toBe('');
+  expect(stderr.split('\n')).toContain('shippingCountryCode: is required');
+});
+
+it('with --json, prints the issues as one JSON document', async () => {
+  const { code, stdout } = await submit('{"orderNumber": 1}', '--json');
+  expect(code).toBe(2);
+  const answer = JSON.parse(stdout) as { outcome: string; issues: { field: string }[] };
+  expect(answer.outcome).toBe('invalid');
+  expect(answer.issues.map((i) => i.field)).toContain('orderNumber');
+});

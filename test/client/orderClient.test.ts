@@ -1,0 +1,210 @@
+/**
+ * OrderClient against the real dev server, with the workers of this file's own task-queue set and
+ * sandbox account. Only what the client contract guarantees is asserted (ids, idempotency,
+ * validation, the search attributes set at start), not the workflow's later stages.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+
+import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
+import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
+import { orderWorkflowId } from '../../src/client/definitions.js';
+import {
+  INPUT_HASH_MEMO,
+  inputHash,
+  OrderClient,
+  OrderConflictError,
+  OrderInvalidError,
+  OrderNotFoundError,
+} from '../../src/client/orderClient.js';
+import { parseOrder } from '../../src/client/orderInput.js';
+import {
+  FulfillmentFlow,
+  FulfillmentStage,
+  NeedsAttention,
+  OrderNumber,
+} from '../../src/temporal/searchAttributes.js';
+import { taskQueues } from '../../src/temporal/taskQueues.js';
+import { createWorkers, WORKFLOWS_PATH, type WorkerSet } from '../../src/worker.js';
+import { newSandboxAccount, type TestAccount } from '../support/sandbox.js';
+
+type Order = Record<string, unknown> & { fulfillment: Record<string, unknown> };
+
+async function example(flow: 'a' | 'b' | 'c', orderNumber: string): Promise<Order> {
+  const url = new URL(`../../examples/order-flow-${flow}.json`, import.meta.url);
+  const order = JSON.parse(await readFile(url, 'utf8')) as Order;
+  return { ...order, orderNumber };
+}
+
+function newOrderNumber(): string {
+  return `OC-${randomUUID().slice(0, 13)}`;
+}
+
+async function eventually<T>(fn: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await fn();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+describe('OrderClient', () => {
+  const prefix = `test-order-client-${randomUUID().slice(0, 8)}`;
+  const started: string[] = [];
+  let account: TestAccount;
+  let workers: WorkerSet;
+  let running: Promise<void>;
+  let connection: Connection;
+  let client: Client;
+  let orders: OrderClient;
+  /** Same namespace, a queue set no worker polls: workflows stay as they were started. */
+  let idle: OrderClient;
+
+  beforeAll(async () => {
+    const address = inject('temporalAddress');
+    const namespace = inject('temporalNamespace');
+    account = await newSandboxAccount();
+    const workflowBundle = await bundleWorkflowCode({
+      workflowsPath: WORKFLOWS_PATH,
+      logger: new DefaultLogger('WARN'),
+    });
+    workers = await createWorkers({
+      address,
+      namespace,
+      queues: taskQueues(prefix),
+      supplier: account.client,
+      workflowBundle,
+    });
+    running = workers.run();
+    connection = await Connection.connect({ address });
+    client = new Client({ connection, namespace });
+    orders = new OrderClient(client, taskQueues(prefix));
+    idle = new OrderClient(client, taskQueues(`${prefix}-idle`));
+  });
+
+  afterAll(async () => {
+    await workers.shutdown();
+    await running;
+    // Leave nothing running on the shared dev server.
+    await Promise.all(
+      started.map((id) =>
+        client.workflow
+          .getHandle(id)
+          .terminate('test over')
+          .catch(() => undefined),
+      ),
+    );
+    await connection.close();
+    await account.client.close();
+  });
+
+  it('starts one workflow per orderNumber; the same order again is `existing`', async () => {
+    const orderNumber = newOrderNumber();
+    const order = await example('b', orderNumber);
+
+    const first = await orders.submit(order);
+    started.push(first.workflowId);
+    expect(first).toEqual({
+      outcome: 'started',
+      workflowId: `order:${orderNumber}`,
+      orderNumber,
+    });
+    const { runId } = await client.workflow.getHandle(first.workflowId).describe();
+
+    // The same order, keys in another order and a default written out: still the same order.
+    const reordered = Object.fromEntries(Object.entries(order).reverse());
+    const again = await orders.submit({
+      ...reordered,
+      fulfillment: { ...order.fulfillment, sandboxOrder: false },
+    });
+    expect(again).toEqual({ outcome: 'existing', workflowId: first.workflowId, orderNumber });
+
+    const after = await client.workflow.getHandle(first.workflowId).describe();
+    expect(after.runId).toBe(runId);
+    expect(after.type).toBe('fulfillOrder');
+    expect(after.taskQueue).toBe(taskQueues(prefix).orders);
+  });
+
+  it('refuses the same orderNumber with a different body, starting nothing', async () => {
+    const orderNumber = newOrderNumber();
+    const order = await example('b', orderNumber);
+    const { workflowId } = await orders.submit(order);
+    started.push(workflowId);
+    const { runId } = await client.workflow.getHandle(workflowId).describe();
+
+    const changed = { ...order, products: [{ vid: 'P0001-V1', quantity: 3 }] };
+    const conflict = await orders.submit(changed).catch((err: unknown) => err);
+    expect(conflict).toBeInstanceOf(OrderConflictError);
+    expect(conflict).toMatchObject({ orderNumber, workflowId });
+    expect((conflict as Error).message).toMatch(/different input/);
+
+    const after = await client.workflow.getHandle(workflowId).describe();
+    expect(after.runId).toBe(runId);
+    expect(after.memo?.[INPUT_HASH_MEMO]).not.toBe(inputHash(parseOrderOrThrow(changed)));
+  });
+
+  it('refuses an invalid order with issues naming the field, and starts no workflow', async () => {
+    const orderNumber = newOrderNumber();
+    const { shippingCountryCode: _dropped, ...order } = await example('b', orderNumber);
+
+    const invalid = await orders.submit(order).catch((err: unknown) => err);
+    expect(invalid).toBeInstanceOf(OrderInvalidError);
+    expect((invalid as OrderInvalidError).issues).toContainEqual({
+      field: 'shippingCountryCode',
+      rule: 'is required',
+    });
+    expect((invalid as Error).message).toContain('shippingCountryCode: is required');
+
+    await expect(
+      client.workflow.getHandle(orderWorkflowId(orderNumber)).describe(),
+    ).rejects.toThrow(WorkflowNotFoundError);
+  });
+
+  it('sets the search attributes and the input hash at start, and lists the order by stage', async () => {
+    const orderNumber = newOrderNumber();
+    const order = await example('c', orderNumber);
+    const { workflowId } = await idle.submit(order);
+    started.push(workflowId);
+
+    const description = await client.workflow.getHandle(workflowId).describe();
+    const sa = description.typedSearchAttributes;
+    expect(sa.get(OrderNumber)).toBe(orderNumber);
+    expect(sa.get(FulfillmentStage)).toBe('RECEIVED');
+    expect(sa.get(FulfillmentFlow)).toBe('C+B');
+    expect(sa.get(NeedsAttention)).toBe(false);
+    expect(description.memo?.[INPUT_HASH_MEMO]).toBe(inputHash(parseOrderOrThrow(order)));
+    // No personal data in the search attributes (architecture §3).
+    const values = JSON.stringify(sa.getAll().map((pair) => pair.value));
+    expect(values).not.toContain('Ada Example');
+    expect(values).not.toContain('Example Street');
+
+    const listed = await eventually(async () => {
+      const received = await idle.list({ stage: 'RECEIVED', limit: 1000 });
+      return received.find((o) => o.orderNumber === orderNumber);
+    });
+    expect(listed).toMatchObject({
+      orderNumber,
+      workflowId,
+      stage: 'RECEIVED',
+      flow: 'C+B',
+      needsAttention: false,
+      executionStatus: 'RUNNING',
+    });
+    const cancelled = await idle.list({ stage: 'CANCELLED', limit: 1000 });
+    expect(cancelled.map((o) => o.orderNumber)).not.toContain(orderNumber);
+  });
+
+  it('reports an unknown order as not found', async () => {
+    await expect(orders.status(newOrderNumber())).rejects.toThrow(OrderNotFoundError);
+  });
+});
+
+function parseOrderOrThrow(raw: unknown) {
+  const parsed = parseOrder(raw);
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+  return parsed.input;
+}
