@@ -2,7 +2,7 @@
  * Running real order workflows in a test file: one worker set on this file's own queues (so its
  * rate limits and sweeps touch only its orders), one sandbox account, workflows bundled once.
  */
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { inject } from 'vitest';
 import {
@@ -46,10 +46,13 @@ export async function orderHarness(tag: string, balance?: number): Promise<Order
     });
   let workers = await start();
   let running = workers.run();
+  // The test's own client: it outlives the workers when a test stops and restarts them.
+  const connection = await Connection.connect({ address: inject('temporalAddress') });
+  const client = new Client({ connection, namespace: inject('temporalNamespace') });
   const h: OrderHarness = {
     account,
     queues,
-    client: workers.client,
+    client,
     get workers() {
       return workers;
     },
@@ -64,6 +67,7 @@ export async function orderHarness(tag: string, balance?: number): Promise<Order
     async close() {
       await workers.shutdown();
       await running;
+      await connection.close();
     },
   };
   return h;

@@ -1,0 +1,133 @@
+/**
+ * Orders that wait for a person or an outside event: insufficient balance, the payment approval
+ * policy, an unconnected store product, and cancelling before payment.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  approvePaymentUpdate,
+  cancelUpdate,
+  resumeUpdate,
+  Stage,
+  supplierEventSignal,
+} from '../../src/client/definitions.js';
+import { accountStats, sandboxUrl } from '../support/sandbox.js';
+import {
+  orderHarness,
+  reachStage,
+  startOrder,
+  validOrder,
+  type OrderHarness,
+} from '../support/orders.js';
+import { orderNumber, usOrder } from '../supplier/orderHelpers.js';
+
+let h: OrderHarness;
+beforeAll(async () => {
+  // No money: the first payment meets 1604000.
+  h = await orderHarness('operators', 0);
+});
+afterAll(() => h.close());
+
+async function setBalance(amount: number): Promise<void> {
+  const res = await fetch(`${sandboxUrl()}/__sandbox/balance`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ amount, openId: h.account.openId }),
+  });
+  expect(res.status).toBe(200);
+}
+
+describe('orders waiting for people and events', () => {
+  it('1604000 stops at AWAITING_FUNDS with the code; a top-up (makeup PAID) takes it onward', async () => {
+    const handle = await startOrder(h, validOrder({ ...usOrder(), fulfillment: { flow: 'B' } }));
+    const waiting = await reachStage(handle, Stage.AWAITING_FUNDS);
+    expect(waiting.error).toMatchObject({ step: 'payBalanceV2', code: 1604000 });
+    expect(waiting.error?.requestId).toMatch(/\w+/);
+
+    await setBalance(1_000);
+    await handle.signal(supplierEventSignal, {
+      messageId: `makeup-${orderNumber('m')}`,
+      kind: 'makeup',
+      makeupStatus: 'PAID',
+    });
+    const paid = await reachStage(handle, Stage.AWAITING_SHIPMENT);
+    expect(paid.error).toBeUndefined();
+    expect((await accountStats(h.account.openId)).payments).toBe(1);
+  });
+
+  it('the approval policy waits at AWAITING_PAYMENT until approvePayment', async () => {
+    await setBalance(1_000);
+    const handle = await startOrder(
+      h,
+      validOrder({
+        ...usOrder(),
+        fulfillment: { flow: 'B', payment: { policy: 'upTo', maxAmount: 5 } },
+      }),
+    );
+    const waiting = await reachStage(
+      handle,
+      Stage.AWAITING_PAYMENT,
+      (s) => s.waitingFor !== undefined,
+    );
+    expect(waiting.waitingFor).toMatch(/above the automatic limit of 5 USD/);
+    const before = (await accountStats(h.account.openId)).payments;
+
+    const approved = await handle.executeUpdate(approvePaymentUpdate, { args: [{ by: 'test' }] });
+    expect(approved.accepted).toBe(true);
+    await reachStage(handle, Stage.AWAITING_SHIPMENT);
+    expect((await accountStats(h.account.openId)).payments).toBe(before + 1);
+  });
+
+  it('an unconnected store product waits at AWAITING_CONNECTION; after connecting, resume continues', async () => {
+    await setBalance(1_000);
+    const storeProductId = `sp-${orderNumber('w')}`;
+    const input = validOrder({
+      ...usOrder({
+        orderFlow: 2,
+        products: [
+          {
+            vid: `${storeProductId}-v1`,
+            storeProductId,
+            storeProductImg: 'https://store.example.com/p.png',
+            quantity: 1,
+          },
+        ],
+      }),
+      fulfillment: { flow: 'C' },
+    });
+    const handle = await startOrder(h, input);
+    await reachStage(handle, Stage.AWAITING_CONNECTION);
+
+    // What `dropflow connect` does.
+    await h.account.client.api.createConnection({
+      defaultArea: 1,
+      logistics: 'SvcPacket Ordinary',
+      svcProductId: 'P0002',
+      platformProductId: storeProductId,
+      variantList: [{ svcVariantId: 'P0002-V1', platformVariantId: `${storeProductId}-v1` }],
+    });
+    const resumed = await handle.executeUpdate(resumeUpdate, { args: [{ by: 'test' }] });
+    expect(resumed.accepted).toBe(true);
+    const waiting = await reachStage(handle, Stage.AWAITING_SHIPMENT);
+    expect(waiting.svcOrderId).toMatch(/\w+/);
+  });
+
+  it('cancel before payment deletes the order at the supplier and ends CANCELLED', async () => {
+    const handle = await startOrder(
+      h,
+      validOrder({ ...usOrder({ shippingZip: 'ABCDE' }), fulfillment: { flow: 'B' } }),
+    );
+    const stopped = await reachStage(handle, Stage.INTERCEPTED);
+    const result = await handle.executeUpdate(cancelUpdate, {
+      args: [{ reason: 'customer withdrew' }],
+    });
+    expect(result).toMatchObject({ accepted: true, stage: Stage.CANCELLED });
+    const final = (await handle.result()) as { stage: string; timeline: { note?: string }[] };
+    expect(final.stage).toBe(Stage.CANCELLED);
+    expect(final.timeline.at(-1)?.note).toBe('customer withdrew');
+    expect((await accountStats(h.account.openId)).calls['shopping/order/deleteOrder']).toBe(1);
+    const left = await h.account.client.api.getOrderDetailBatch({
+      orderIds: [stopped.svcOrderId!],
+    });
+    expect(left).toEqual([]);
+  });
+});

@@ -1,0 +1,37 @@
+/**
+ * A worker stopped in the middle of an order and started again: the order continues where it
+ * stood, and nothing is created or paid twice.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { Stage } from '../../src/client/definitions.js';
+import { accountStats } from '../support/sandbox.js';
+import {
+  orderHarness,
+  reachStage,
+  startOrder,
+  validOrder,
+  type OrderHarness,
+} from '../support/orders.js';
+import { usOrder } from '../supplier/orderHelpers.js';
+
+let h: OrderHarness;
+beforeAll(async () => {
+  h = await orderHarness('restart');
+});
+afterAll(() => h.close());
+
+it('continues after the workers stop mid-flow and start again', async () => {
+  const handle = await startOrder(h, validOrder({ ...usOrder(), fulfillment: { flow: 'B' } }));
+  await reachStage(handle, Stage.IN_CART);
+  await h.stopWorkers();
+  const stalled = (await accountStats(h.account.openId)).calls;
+
+  await h.restartWorkers();
+  const waiting = await reachStage(handle, Stage.AWAITING_SHIPMENT);
+  expect(waiting.svcOrderId).toMatch(/\w+/);
+  const calls = (await accountStats(h.account.openId)).calls;
+  expect(calls['shopping/order/createOrderV3']).toBe(1);
+  expect(calls['shopping/pay/payBalanceV2']).toBe(1);
+  expect(stalled['shopping/pay/payBalanceV2']).toBeUndefined();
+  expect((await accountStats(h.account.openId)).payments).toBe(1);
+});
