@@ -12,6 +12,8 @@ export default defineConfig({
     globalSetup: ['test/setup/global.ts', 'test/setup/sandbox.ts'],
     // Integration tests run real workflows against a real server: be generous.
     testTimeout: 120_000,
+    // Workers and servers log at info in production; tests show warnings and errors only.
+    env: { LOG_LEVEL: 'warn' },
     hookTimeout: 120_000,
   },
 });
