@@ -132,8 +132,8 @@ async function adoptConnected(o: Order, acts: Activities): Promise<boolean> {
   const found = await lookUpOrder(o, acts);
   if (!found) return false;
   o.setSvcOrderId(found.svcOrderId);
-  if (found.orderAmount !== undefined)
-    o.status.amounts = { ...o.status.amounts, orderAmount: found.orderAmount };
+  // The unconnected order was priced at 0; the connected one has the supplier's amount.
+  if (found.orderAmount !== undefined) o.status.amounts = { orderAmount: found.orderAmount };
   o.enter(Stage.CREATED, 'store product connected');
   return true;
 }
