@@ -13,7 +13,10 @@ const packages = lock.packages;
 
 /** `darwin-arm64`, `linux-x64-gnu`, `win32-ia32-msvc`, `wasm32-wasi` → os, cpu, libc. */
 function platformOf(name) {
-  const tail = name.split('/').pop().replace(/^(core|resolver-binding)-/, '');
+  const tail = name
+    .split('/')
+    .pop()
+    .replace(/^(core|resolver-binding)-/, '');
   const [os, cpu, abi] = tail.split('-');
   if (os === 'wasm32') return { cpu: ['wasm32'] };
   const entry = { os: [os], cpu: [cpu === 'arm' || cpu === 'armv7' ? 'arm' : cpu] };
