@@ -3,7 +3,7 @@
  * confirmed, paid and followed (through the tracking sweeper) to COMPLETED with proof of delivery.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Stage } from '../../src/client/definitions.js';
+import { Stage, supplierStatusSignal } from '../../src/client/definitions.js';
 import { accountStats } from '../support/sandbox.js';
 import {
   orderHarness,
@@ -125,5 +125,25 @@ describe('fulfillOrder', () => {
     expect(waiting.flow).toBe('C+B');
     await deliver(waiting.svcOrderId!, handle);
     expect(((await handle.result()) as { stage: string }).stage).toBe(Stage.COMPLETED);
+  });
+
+  it('a delivered order without proof of delivery completes after the configured wait, and says so', async () => {
+    const input = validOrder({
+      ...usOrder(),
+      fulfillment: { flow: 'B', proofOfDeliveryWaitHours: 0.0005 },
+    });
+    const handle = await startOrder(h, input);
+    const waiting = await reachStage(handle, Stage.AWAITING_SHIPMENT);
+    // What the sweeper sends for a delivered order whose proof the supplier does not have yet.
+    await handle.signal(supplierStatusSignal, {
+      messageId: `sweep:${waiting.svcOrderId!}:DELIVERED:0`,
+      kind: 'status',
+      orderStatus: 'DELIVERED',
+      proofOfDelivery: [],
+    });
+    const done = (await handle.result()) as Awaited<ReturnType<typeof reachStage>>;
+    expect(done.stage).toBe(Stage.COMPLETED);
+    expect(done.proofOfDelivery).toBeUndefined();
+    expect(done.timeline.at(-1)?.note).toMatch(/no proof of delivery after 0.0005 h/);
   });
 });
