@@ -27,6 +27,17 @@ export const Env = z.object({
   TEMPORAL_PORT: port.default(7233),
   TEMPORAL_UI_PORT: port.default(8233),
   GATEWAY_PORT: port.default(8080),
+  /** Address `dropflow gateway` listens on (a reverse proxy usually terminates TLS before it). */
+  GATEWAY_HOST: z.string().min(1).default('0.0.0.0'),
+  /** Bearer token of the order intake (`POST /v1/orders`); unset: intake answers 401. Never logged. */
+  GATEWAY_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
+  /**
+   * The webhook signing key (the account's openId). Unset: learned from the supplier's token
+   * response with SUPPLIER_API_KEY. Never logged.
+   */
+  WEBHOOK_OPEN_ID: z.string().min(1).optional(),
+  /** Upstream address that product, variant and stock webhook events are forwarded to (worker). */
+  CATALOGUE_EVENTS_URL: z.url({ protocol: /^https?$/ }).optional(),
   METRICS_PORT: port.default(9464),
 });
 export type Config = z.infer<typeof Env>;

@@ -1,7 +1,8 @@
 /**
  * The workers of one supplier account (architecture §4): three Workers on one NativeConnection.
  *
- * - `orders`: the workflows, and the activities that talk to Temporal itself (orchestration).
+ * - `orders`: the workflows, the activities that talk to Temporal itself (orchestration, the
+ *   webhook inbox's replays) and the forwarding of catalogue webhook events upstream.
  * - `supplier`: every supplier call but the batch queries, at the account's rate
  *   (`maxTaskQueueActivitiesPerSecond`, enforced by the server across every worker process).
  * - `batch`: getOrderDetailBatch and getProofOfDelivery, at the batch rate.
@@ -19,8 +20,10 @@ import {
   type WorkflowBundleOption,
 } from '@temporalio/worker';
 
+import { catalogueForwardingActivities } from './activities/catalogueForwarding.js';
 import { batchActivities, supplierActivities } from './activities/index.js';
 import { orchestrationActivities } from './activities/orchestration.js';
+import { inboxActivities } from './activities/webhookInbox.js';
 import { createLogger, type Logger } from './log.js';
 import type { SupplierClient } from './supplier/client.js';
 import { installRuntimeLogger } from './temporal/runtimeLogger.js';
@@ -45,6 +48,8 @@ export interface CreateWorkersOptions {
   batchRatePerSecond?: number;
   /** A prebuilt workflow bundle (tests bundle once per file); otherwise `WORKFLOWS_PATH`. */
   workflowBundle?: WorkflowBundleOption;
+  /** Where product, variant and stock webhook events are forwarded (CATALOGUE_EVENTS_URL). */
+  catalogueEventsUrl?: string;
   /** How long in-flight tasks may finish after shutdown is asked (default 10 s). */
   shutdownGraceTime?: string;
   log?: Logger;
@@ -84,7 +89,12 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
         ...(opts.workflowBundle !== undefined
           ? { workflowBundle: opts.workflowBundle }
           : { workflowsPath: WORKFLOWS_PATH }),
-        activities: orchestrationActivities(client),
+        activities: {
+          ...orchestrationActivities(client),
+          // The gateway's durable destinations: the inbox's replays, catalogue forwarding.
+          ...inboxActivities(client, queues),
+          ...catalogueForwardingActivities({ url: opts.catalogueEventsUrl }),
+        },
       }),
       Worker.create({
         ...common,

@@ -3,6 +3,7 @@
  * (temporal/taskQueues.ts): `supplier` on the account-rate queue, `batch` on the batch-rate queue.
  */
 import type { SupplierClient } from '../supplier/client.js';
+import { disputeActivities } from './disputes.js';
 import { lookupActivities } from './lookups.js';
 import { orderActivities } from './orders.js';
 import { paymentActivities } from './payment.js';
@@ -15,6 +16,7 @@ export function supplierActivities(supplier: SupplierClient) {
     ...paymentActivities(supplier),
     ...waybillActivities(supplier),
     ...planningActivities(supplier),
+    ...disputeActivities(supplier),
   };
 }
 

@@ -17,6 +17,7 @@ import {
   type SupplierNews,
 } from '../client/definitions.js';
 import { FulfillmentStage, SvcOrderId } from '../temporal/searchAttributes.js';
+import { literal } from '../temporal/visibility.js';
 
 export interface TrackedOrder {
   workflowId: string;
@@ -52,11 +53,6 @@ export interface SignalOutcome {
 
 /** Workflows signalled at once by one `signalOrders` attempt. */
 const SIGNAL_CONCURRENCY = 20;
-
-/** A visibility query literal: single-quoted, quotes and backslashes escaped. */
-function literal(value: string): string {
-  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-}
 
 /**
  * Running order workflows on `ordersQueue` in a TRACKED stage that know their svc order id: the

@@ -7,10 +7,13 @@ import { Command } from 'commander';
 
 import pkg from '../../package.json' with { type: 'json' };
 import * as approvePayment from './commands/approvePayment.js';
+import * as bench from './commands/bench.js';
 import * as cancel from './commands/cancel.js';
 import * as changeLogistics from './commands/changeLogistics.js';
 import * as connect from './commands/connect.js';
 import * as dev from './commands/dev.js';
+import * as dispute from './commands/dispute.js';
+import * as gateway from './commands/gateway.js';
 import * as list from './commands/list.js';
 import * as resume from './commands/resume.js';
 import * as sandbox from './commands/sandbox.js';
@@ -18,6 +21,7 @@ import * as status from './commands/status.js';
 import * as submit from './commands/submit.js';
 import * as temporalCli from './commands/temporalCli.js';
 import * as waybill from './commands/waybill.js';
+import * as webhooks from './commands/webhooks.js';
 import * as worker from './commands/worker.js';
 
 interface CommandModule {
@@ -27,6 +31,7 @@ interface CommandModule {
 const commands: readonly CommandModule[] = [
   dev,
   worker,
+  gateway,
   sandbox,
   submit,
   status,
@@ -37,6 +42,9 @@ const commands: readonly CommandModule[] = [
   changeLogistics,
   waybill,
   connect,
+  dispute,
+  webhooks,
+  bench,
   temporalCli,
 ];
 

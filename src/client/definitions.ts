@@ -77,8 +77,11 @@ export interface TrackingEvent {
 export interface SupplierNews {
   /** The webhook's messageId, or the sweeper's id for this observation. */
   messageId: string;
-  /** `order`, `logistics`, `makeup`, `connected` (ORDER_CONNNECTED) or `status` (sweeper). */
-  kind: 'order' | 'logistics' | 'makeup' | 'connected' | 'status';
+  /**
+   * `order`, `logistics`, `makeup`, `connected` (ORDER_CONNNECTED), `status` (sweeper) or
+   * `dispute` (from the order's disputeOrder workflow).
+   */
+  kind: 'order' | 'logistics' | 'makeup' | 'connected' | 'status' | 'dispute';
   svcOrderId?: string;
   /** The supplier's order status: CREATED … UNSHIPPED, SHIPPED, DELIVERED, CANCELLED. */
   orderStatus?: string;
@@ -93,6 +96,15 @@ export interface SupplierNews {
   makeupStatus?: string;
   /** When the supplier observed it (ISO 8601), if known. */
   at?: string;
+  /** Where a dispute about the order stands. */
+  dispute?: DisputeSummaryNews;
+}
+
+export interface DisputeSummaryNews {
+  businessDisputeId: string;
+  disputeId?: string;
+  stage: DisputeStage;
+  outcome?: DisputeOutcome;
 }
 
 export const supplierEventSignal = defineSignal<[SupplierNews]>('supplierEvent');
@@ -103,7 +115,8 @@ export const supplierStatusSignal = defineSignal<[SupplierNews]>('supplierStatus
 export interface ActionResult {
   /** False when the action was heard but the supplier refused it (the message says why). */
   accepted: boolean;
-  stage: Stage;
+  /** The order's stage (or the dispute's, for a disputeOrder workflow) after the action. */
+  stage: Stage | DisputeStage;
   message: string;
 }
 
@@ -179,7 +192,53 @@ export interface OrderStatus {
   error?: FailureInfo;
   /** What the order waits for, in words. */
   waitingFor?: string;
+  /** The latest dispute about the order, when one was opened. */
+  dispute?: DisputeSummaryNews;
   timeline: TimelineEntry[];
 }
 
 export const statusQuery = defineQuery<OrderStatus>('status');
+
+// ---- disputes --------------------------------------------------------------------------------
+
+export type DisputeStage = 'OPENING' | 'OPEN' | 'RESOLVED' | 'CANCELLED' | 'NEEDS_ATTENTION';
+
+export interface DisputeOutcome {
+  result: 'refund' | 'reissue' | 'reject';
+  /** Refunded amount, USD. */
+  money?: number;
+  /** The reissued order, for a reissue. */
+  resendOrderCode?: string;
+}
+
+/** The input of disputeOrder; `businessDisputeId` also names the workflow (disputeWorkflowId). */
+export interface DisputeInput {
+  orderNumber: string;
+  svcOrderId: string;
+  businessDisputeId: string;
+  /** Lines and units to dispute; every disputable unit when empty. */
+  lines: { lineItemId: string; quantity: number }[];
+  expect: 'refund' | 'reissue';
+  refundTo: 'balance' | 'platform';
+  /** One of disputeConfirmInfo's reasons; the first offered when left out. */
+  reasonId?: number;
+  message: string;
+  imageUrls: string[];
+  /** How often to ask the supplier for the outcome (the supplier pushes no dispute events). */
+  checkEverySeconds: number;
+}
+
+export interface DisputeStatus {
+  orderNumber: string;
+  businessDisputeId: string;
+  stage: DisputeStage;
+  disputeId?: string;
+  /** What was asked for, USD. */
+  amount?: number;
+  reason?: string;
+  outcome?: DisputeOutcome;
+  error?: FailureInfo;
+  timeline: { stage: DisputeStage; at: string; note?: string }[];
+}
+
+export const disputeStatusQuery = defineQuery<DisputeStatus>('status');

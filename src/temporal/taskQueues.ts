@@ -26,6 +26,12 @@ export function taskQueues(prefix = ''): TaskQueues {
   return { orders: p + ORDERS, supplier: p + SUPPLIER, batch: p + BATCH };
 }
 
+/** The prefix of a queue set (`''` for the default set): names the account in per-account ids. */
+export function queuePrefix(queues: TaskQueues): string {
+  const suffix = `/${ORDERS}`;
+  return queues.orders.endsWith(suffix) ? queues.orders.slice(0, -suffix.length) : '';
+}
+
 /** The queues of the set an orders queue belongs to. */
 export function queuesOf(ordersQueue: string): TaskQueues {
   const suffix = `/${ORDERS}`;

@@ -1,3 +1,6 @@
 /** Every workflow the orders worker runs (its `workflowsPath`). */
 export { fulfillOrder } from './fulfillOrder.js';
 export { trackingSweep } from './trackingSweep.js';
+export { webhookInbox } from './webhookInbox.js';
+export { catalogueEvents } from './catalogueEvents.js';
+export { disputeOrder } from './disputeOrder.js';

@@ -136,6 +136,12 @@ export class Order {
       if (v !== undefined) (this.news as Record<string, unknown>)[k] = v;
     }
     if (kind === 'connected') this.news.connected = true;
+    if (news.dispute) {
+      this.status.dispute = news.dispute;
+      this.note(
+        `dispute ${news.dispute.disputeId ?? news.dispute.businessDisputeId}: ${news.dispute.stage}`,
+      );
+    }
     if (kind === 'makeup' && facts.makeupStatus === 'PAID') this.news.toppedUp = true;
     this.newsVersion += 1;
     return true;

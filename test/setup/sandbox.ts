@@ -16,8 +16,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     port: 0,
     dataDir,
     allowLocalWebhooks: true,
-    // Webhook retries in tests should not take the production pace.
-    webhookRetryDelaysMs: [200, 400, 800],
+    // Faster than production (1 s, 5 s, 15 s), yet long enough that a receiver slowed by a busy
+    // test machine gets its retries.
+    webhookRetryDelaysMs: [500, 2_000, 6_000],
   });
   project.provide('sandboxUrl', sandbox.url);
   return async () => {

@@ -29,7 +29,16 @@ export interface OrderHarness {
   close(): Promise<void>;
 }
 
-export async function orderHarness(tag: string, balance?: number): Promise<OrderHarness> {
+export interface HarnessOptions {
+  /** The workers forward catalogue webhook events here (CATALOGUE_EVENTS_URL). */
+  catalogueEventsUrl?: string;
+}
+
+export async function orderHarness(
+  tag: string,
+  balance?: number,
+  options: HarnessOptions = {},
+): Promise<OrderHarness> {
   const account = await newSandboxAccount(balance);
   const queues = taskQueues(`${tag}-${process.pid}-${Date.now().toString(36)}`);
   const workflowBundle = await bundleWorkflowCode({
@@ -43,6 +52,7 @@ export async function orderHarness(tag: string, balance?: number): Promise<Order
       queues,
       supplier: account.client,
       workflowBundle,
+      catalogueEventsUrl: options.catalogueEventsUrl,
     });
   let workers = await start();
   let running = workers.run();
@@ -125,11 +135,16 @@ export async function reachStage(
 const STOPS: readonly string[] = ['NEEDS_ATTENTION', 'CANCELLED', 'COMPLETED'];
 
 /** Waits until visibility lists the order in `stage` (visibility trails the workflow a little). */
-export async function visibleIn(h: OrderHarness, orderNumber: string, stage: Stage): Promise<void> {
-  const query = `WorkflowType = '${ORDER_WORKFLOW}' AND OrderNumber = '${orderNumber}' AND FulfillmentStage = '${stage}'`;
+export async function visibleIn(
+  h: OrderHarness,
+  orderNumber: string,
+  stage: Stage,
+  also = '',
+): Promise<void> {
+  const query = `WorkflowType = '${ORDER_WORKFLOW}' AND OrderNumber = '${orderNumber}' AND FulfillmentStage = '${stage}'${also === '' ? '' : ` AND ${also}`}`;
   const until = Date.now() + 20_000;
   while ((await h.client.workflow.count(query)).count !== 1) {
-    if (Date.now() > until) throw new Error(`${orderNumber} not listed as ${stage}`);
+    if (Date.now() > until) throw new Error(`not listed: ${query}`);
     await new Promise((r) => setTimeout(r, 250));
   }
 }

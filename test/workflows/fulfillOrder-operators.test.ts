@@ -16,6 +16,7 @@ import {
   reachStage,
   startOrder,
   validOrder,
+  visibleIn,
   type OrderHarness,
 } from '../support/orders.js';
 import { orderNumber, usOrder } from '../supplier/orderHelpers.js';
@@ -56,19 +57,19 @@ describe('orders waiting for people and events', () => {
 
   it('the approval policy waits at AWAITING_PAYMENT until approvePayment', async () => {
     await setBalance(1_000);
-    const handle = await startOrder(
-      h,
-      validOrder({
-        ...usOrder(),
-        fulfillment: { flow: 'B', payment: { policy: 'upTo', maxAmount: 5 } },
-      }),
-    );
+    const input = validOrder({
+      ...usOrder(),
+      fulfillment: { flow: 'B', payment: { policy: 'upTo', maxAmount: 5 } },
+    });
+    const handle = await startOrder(h, input);
     const waiting = await reachStage(
       handle,
       Stage.AWAITING_PAYMENT,
       (s) => s.waitingFor !== undefined,
     );
     expect(waiting.waitingFor).toMatch(/above the automatic limit of 5 USD/);
+    // Operators find it among the orders that need a person.
+    await visibleIn(h, input.order.orderNumber, Stage.AWAITING_PAYMENT, 'NeedsAttention = true');
     const before = (await accountStats(h.account.openId)).payments;
 
     const approved = await handle.executeUpdate(approvePaymentUpdate, { args: [{ by: 'test' }] });

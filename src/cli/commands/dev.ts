@@ -1,12 +1,16 @@
 /**
  * `dropflow dev` (and `npm start`): everything on embedded defaults — a Temporal dev server with
- * its UI and a database under the data directory, and the sandbox supplier with an automatic
- * order lifecycle. Prints the URLs; Ctrl-C stops it all.
+ * its UI and a database under the data directory, the sandbox supplier with an automatic order
+ * lifecycle, the workers, and the gateway, registered as the sandbox account's webhook callback
+ * for every topic so sandbox pushes reach the workflows. Prints the URLs; Ctrl-C stops it all.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config.js';
+import { callbackUrlFor, enableWebhooks } from '../../gateway/registration.js';
+import { startGateway } from '../../gateway/server.js';
 import { createLogger } from '../../log.js';
 import { startSandbox } from '../../sandbox/server.js';
 import { SupplierClient } from '../../supplier/client.js';
@@ -21,6 +25,7 @@ interface DevFlags {
   temporalPort?: number;
   uiPort?: number;
   sandboxPort?: number;
+  gatewayPort?: number;
   dataDir?: string;
   lifecycleMs: number;
   trackingEvery: number;
@@ -29,7 +34,7 @@ interface DevFlags {
 export function register(program: Command): void {
   program
     .command('dev')
-    .description('run everything locally: Temporal dev server with UI, sandbox supplier')
+    .description('run everything locally: Temporal dev server with UI, sandbox, workers, gateway')
     .option(
       '--temporal-port <n>',
       'Temporal frontend port (env TEMPORAL_PORT, default 7233)',
@@ -37,6 +42,7 @@ export function register(program: Command): void {
     )
     .option('--ui-port <n>', 'Temporal UI port (env TEMPORAL_UI_PORT, default 8233)', portOption)
     .option('--sandbox-port <n>', 'sandbox port (env SANDBOX_PORT, default 8787)', portOption)
+    .option('--gateway-port <n>', 'gateway port (env GATEWAY_PORT, default 8080)', portOption)
     .option('--data-dir <dir>', 'state directory (env DROPFLOW_DATA_DIR, default .dropflow)')
     .option(
       '--lifecycle-ms <n>',
@@ -89,9 +95,34 @@ export function register(program: Command): void {
         supplier,
         ratePerSecond: config.SUPPLIER_RATE_PER_SECOND,
         batchRatePerSecond: config.SUPPLIER_BATCH_RATE_PER_SECOND,
+        catalogueEventsUrl: config.CATALOGUE_EVENTS_URL,
         log: createLogger('worker'),
       });
       const running = workers.run();
+
+      // ---- gateway (architecture §7) -----------------------------------------------------------
+      // Local only; the intake token is GATEWAY_TOKEN, or a fresh one printed below.
+      const intakeToken = config.GATEWAY_TOKEN ?? randomBytes(18).toString('base64url');
+      const gateway = await startGateway({
+        temporalClient: workers.client,
+        queues,
+        openId: () => supplier.tokens.openId(),
+        intakeToken,
+        log: createLogger('gateway'),
+        port: flags.gatewayPort ?? config.GATEWAY_PORT,
+        host: '127.0.0.1',
+      });
+      // The sandbox accepts local callbacks (allowLocalWebhooks): it pushes every topic here.
+      const webhooks = await enableWebhooks(
+        supplier,
+        callbackUrlFor(gateway.url, { allowLocal: true }),
+      ).then(
+        () => `every topic pushed to ${gateway.webhookUrl}`,
+        (err: unknown) => {
+          log.warn({ err }, 'registering the gateway as the webhook callback failed');
+          return 'not registered (see the log); the tracking sweep still follows the orders';
+        },
+      );
 
       // ---- tracking sweeper (architecture §5) -------------------------------------------------
       // One schedule per supplier account; idempotent, so every start may call it.
@@ -112,12 +143,15 @@ export function register(program: Command): void {
           `  Sandbox stats   ${sandbox.url}/__sandbox/stats`,
           `  Workers         ${queues.orders}, ${queues.supplier}, ${queues.batch}`,
           `  Tracking sweep  schedule ${schedule.scheduleId}, every ${trackingEvery} s`,
+          `  Gateway         ${gateway.url}  (intake token: ${config.GATEWAY_TOKEN === undefined ? intakeToken : 'from GATEWAY_TOKEN'})`,
+          `  Webhooks        ${webhooks}`,
           `  State           ${dataDir}`,
           '',
           'Try an order (in another terminal):',
           '  npx dropflow submit examples/order-flow-b.json',
           '  npx dropflow status EXAMPLE-B-0001',
           '  npx dropflow list',
+          `  curl -H 'authorization: Bearer <intake token>' ${gateway.url}/v1/orders/EXAMPLE-B-0001`,
           '',
           'Ctrl-C stops everything.',
           '',
@@ -130,6 +164,7 @@ export function register(program: Command): void {
       });
       log.info('stopping');
       try {
+        await gateway.close();
         await workers.shutdown();
       } finally {
         await supplier.close();

@@ -43,6 +43,7 @@ export function register(program: Command): void {
         supplier,
         ratePerSecond: config.SUPPLIER_RATE_PER_SECOND,
         batchRatePerSecond: config.SUPPLIER_BATCH_RATE_PER_SECOND,
+        catalogueEventsUrl: config.CATALOGUE_EVENTS_URL,
         log,
       });
       const running = workers.run();

@@ -58,6 +58,8 @@ async function approval(o: Order, amount: number | undefined): Promise<void> {
     (policy.policy === 'upTo' && (amount === undefined || amount > policy.maxAmount));
   if (!needed) return;
   o.awaitingApproval = true;
+  // Entered again so that NeedsAttention turns true for operators' lists.
+  o.enter(Stage.AWAITING_PAYMENT, 'the payment waits for approval');
   const why =
     policy.policy === 'approval'
       ? 'approvePayment (the payment policy asks for approval)'

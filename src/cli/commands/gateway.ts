@@ -1,0 +1,63 @@
+/**
+ * `dropflow gateway`: the HTTP gateway (architecture §7) of one supplier account against a
+ * Temporal server — supplier webhooks in (`POST /webhooks/supplier`), order intake for upstream
+ * systems (`/v1/orders`, bearer GATEWAY_TOKEN), `/healthz` and `/readyz` — until SIGINT/SIGTERM.
+ * Stateless: run as many as you like behind a load balancer.
+ */
+import type { Command } from 'commander';
+
+import { loadConfig, supplierTarget } from '../../config.js';
+import { startGateway } from '../../gateway/server.js';
+import { createLogger } from '../../log.js';
+import { SupplierClient } from '../../supplier/client.js';
+import { portOption, untilSignal } from '../options.js';
+import { connectTemporal, temporalOptions, type TemporalFlags } from '../temporal.js';
+
+interface GatewayFlags extends TemporalFlags {
+  port?: number;
+  host?: string;
+}
+
+export function register(program: Command): void {
+  temporalOptions(
+    program
+      .command('gateway')
+      .description('run the HTTP gateway: supplier webhooks in, order intake for upstream systems')
+      .option('--port <n>', 'port (env GATEWAY_PORT, default 8080)', portOption)
+      .option('--host <address>', 'address to listen on (env GATEWAY_HOST, default 0.0.0.0)'),
+    { queues: true },
+  ).action(async (flags: GatewayFlags) => {
+    const config = loadConfig();
+    const log = createLogger('gateway');
+    // The signing key: given, or learned from the supplier's token response (one token call).
+    let supplier: SupplierClient | undefined;
+    const openId =
+      config.WEBHOOK_OPEN_ID ??
+      (() => {
+        supplier ??= new SupplierClient(supplierTarget(config));
+        return supplier.tokens.openId();
+      });
+    const temporal = await connectTemporal(flags);
+    try {
+      const gateway = await startGateway({
+        temporalClient: temporal.client,
+        queues: temporal.target.queues,
+        openId,
+        intakeToken: config.GATEWAY_TOKEN,
+        log,
+        port: flags.port ?? config.GATEWAY_PORT,
+        host: flags.host ?? config.GATEWAY_HOST,
+      });
+      process.stdout.write(
+        `gateway: ${gateway.url} (webhooks ${gateway.webhookUrl}; intake ${gateway.url}/v1/orders) ` +
+          `on ${temporal.target.address} (namespace ${temporal.target.namespace}, queues ${temporal.target.queues.orders})\n`,
+      );
+      const signal = await untilSignal();
+      log.info({ signal }, 'stopping');
+      await gateway.close();
+    } finally {
+      await supplier?.close();
+      await temporal.close();
+    }
+  });
+}

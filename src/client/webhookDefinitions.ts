@@ -1,0 +1,124 @@
+/**
+ * The gateway's two durable destinations besides the order workflows (architecture §7), defined
+ * once for workflow code, the worker, the gateway and the CLI:
+ *
+ * - `webhookInbox` (id `webhook-inbox`): valid webhook events that reached no order workflow —
+ *   an order dropflow does not know (yet), or a message no workflow consumes. Nothing valid is
+ *   dropped: the inbox holds them, lists them (`inbox` query) and re-routes them (`replay`).
+ * - `catalogueEvents` (id `catalogue-events`): product, variant and stock events, forwarded to an
+ *   upstream address when one is configured (CATALOGUE_EVENTS_URL), kept as a bounded recent list.
+ *
+ * One of each per supplier account: a prefixed queue set (`<prefix>/dropflow-orders`) gets
+ * `webhook-inbox:<prefix>` and `catalogue-events:<prefix>`. Both deduplicate by messageId.
+ * Sandbox-safe: imports only @temporalio/workflow's definers.
+ */
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+
+export const WEBHOOK_INBOX_WORKFLOW = 'webhookInbox';
+export const CATALOGUE_EVENTS_WORKFLOW = 'catalogueEvents';
+
+function perAccount(base: string, accountPrefix: string): string {
+  return accountPrefix === '' ? base : `${base}:${accountPrefix}`;
+}
+
+/** `webhook-inbox`, or `webhook-inbox:<prefix>` for a prefixed queue set. */
+export function webhookInboxId(accountPrefix = ''): string {
+  return perAccount('webhook-inbox', accountPrefix);
+}
+
+/** `catalogue-events`, or `catalogue-events:<prefix>` for a prefixed queue set. */
+export function catalogueEventsId(accountPrefix = ''): string {
+  return perAccount('catalogue-events', accountPrefix);
+}
+
+/**
+ * A webhook message as the gateway received and validated it: the envelope with its parsed
+ * `params` (ids as strings, logistics events as a list), and when it arrived.
+ */
+export interface WebhookEvent {
+  messageId: string;
+  /** ORDER, LOGISTIC, MAKEUP, PRODUCT, … */
+  type: string;
+  messageType: string;
+  params: unknown;
+  /** ISO 8601, the gateway's clock. */
+  receivedAt: string;
+}
+
+// ---- inbox -----------------------------------------------------------------------------------
+
+export interface HoldRequest {
+  event: WebhookEvent;
+  /** Why no workflow took it, in words. */
+  reason: string;
+  /**
+   * Whether the inbox re-routes it by itself a few times: for events whose recipient was looked
+   * up in visibility, which trails the workflows by a moment.
+   */
+  autoReplay: boolean;
+}
+
+export interface HeldEvent extends HoldRequest {
+  heldAt: string;
+  /** Routing attempts since it was held (automatic and `replay`). */
+  replays: number;
+  /** When the inbox tries it again by itself (ISO 8601); absent when only `replay` will. */
+  nextReplayAt?: string;
+}
+
+export interface InboxView {
+  /** Oldest first. */
+  held: HeldEvent[];
+  /** Events held since the inbox started (duplicates not counted). */
+  received: number;
+  /** Events delivered by a replay. */
+  delivered: number;
+  /** Held events dropped to keep the inbox bounded (oldest first), or discarded by an operator. */
+  evicted: number;
+  discarded: number;
+}
+
+export interface ReplayInput {
+  /** Only these held events; all of them when left out. */
+  messageIds?: string[];
+}
+
+export interface ReplayResult {
+  /** Handed to their order workflows, and out of the inbox. */
+  delivered: string[];
+  /** Their orders' workflows had finished: nothing left to tell; out of the inbox. */
+  closed: string[];
+  /** Still no recipient: kept. */
+  stillHeld: string[];
+}
+
+export interface DiscardInput {
+  messageIds: string[];
+  by?: string;
+}
+
+export const holdEventSignal = defineSignal<[HoldRequest]>('holdWebhookEvent');
+export const inboxQuery = defineQuery<InboxView>('inbox');
+/** Send `{}` to replay every held event. */
+export const replayUpdate = defineUpdate<ReplayResult, [ReplayInput]>('replay');
+export const discardUpdate = defineUpdate<{ discarded: string[] }, [DiscardInput]>('discard');
+
+// ---- catalogue events ------------------------------------------------------------------------
+
+export interface CatalogueView {
+  /** The latest events, newest last (bounded). */
+  recent: WebhookEvent[];
+  /** Waiting to be forwarded. */
+  pending: number;
+  received: number;
+  forwarded: number;
+  /** `upstream` when CATALOGUE_EVENTS_URL is set on the workers, `off` when not, `unknown` before the first try. */
+  forwarding: 'upstream' | 'off' | 'unknown';
+  /** Pending events dropped because the backlog hit its bound while upstream was unreachable. */
+  overflowed: number;
+  /** The last forwarding failure, until a forward succeeds again. */
+  lastError?: string;
+}
+
+export const catalogueEventSignal = defineSignal<[WebhookEvent]>('catalogueEvent');
+export const catalogueEventsQuery = defineQuery<CatalogueView>('catalogueEvents');

@@ -1,0 +1,55 @@
+/**
+ * Handing a validated webhook message to Temporal, durably: routed to its workflows, or — when
+ * none takes it — held in the account's `webhook-inbox` workflow (signalWithStart). When this
+ * resolves, Temporal has the message; the gateway answers 200 only then.
+ */
+import type { Client } from '@temporalio/client';
+
+import {
+  holdEventSignal,
+  WEBHOOK_INBOX_WORKFLOW,
+  webhookInboxId,
+  type HoldRequest,
+} from '../client/webhookDefinitions.js';
+import type { WebhookMessage } from '../supplier/webhookMessages.js';
+import { queuePrefix, type TaskQueues } from '../temporal/taskQueues.js';
+import { webhookEvent } from './news.js';
+import { WebhookRouter, type RouteOutcome } from './routing.js';
+
+export type HandoffOutcome =
+  | Exclude<RouteOutcome, { outcome: 'unroutable' }>
+  | { outcome: 'held'; workflowId: string; reason: string };
+
+export class Handoff {
+  private readonly router: WebhookRouter;
+
+  constructor(
+    private readonly client: Client,
+    private readonly queues: TaskQueues,
+  ) {
+    this.router = new WebhookRouter(client, queues);
+  }
+
+  async handOff(message: WebhookMessage, receivedAt: Date): Promise<HandoffOutcome> {
+    const routed = await this.router.route(message, receivedAt);
+    if (routed.outcome !== 'unroutable') return routed;
+    const workflowId = await this.hold({
+      event: webhookEvent(message, receivedAt),
+      reason: routed.reason,
+      autoReplay: routed.autoReplay,
+    });
+    return { outcome: 'held', workflowId, reason: routed.reason };
+  }
+
+  private async hold(request: HoldRequest): Promise<string> {
+    const workflowId = webhookInboxId(queuePrefix(this.queues));
+    await this.client.workflow.signalWithStart(WEBHOOK_INBOX_WORKFLOW, {
+      workflowId,
+      taskQueue: this.queues.orders,
+      args: [{}],
+      signal: holdEventSignal,
+      signalArgs: [request],
+    });
+    return workflowId;
+  }
+}

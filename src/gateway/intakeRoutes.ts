@@ -1,0 +1,105 @@
+/**
+ * Order intake for upstream systems that are not Node (architecture §7), behind a bearer token:
+ *
+ * - `POST /v1/orders`: the createOrderV3 body plus `fulfillment` (architecture §3) starts
+ *   `fulfillOrder` through OrderClient.submit, once per orderNumber: 201 started, 200 the same
+ *   order was already there, 409 the orderNumber belongs to a different order, 400
+ *   `{errors: [{field, rule}]}`.
+ * - `GET /v1/orders/:orderNumber`: the order's status snapshot; 404 when there is no such order.
+ *
+ * Temporal calls run under a deadline; no answer in time → 503 (the caller may retry: a submit is
+ * idempotent). Bodies are never logged (they hold personal data).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+import {
+  OrderConflictError,
+  OrderInvalidError,
+  OrderNotFoundError,
+  type OrderClient,
+} from '../client/orderClient.js';
+import type { Logger } from '../log.js';
+import type { BearerCheck } from './bearer.js';
+import { DeadlineExceeded } from './deadline.js';
+
+export interface IntakeRouteOptions {
+  orders: OrderClient;
+  authorized: BearerCheck;
+  /** Runs the Temporal calls of one request under the intake's deadline. */
+  withinDeadline: <T>(fn: () => Promise<T>) => Promise<T>;
+  /** Bytes; larger bodies are refused with 413. */
+  bodyLimit: number;
+  log: Logger;
+}
+
+/** orderNumber: at most 50 characters (architecture §3). */
+const ORDER_NUMBER_MAX = 50;
+
+export function registerIntakeRoutes(app: FastifyInstance, opts: IntakeRouteOptions): void {
+  const { orders, log } = opts;
+
+  // onRequest: before the body is read, so a caller without the token learns nothing from it.
+  const requireToken = async (req: FastifyRequest, reply: FastifyReply) => {
+    if (!opts.authorized(req.headers.authorization)) {
+      return reply
+        .code(401)
+        .header('www-authenticate', 'Bearer')
+        .send({ error: 'a valid bearer token is required' });
+    }
+  };
+
+  const unavailable = (reply: FastifyReply, err: unknown, what: string) => {
+    if (err instanceof DeadlineExceeded) log.warn({ ms: err.ms }, `intake: ${what} timed out`);
+    else log.error({ err }, `intake: ${what} failed`);
+    return reply.code(503).send({ error: 'Temporal is not available; retry' });
+  };
+
+  app.post(
+    '/v1/orders',
+    { bodyLimit: opts.bodyLimit, onRequest: requireToken },
+    async (req, reply) => {
+      try {
+        const result = await opts.withinDeadline(() => orders.submit(req.body));
+        log.info(
+          { orderNumber: result.orderNumber, outcome: result.outcome },
+          'intake: order submitted',
+        );
+        return await reply.code(result.outcome === 'started' ? 201 : 200).send(result);
+      } catch (err) {
+        if (err instanceof OrderInvalidError) return reply.code(400).send({ errors: err.issues });
+        if (err instanceof OrderConflictError) {
+          return reply.code(409).send({
+            error: 'conflict',
+            message: err.message,
+            orderNumber: err.orderNumber,
+            workflowId: err.workflowId,
+          });
+        }
+        return unavailable(reply, err, 'submit');
+      }
+    },
+  );
+
+  app.get<{ Params: { orderNumber: string } }>(
+    '/v1/orders/:orderNumber',
+    { onRequest: requireToken },
+    async (req, reply) => {
+      const { orderNumber } = req.params;
+      if (orderNumber === '' || orderNumber.length > ORDER_NUMBER_MAX) {
+        return reply.code(400).send({
+          errors: [
+            { field: 'orderNumber', rule: `must be 1 to ${ORDER_NUMBER_MAX} characters long` },
+          ],
+        });
+      }
+      try {
+        return await opts.withinDeadline(() => orders.status(orderNumber));
+      } catch (err) {
+        if (err instanceof OrderNotFoundError) {
+          return reply.code(404).send({ error: `no order ${orderNumber}` });
+        }
+        return unavailable(reply, err, 'status');
+      }
+    },
+  );
+}

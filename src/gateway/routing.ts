@@ -1,0 +1,158 @@
+/**
+ * Where a validated webhook message goes (architecture §7), used by the gateway and by the
+ * inbox's replay activity alike:
+ *
+ * - ORDER (INSERT, UPDATE, DELETE, ORDER_CONNNECTED): `supplierEvent` to `order:<orderNumber>`;
+ *   without that workflow, ORDER_CONNNECTED goes to the orders of that orderNumber waiting in
+ *   AWAITING_CONNECTION, and any order message to the order holding its svc order id.
+ * - LOGISTIC: to the order holding the svc order id (`orderId`), found through visibility.
+ * - MAKEUP PAID (a top-up): to every running order of the account in AWAITING_FUNDS; other
+ *   makeup messages to the order they relate to (`relationOrderId`), if dropflow has it.
+ * - PRODUCT, VARIANT, STOCK: to the account's `catalogue-events` workflow (signalWithStart).
+ * - Anything else, or no recipient: `unroutable` — the caller keeps it (the inbox), never drops it.
+ *
+ * Every recipient deduplicates by the webhook's messageId, so a message routed twice (a supplier
+ * retry, a replay) has one effect.
+ */
+import type { Client } from '@temporalio/client';
+
+import { orderWorkflowId, Stage, type SupplierNews } from '../client/definitions.js';
+import {
+  CATALOGUE_EVENTS_WORKFLOW,
+  catalogueEventSignal,
+  catalogueEventsId,
+} from '../client/webhookDefinitions.js';
+import { queuePrefix, type TaskQueues } from '../temporal/taskQueues.js';
+import { ORDER_CONNECTED_MESSAGE_TYPE, type WebhookMessage } from '../supplier/webhookMessages.js';
+import {
+  CATALOGUE_TYPES,
+  logisticsNews,
+  makeupNews,
+  orderNews,
+  webhookEvent,
+  type LogisticMessage,
+  type MakeupMessage,
+  type OrderMessage,
+} from './news.js';
+import { OrderTargets, type Delivery } from './orderTargets.js';
+
+export type RouteOutcome =
+  | { outcome: 'delivered'; workflowIds: string[] }
+  /** Its orders' workflows have finished: nothing left to tell them. */
+  | { outcome: 'closed'; workflowIds: string[] }
+  | { outcome: 'catalogue'; workflowId: string }
+  /** No recipient now; `autoReplay` when the miss may be visibility trailing behind. */
+  | { outcome: 'unroutable'; reason: string; autoReplay: boolean };
+
+const unroutable = (reason: string, autoReplay: boolean): RouteOutcome => ({
+  outcome: 'unroutable',
+  reason,
+  autoReplay,
+});
+
+function fromDelivery(d: Delivery): RouteOutcome | undefined {
+  if (d.signalled.length > 0) return { outcome: 'delivered', workflowIds: d.signalled };
+  if (d.closed.length > 0) return { outcome: 'closed', workflowIds: d.closed };
+  return undefined;
+}
+
+export class WebhookRouter {
+  private readonly targets: OrderTargets;
+
+  constructor(
+    private readonly client: Client,
+    private readonly queues: TaskQueues,
+  ) {
+    this.targets = new OrderTargets(client, queues);
+  }
+
+  async route(m: WebhookMessage, receivedAt: Date): Promise<RouteOutcome> {
+    if (CATALOGUE_TYPES.has(m.type)) return this.catalogue(m, receivedAt);
+    switch (m.type) {
+      case 'ORDER':
+        return this.order(m);
+      case 'LOGISTIC':
+        return this.logistics(m);
+      case 'MAKEUP':
+        return this.makeup(m);
+      default:
+        // ORDERSPLIT, PRIVATE_ORDER: no workflow consumes them; the inbox shows them to people.
+        return unroutable(`no dropflow workflow consumes ${m.type} messages`, false);
+    }
+  }
+
+  private async order(m: OrderMessage): Promise<RouteOutcome> {
+    const news = orderNews(m);
+    const orderNumber = m.params.orderNumber ?? undefined;
+    const svcOrderId = m.params.svcOrderId ?? undefined;
+    if (orderNumber !== undefined) {
+      const id = orderWorkflowId(orderNumber);
+      const result = await this.targets.signal(id, news);
+      if (result === 'signalled') return { outcome: 'delivered', workflowIds: [id] };
+      if (result === 'closed') return { outcome: 'closed', workflowIds: [id] };
+      if (m.messageType === ORDER_CONNECTED_MESSAGE_TYPE) {
+        const waiting = await this.targets.inStage(Stage.AWAITING_CONNECTION, orderNumber);
+        const routed = fromDelivery(await this.targets.signalAll(waiting, news));
+        if (routed) return routed;
+      }
+    }
+    if (svcOrderId !== undefined) {
+      const routed = await this.bySvcOrderId(svcOrderId, news);
+      if (routed) return routed;
+    }
+    return unroutable(
+      `no order workflow for ${[
+        orderNumber !== undefined ? `orderNumber ${orderNumber}` : undefined,
+        svcOrderId !== undefined ? `svc order ${svcOrderId}` : undefined,
+      ]
+        .filter(Boolean)
+        .join(' or ')}`,
+      // The workflow id is exact; only a visibility-only look-up may be trailing.
+      orderNumber === undefined,
+    );
+  }
+
+  private async logistics(m: LogisticMessage): Promise<RouteOutcome> {
+    const routed = await this.bySvcOrderId(m.params.orderId, logisticsNews(m));
+    return routed ?? unroutable(`no order workflow holds svc order ${m.params.orderId}`, true);
+  }
+
+  private async makeup(m: MakeupMessage): Promise<RouteOutcome> {
+    const news = makeupNews(m);
+    if (m.params.status === 'PAID') {
+      const waiting = await this.targets.inStage(Stage.AWAITING_FUNDS);
+      const routed = fromDelivery(await this.targets.signalAll(waiting, news));
+      // An order that just started waiting may not be listed yet: keep it and try again.
+      return routed ?? unroutable('no order waits for funds', true);
+    }
+    const related = m.params.relationOrderId ?? undefined;
+    if (related === undefined) return unroutable('a makeup message for no order', false);
+    const routed = await this.bySvcOrderId(related, news);
+    return routed ?? unroutable(`no order workflow holds svc order ${related}`, true);
+  }
+
+  private async bySvcOrderId(
+    svcOrderId: string,
+    news: SupplierNews,
+  ): Promise<RouteOutcome | undefined> {
+    const found = await this.targets.bySvcOrderId(svcOrderId);
+    const delivery = await this.targets.signalAll(found.running, news);
+    return fromDelivery({
+      signalled: delivery.signalled,
+      closed: [...delivery.closed, ...found.closed],
+    });
+  }
+
+  /** The account's catalogue-events workflow, started on first use. */
+  private async catalogue(m: WebhookMessage, receivedAt: Date): Promise<RouteOutcome> {
+    const workflowId = catalogueEventsId(queuePrefix(this.queues));
+    await this.client.workflow.signalWithStart(CATALOGUE_EVENTS_WORKFLOW, {
+      workflowId,
+      taskQueue: this.queues.orders,
+      args: [{}],
+      signal: catalogueEventSignal,
+      signalArgs: [webhookEvent(m, receivedAt)],
+    });
+    return { outcome: 'catalogue', workflowId };
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * The gateway (architecture §7): supplier webhooks in (`POST /webhooks/supplier`), order intake
+ * for upstream systems (`/v1/orders`), health (`/healthz`, `/readyz`). Stateless: run as many as
+ * you like behind a load balancer; dedup and state live in Temporal.
+ *
+ * Bounded everywhere: body sizes, request and keep-alive timeouts, a deadline on every Temporal
+ * call. Error answers are short JSON without stack traces.
+ */
+import type { Client } from '@temporalio/client';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+
+import { OrderClient } from '../client/orderClient.js';
+import type { Logger } from '../log.js';
+import type { TaskQueues } from '../temporal/taskQueues.js';
+import { bearerCheck } from './bearer.js';
+import { withinDeadline } from './deadline.js';
+import { Handoff } from './handoff.js';
+import { registerHealthRoutes } from './healthRoutes.js';
+import { registerIntakeRoutes } from './intakeRoutes.js';
+import { signingKey, type OpenIdSource } from './signingKey.js';
+import { registerWebhookRoute, WEBHOOK_PATH } from './webhookRoute.js';
+
+export interface GatewayOptions {
+  temporalClient: Client;
+  /** The supplier account's queue set: where orders start, and which orders a look-up sees. */
+  queues: TaskQueues;
+  /** The webhook signing key (the account's openId), or how to learn it. */
+  openId: OpenIdSource;
+  /** Bearer token of the order intake; without one the intake answers 401 to everyone. */
+  intakeToken?: string;
+  log: Logger;
+  /** Deadline of a webhook's hand-off to Temporal (default 2500 ms: the supplier waits 3 s). */
+  webhookDeadlineMs?: number;
+  /** Deadline of the intake's Temporal calls (default 5000 ms). */
+  intakeDeadlineMs?: number;
+  /** Webhook body limit in bytes (default 1 MiB). */
+  webhookBodyLimit?: number;
+  /** Order body limit in bytes (default 256 KiB). */
+  intakeBodyLimit?: number;
+  /** Whole-request timeout (default 10 s). */
+  requestTimeoutMs?: number;
+}
+
+export const DEFAULT_WEBHOOK_DEADLINE_MS = 2_500;
+const MiB = 1024 * 1024;
+
+export function buildGateway(opts: GatewayOptions): FastifyInstance {
+  const { temporalClient: client, queues, log } = opts;
+  const webhookDeadlineMs = opts.webhookDeadlineMs ?? DEFAULT_WEBHOOK_DEADLINE_MS;
+  const intakeDeadlineMs = opts.intakeDeadlineMs ?? 5_000;
+
+  const app = Fastify({
+    logger: false,
+    bodyLimit: opts.intakeBodyLimit ?? MiB / 4,
+    requestTimeout: opts.requestTimeoutMs ?? 10_000,
+    connectionTimeout: opts.requestTimeoutMs ?? 10_000,
+    keepAliveTimeout: 5_000,
+    return503OnClosing: true,
+  });
+
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    const status = err.statusCode ?? 500;
+    if (status >= 500) {
+      log.error({ err, method: req.method, url: req.url }, 'gateway: request failed');
+      return reply.code(status).send({ error: 'internal error' });
+    }
+    if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError) {
+      return reply.code(400).send({ errors: [{ field: '(body)', rule: 'must be JSON' }] });
+    }
+    // Fastify's own client errors (413 body too large, 415 media type, …): its message is safe.
+    return reply.code(status).send({ error: err.message });
+  });
+  app.setNotFoundHandler((_req, reply) => reply.code(404).send({ error: 'not found' }));
+  app.addHook('onResponse', (req, reply, done) => {
+    log.debug(
+      { method: req.method, url: req.url, status: reply.statusCode, ms: reply.elapsedTime },
+      'gateway request',
+    );
+    done();
+  });
+
+  const handoff = new Handoff(client, queues);
+  registerWebhookRoute(app, {
+    signingKey: signingKey(opts.openId),
+    handOff: (message, receivedAt, ms) =>
+      withinDeadline(client, ms, () => handoff.handOff(message, receivedAt)),
+    deadlineMs: webhookDeadlineMs,
+    bodyLimit: opts.webhookBodyLimit ?? MiB,
+    log,
+  });
+  registerIntakeRoutes(app, {
+    orders: new OrderClient(client, queues),
+    authorized: bearerCheck(opts.intakeToken),
+    withinDeadline: (fn) => withinDeadline(client, intakeDeadlineMs, fn),
+    bodyLimit: opts.intakeBodyLimit ?? MiB / 4,
+    log,
+  });
+  registerHealthRoutes(app, { client, deadlineMs: 1_500, log });
+  return app;
+}
+
+export interface StartGatewayOptions extends GatewayOptions {
+  /** Default 8080; 0 picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+}
+
+export interface StartedGateway {
+  /** `http://host:port` */
+  url: string;
+  /** Where the supplier should push: `<url>/webhooks/supplier`. */
+  webhookUrl: string;
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+export async function startGateway(opts: StartGatewayOptions): Promise<StartedGateway> {
+  const { port = 8080, host = '127.0.0.1' } = opts;
+  // One memoized key for the routes and the warm-up below.
+  const openId = typeof opts.openId === 'function' ? signingKey(opts.openId) : opts.openId;
+  const app = buildGateway({ ...opts, openId });
+  await app.listen({ port, host });
+  const address = app.server.address();
+  const boundPort = typeof address === 'object' && address !== null ? address.port : port;
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${boundPort}`;
+  if (opts.intakeToken === undefined) {
+    opts.log.warn('gateway: no GATEWAY_TOKEN set; the order intake refuses every request (401)');
+  }
+  // Learn the signing key now rather than on the first push (a token call may take a while).
+  if (typeof openId === 'function') {
+    void openId().catch((err: unknown) => {
+      opts.log.warn({ err }, 'gateway: the signing key (openId) is not available yet');
+    });
+  }
+  opts.log.info({ url }, 'gateway listening');
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    webhookUrl: `${url}${WEBHOOK_PATH}`,
+    app,
+    close() {
+      closing ??= app.close();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * `POST /webhooks/supplier` (architecture §7): the supplier's pushes become durable signals.
+ *
+ * 1. The body is kept as raw bytes (its own content-type parser, any content type) and limited in
+ *    size (413 above the limit).
+ * 2. `sign` = Base64(HMAC-SHA256(openId, raw body)) is checked on those bytes with a
+ *    constant-time compare: missing, wrong or truncated → 401, before anything else happens.
+ * 3. The JSON is validated per topic: unreadable → 400 with the field issues, nothing done.
+ * 4. The message is handed to Temporal (routed, or held in the inbox) under a deadline: 200 only
+ *    once Temporal has it; no answer in time → 503, and the supplier sends it again (same
+ *    messageId, so a late first attempt and the retry have one effect).
+ */
+import type { FastifyInstance } from 'fastify';
+
+import type { Logger } from '../log.js';
+import { parseWebhookMessage, type WebhookMessage } from '../supplier/webhookMessages.js';
+import { verifyWebhookSignature } from '../supplier/webhookSignature.js';
+import { DeadlineExceeded, raceDeadline } from './deadline.js';
+import type { HandoffOutcome } from './handoff.js';
+import type { SigningKey } from './signingKey.js';
+
+export const WEBHOOK_PATH = '/webhooks/supplier';
+
+export interface WebhookRouteOptions {
+  signingKey: SigningKey;
+  /** Hands a valid message to Temporal within `ms` (else rejects with DeadlineExceeded). */
+  handOff: (message: WebhookMessage, receivedAt: Date, ms: number) => Promise<HandoffOutcome>;
+  /** The whole answer's budget: learning the key (once) and the hand-off. */
+  deadlineMs: number;
+  /** Bytes; larger bodies are refused with 413. */
+  bodyLimit: number;
+  log: Logger;
+}
+
+export function registerWebhookRoute(app: FastifyInstance, opts: WebhookRouteOptions): void {
+  const { log } = opts;
+  // A scope of its own, so the raw-body parser applies to this route only.
+  void app.register((scope, _options, done) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser(
+      '*',
+      { parseAs: 'buffer', bodyLimit: opts.bodyLimit },
+      (_req, body, parsed) => {
+        parsed(null, body);
+      },
+    );
+
+    scope.post(WEBHOOK_PATH, { bodyLimit: opts.bodyLimit }, async (req, reply) => {
+      const receivedAt = new Date();
+      const until = performance.now() + opts.deadlineMs;
+      const left = () => Math.max(1, Math.round(until - performance.now()));
+      const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      const sign = req.headers['sign'];
+
+      let key: string;
+      try {
+        // Learning it may need a token call: bounded like the hand-off, the supplier waits 3 s.
+        key = await raceDeadline(opts.signingKey(), left());
+      } catch (err) {
+        log.error({ err }, 'webhook: the signing key (openId) is not available');
+        return reply.code(503).send({ error: 'not ready to verify webhooks; retry' });
+      }
+      if (!verifyWebhookSignature(key, raw, typeof sign === 'string' ? sign : undefined)) {
+        log.warn({ bytes: raw.length, signed: sign !== undefined }, 'webhook: bad signature');
+        return reply.code(401).send({ error: 'invalid or missing signature' });
+      }
+
+      const parsed = parseWebhookMessage(raw);
+      if (!parsed.ok) {
+        log.warn({ issues: parsed.issues }, 'webhook: invalid message');
+        return reply.code(400).send({ errors: parsed.issues });
+      }
+      const { messageId, type, messageType } = parsed.message;
+
+      try {
+        const outcome = await opts.handOff(parsed.message, receivedAt, left());
+        const level = outcome.outcome === 'held' ? 'info' : 'debug';
+        log[level]({ messageId, type, messageType, ...outcome }, 'webhook accepted');
+        return await reply.code(200).send({ messageId, outcome: outcome.outcome });
+      } catch (err) {
+        if (err instanceof DeadlineExceeded) {
+          log.warn({ messageId, type, ms: err.ms }, 'webhook: Temporal too slow; answered 503');
+        } else {
+          log.error({ err, messageId, type }, 'webhook: hand-off to Temporal failed');
+        }
+        return reply.code(503).send({ error: 'not accepted yet; retry' });
+      }
+    });
+    done();
+  });
+}

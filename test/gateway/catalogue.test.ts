@@ -1,0 +1,72 @@
+/**
+ * Catalogue events forwarded upstream (CATALOGUE_EVENTS_URL on the workers): a failing upstream
+ * is tried again, never skipped; a success counts the event as forwarded.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { afterAll, beforeAll, expect, it } from 'vitest';
+
+import type { WebhookEvent } from '../../src/client/webhookDefinitions.js';
+import type { StartedGateway } from '../../src/gateway/server.js';
+import { orderHarness, type OrderHarness } from '../support/orders.js';
+import { catalogueView, eventually, messageId, pushSigned, startTestGateway } from './support.js';
+
+let h: OrderHarness;
+let gateway: StartedGateway;
+let upstream: Server;
+const received: { status: number; events: WebhookEvent[] }[] = [];
+
+beforeAll(async () => {
+  // Refuses the first delivery, accepts the rest.
+  upstream = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const status = received.length === 0 ? 503 : 200;
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { events: WebhookEvent[] };
+      received.push({ status, events: body.events });
+      res.writeHead(status).end();
+    });
+  });
+  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+  const { port } = upstream.address() as AddressInfo;
+  h = await orderHarness('gw-catalogue', undefined, {
+    catalogueEventsUrl: `http://127.0.0.1:${port}/catalogue`,
+  });
+  gateway = await startTestGateway(h);
+});
+afterAll(async () => {
+  await gateway.close();
+  await h.close();
+  upstream.close();
+});
+
+it('stock events reach upstream, retried through a failure, once per messageId', async () => {
+  const message = {
+    messageId: messageId('stock'),
+    type: 'STOCK',
+    messageType: 'UPDATE',
+    params: {
+      'P0002-V1': [
+        { vid: 'P0002-V1', areaId: 1, areaEn: 'China', countryCode: 'CN', storageNum: 7 },
+      ],
+    },
+  };
+  for (let i = 0; i < 2; i += 1) {
+    const answer = await pushSigned(gateway, h.account.openId, message);
+    expect(answer).toMatchObject({ status: 200, body: { outcome: 'catalogue' } });
+  }
+  const view = await eventually(
+    () => catalogueView(h),
+    (v) => v.forwarded === 1,
+    'the event forwarded',
+  );
+  expect(view).toMatchObject({ forwarding: 'upstream', pending: 0, received: 1 });
+  expect(view.lastError).toBeUndefined();
+  expect(received.map((r) => r.status)).toEqual([503, 200]);
+  for (const r of received) {
+    expect(r.events.map((e) => e.messageId)).toEqual([message.messageId]);
+    expect(r.events[0]).toMatchObject({ type: 'STOCK', params: message.params });
+  }
+});

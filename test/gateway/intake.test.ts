@@ -1,0 +1,136 @@
+/**
+ * Order intake (`/v1/orders`) and health through a real gateway, against the real dev server with
+ * this file's own workers and sandbox account.
+ */
+import { readFile } from 'node:fs/promises';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { Stage } from '../../src/client/definitions.js';
+import type { StartedGateway } from '../../src/gateway/server.js';
+import { orderHarness, type OrderHarness } from '../support/orders.js';
+import { orderNumber } from '../supplier/orderHelpers.js';
+import { startTestGateway } from './support.js';
+
+const TOKEN = 'intake-test-token-0123456789abcdef';
+
+let h: OrderHarness;
+let gateway: StartedGateway;
+
+beforeAll(async () => {
+  h = await orderHarness('gw-intake');
+  gateway = await startTestGateway(h, { intakeToken: TOKEN });
+});
+afterAll(async () => {
+  await gateway.close();
+  await h.close();
+});
+
+async function example(number: string): Promise<Record<string, unknown>> {
+  const order = JSON.parse(await readFile('examples/order-flow-b.json', 'utf8')) as Record<
+    string,
+    unknown
+  >;
+  return { ...order, orderNumber: number };
+}
+
+async function call(
+  method: 'GET' | 'POST',
+  path: string,
+  options: { token?: string | null; body?: unknown; raw?: string } = {},
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const headers: Record<string, string> = {};
+  const token = options.token === undefined ? TOKEN : options.token;
+  if (token !== null) headers['authorization'] = `Bearer ${token}`;
+  let body: string | undefined;
+  if (options.raw !== undefined || options.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = options.raw ?? JSON.stringify(options.body);
+  }
+  const res = await fetch(`${gateway.url}${path}`, { method, headers, body });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+describe('POST /v1/orders', () => {
+  it('refuses requests without the bearer token, or with another one (401)', async () => {
+    const order = await example(orderNumber('intake-auth'));
+    expect((await call('POST', '/v1/orders', { token: null, body: order })).status).toBe(401);
+    expect((await call('POST', '/v1/orders', { token: 'wrong-token', body: order })).status).toBe(
+      401,
+    );
+    // Checked before the body is read: a bad body without the token is still 401.
+    expect((await call('POST', '/v1/orders', { token: null, raw: '{' })).status).toBe(401);
+    expect(
+      (await call('GET', `/v1/orders/${String(order['orderNumber'])}`, { token: null })).status,
+    ).toBe(401);
+  });
+
+  it('answers 400 listing the field errors of an invalid order', async () => {
+    const order = await example(orderNumber('intake-bad'));
+    delete order['shippingCountryCode'];
+    (order['products'] as unknown[]).push({ vid: '', quantity: 0 });
+    const answer = await call('POST', '/v1/orders', { body: order });
+    expect(answer.status).toBe(400);
+    const errors = answer.body['errors'] as { field: string; rule: string }[];
+    expect(errors).toContainEqual({ field: 'shippingCountryCode', rule: 'is required' });
+    expect(errors.map((e) => e.field)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^products\[2\]\./)]),
+    );
+    const notJson = await call('POST', '/v1/orders', { raw: '{"orderNumber": ' });
+    expect(notJson).toEqual({
+      status: 400,
+      body: { errors: [{ field: '(body)', rule: 'must be JSON' }] },
+    });
+  });
+
+  it('starts the order once: 201, then 200 for the same body, 409 for a changed one; GET shows its status', async () => {
+    const number = orderNumber('intake');
+    const order = await example(number);
+    const first = await call('POST', '/v1/orders', { body: order });
+    expect(first).toEqual({
+      status: 201,
+      body: { outcome: 'started', workflowId: `order:${number}`, orderNumber: number },
+    });
+    // The same order with its keys in another order is the same order.
+    const reordered = Object.fromEntries(Object.entries(order).reverse());
+    const second = await call('POST', '/v1/orders', { body: reordered });
+    expect(second).toEqual({
+      status: 200,
+      body: { outcome: 'existing', workflowId: `order:${number}`, orderNumber: number },
+    });
+    const changed = await call('POST', '/v1/orders', {
+      body: { ...order, shippingZip: '90211' },
+    });
+    expect(changed.status).toBe(409);
+    expect(changed.body).toMatchObject({ error: 'conflict', workflowId: `order:${number}` });
+
+    const status = await call('GET', `/v1/orders/${number}`);
+    expect(status.status).toBe(200);
+    expect(status.body).toMatchObject({ orderNumber: number, flow: 'B' });
+    expect(Object.values(Stage)).toContain(status.body['stage']);
+    expect(Array.isArray(status.body['timeline'])).toBe(true);
+  });
+
+  it('GET answers 404 for an unknown order', async () => {
+    const answer = await call('GET', `/v1/orders/${orderNumber('nobody')}`);
+    expect(answer.status).toBe(404);
+    expect(answer.body).toEqual({ error: expect.stringMatching(/^no order /) as unknown });
+  });
+});
+
+describe('health', () => {
+  it('/healthz and /readyz answer 200 with Temporal up', async () => {
+    const health = await fetch(`${gateway.url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok' });
+    const ready = await fetch(`${gateway.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ready' });
+  });
+
+  it('unknown paths answer a short 404 without details', async () => {
+    const res = await fetch(`${gateway.url}/nope`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: 'not found' });
+  });
+});

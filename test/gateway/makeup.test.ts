@@ -1,0 +1,88 @@
+/**
+ * A top-up (makeup PAID) reaches every order of the account waiting in AWAITING_FUNDS, found
+ * through visibility; with nobody waiting it is held, to be tried again, not dropped.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+
+import { Stage } from '../../src/client/definitions.js';
+import type { StartedGateway } from '../../src/gateway/server.js';
+import { sandboxUrl } from '../support/sandbox.js';
+import {
+  orderHarness,
+  reachStage,
+  startOrder,
+  validOrder,
+  visibleIn,
+  type OrderHarness,
+} from '../support/orders.js';
+import { usOrder } from '../supplier/orderHelpers.js';
+import { eventually, inbox, messageId, pushSigned, startTestGateway } from './support.js';
+
+let h: OrderHarness;
+let gateway: StartedGateway;
+
+beforeAll(async () => {
+  // No money: payments meet 1604000.
+  h = await orderHarness('gw-makeup', 0);
+  gateway = await startTestGateway(h);
+});
+afterAll(async () => {
+  await gateway.close();
+  await h.close();
+});
+
+async function setBalance(amount: number): Promise<void> {
+  const res = await fetch(`${sandboxUrl()}/__sandbox/balance`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ amount, openId: h.account.openId }),
+  });
+  expect(res.status).toBe(200);
+}
+
+const makeup = (status: string) => ({
+  messageId: messageId('makeup'),
+  type: 'MAKEUP',
+  messageType: status,
+  params: {
+    orderId: `BT${Date.now()}`,
+    amount: 500,
+    reason: 'balance top-up',
+    type: 1,
+    diffUseType: 1,
+    status,
+    createDate: '2026-03-01 10:00:00',
+    ...(status === 'PAID' && { payOrderId: 'PAY-1', paymentDate: '2026-03-01 10:01:00' }),
+  },
+});
+
+it('with nobody waiting for funds, a top-up is held and tried again by itself', async () => {
+  const message = makeup('PAID');
+  const answer = await pushSigned(gateway, h.account.openId, message);
+  expect(answer).toMatchObject({ status: 200, body: { outcome: 'held' } });
+  const view = await eventually(
+    () => inbox(h),
+    (v) => v.held.some((e) => e.event.messageId === message.messageId),
+    'the top-up in the inbox',
+  );
+  const held = view.held.find((e) => e.event.messageId === message.messageId)!;
+  expect(held.autoReplay).toBe(true);
+  expect(held.nextReplayAt).toBeDefined();
+});
+
+it('a top-up takes every order waiting in AWAITING_FUNDS onward', async () => {
+  const inputs = [0, 1].map(() => validOrder({ ...usOrder(), fulfillment: { flow: 'B' } }));
+  const handles = await Promise.all(inputs.map((input) => startOrder(h, input)));
+  for (const [i, handle] of handles.entries()) {
+    await reachStage(handle, Stage.AWAITING_FUNDS);
+    await visibleIn(h, inputs[i]!.order.orderNumber, Stage.AWAITING_FUNDS);
+  }
+
+  await setBalance(1_000);
+  const answer = await pushSigned(gateway, h.account.openId, makeup('PAID'));
+  expect(answer).toMatchObject({ status: 200, body: { outcome: 'delivered' } });
+  for (const handle of handles) {
+    const paid = await reachStage(handle, Stage.AWAITING_SHIPMENT);
+    expect(paid.timeline.some((t) => t.note === 'balance topped up')).toBe(true);
+  }
+});

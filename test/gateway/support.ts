@@ -1,0 +1,125 @@
+/**
+ * Gateway test helpers: a gateway on 127.0.0.1 for an order harness (its client, queues and
+ * sandbox account), signed pushes with the signature computed here independently of src/
+ * (node:crypto), and the account's inbox as the gateway leaves it.
+ */
+import { createHmac } from 'node:crypto';
+
+import { WorkflowNotFoundError } from '@temporalio/client';
+import pino from 'pino';
+
+import {
+  catalogueEventsId,
+  catalogueEventsQuery,
+  inboxQuery,
+  webhookInboxId,
+  type CatalogueView,
+  type InboxView,
+} from '../../src/client/webhookDefinitions.js';
+import { startGateway, type StartedGateway } from '../../src/gateway/server.js';
+import type { OpenIdSource } from '../../src/gateway/signingKey.js';
+import { queuePrefix } from '../../src/temporal/taskQueues.js';
+import type { OrderHarness } from '../support/orders.js';
+
+export const quietLog = pino({ level: 'warn' }, pino.destination(2));
+
+export function startTestGateway(
+  h: OrderHarness,
+  options: { openId?: OpenIdSource; intakeToken?: string; webhookDeadlineMs?: number } = {},
+): Promise<StartedGateway> {
+  return startGateway({
+    temporalClient: h.client,
+    queues: h.queues,
+    openId: options.openId ?? h.account.openId,
+    ...(options.intakeToken !== undefined && { intakeToken: options.intakeToken }),
+    ...(options.webhookDeadlineMs !== undefined && {
+      webhookDeadlineMs: options.webhookDeadlineMs,
+    }),
+    log: quietLog,
+    port: 0,
+    host: '127.0.0.1',
+  });
+}
+
+/** Base64(HMAC-SHA256(openId, body)), computed here rather than by src/. */
+export const hmac = (openId: string, body: string | Buffer): string =>
+  createHmac('sha256', openId).update(body).digest('base64');
+
+export interface Answer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/** POSTs a body to the gateway's webhook path; `sign` undefined sends no header. */
+export async function push(
+  gateway: StartedGateway,
+  body: string | Buffer,
+  sign: string | undefined,
+): Promise<Answer> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (sign !== undefined) headers['sign'] = sign;
+  const res = await fetch(gateway.webhookUrl, { method: 'POST', headers, body });
+  const text = await res.text();
+  return { status: res.status, body: text === '' ? {} : (JSON.parse(text) as Answer['body']) };
+}
+
+/** A correctly signed push of `message` (as JSON). */
+export function pushSigned(gateway: StartedGateway, openId: string, message: unknown) {
+  const body = JSON.stringify(message);
+  return push(gateway, body, hmac(openId, body));
+}
+
+let seq = 0;
+export function messageId(tag: string): string {
+  seq += 1;
+  return `${tag}-${process.pid}-${Date.now().toString(36)}-${seq}`;
+}
+
+/** The account's inbox; empty when the gateway never held anything (no workflow yet). */
+export async function inbox(h: OrderHarness): Promise<InboxView> {
+  try {
+    return await h.client.workflow
+      .getHandle(webhookInboxId(queuePrefix(h.queues)))
+      .query(inboxQuery);
+  } catch (err) {
+    if (!(err instanceof WorkflowNotFoundError)) throw err;
+    return { held: [], received: 0, delivered: 0, evicted: 0, discarded: 0 };
+  }
+}
+
+export function catalogueView(h: OrderHarness): Promise<CatalogueView> {
+  return h.client.workflow
+    .getHandle(catalogueEventsId(queuePrefix(h.queues)))
+    .query(catalogueEventsQuery);
+}
+
+/** Polls `read` until `ok` holds of its value (a query, not a fixed sleep). */
+export async function eventually<T>(
+  read: () => Promise<T>,
+  ok: (value: T) => boolean,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (ok(value)) return value;
+    if (Date.now() > until)
+      throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** An ORDER topic message as supplement.md describes it. */
+export function orderMessage(
+  id: string,
+  params: Record<string, unknown>,
+  messageType = 'UPDATE',
+): Record<string, unknown> {
+  return {
+    messageId: id,
+    type: 'ORDER',
+    messageType,
+    params: { privateOutboundOrder: false, orderItems: [], ...params },
+  };
+}

@@ -1,0 +1,326 @@
+/**
+ * `POST /webhooks/supplier` against real order workflows (this file's own queues and sandbox
+ * account) and the real dev server: signatures computed here with node:crypto, never by src/.
+ */
+import { createServer, type Server } from 'node:net';
+
+import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { Stage } from '../../src/client/definitions.js';
+import { replayUpdate, webhookInboxId } from '../../src/client/webhookDefinitions.js';
+import { startGateway, type StartedGateway } from '../../src/gateway/server.js';
+import { queuePrefix, taskQueues } from '../../src/temporal/taskQueues.js';
+import {
+  orderHarness,
+  reachStage,
+  startOrder,
+  validOrder,
+  type OrderHarness,
+} from '../support/orders.js';
+import { usOrder } from '../supplier/orderHelpers.js';
+import {
+  catalogueView,
+  eventually,
+  hmac,
+  inbox,
+  messageId,
+  orderMessage,
+  push,
+  pushSigned,
+  quietLog,
+  startTestGateway,
+} from './support.js';
+
+let h: OrderHarness;
+let gateway: StartedGateway;
+let openId: string;
+
+beforeAll(async () => {
+  h = await orderHarness('gw-webhooks');
+  openId = h.account.openId;
+  gateway = await startTestGateway(h);
+});
+afterAll(async () => {
+  await gateway.close();
+  await h.close();
+});
+
+async function signalsIn(handle: WorkflowHandle): Promise<number> {
+  const history = await handle.fetchHistory();
+  return (history.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes != null)
+    .length;
+}
+
+describe('an order at AWAITING_SHIPMENT hears signed order and logistics events', () => {
+  let handle: WorkflowHandle;
+  let orderNumber: string;
+  let svcOrderId: string;
+  let shipped: string;
+
+  beforeAll(async () => {
+    const input = validOrder({ ...usOrder(), fulfillment: { flow: 'B' } });
+    orderNumber = input.order.orderNumber;
+    handle = await startOrder(h, input);
+    svcOrderId = (await reachStage(handle, Stage.AWAITING_SHIPMENT)).svcOrderId!;
+  });
+
+  it('refuses forged, truncated, missing and tampered signatures with 401, and nothing changes', async () => {
+    const before = await inbox(h);
+    const body = JSON.stringify(
+      orderMessage(messageId('forged'), {
+        svcOrderId,
+        orderNumber,
+        orderStatus: 'SHIPPED',
+        trackNumber: 'FORGED-1',
+      }),
+    );
+    const good = hmac(openId, body);
+    const tampered = body.replace('FORGED-1', 'FORGED-2');
+    for (const [label, sent, sign] of [
+      ['forged (another key)', body, hmac('not-the-open-id', body)],
+      ['truncated', body, good.slice(0, -4)],
+      ['missing', body, undefined],
+      ['empty', body, ''],
+      ['tampered body', tampered, good],
+    ] as const) {
+      const answer = await push(gateway, sent, sign);
+      expect(answer.status, label).toBe(401);
+      expect(JSON.stringify(answer.body), label).not.toMatch(/at .*\.ts|stack/i);
+    }
+
+    // A valid message afterwards: once the workflow shows it, anything sent before it would show.
+    const marker = 'https://track.example.com/marker-1';
+    const accepted = await pushSigned(
+      gateway,
+      openId,
+      orderMessage(messageId('marker'), { svcOrderId, orderNumber, trackingUrl: marker }),
+    );
+    expect(accepted).toMatchObject({ status: 200, body: { outcome: 'delivered' } });
+    const status = await reachStage(
+      handle,
+      Stage.AWAITING_SHIPMENT,
+      (s) => s.trackingUrl === marker,
+    );
+    expect(status.trackNumber).toBeUndefined();
+    expect(await signalsIn(handle)).toBe(1);
+    expect(await inbox(h)).toEqual(before);
+  });
+
+  it('a signed SHIPPED event with a tracking number moves the order to SHIPPED', async () => {
+    shipped = JSON.stringify(
+      orderMessage(messageId('shipped'), {
+        svcOrderId,
+        orderNumber,
+        orderStatus: 'SHIPPED',
+        trackNumber: 'TRK-1',
+        trackingUrl: null,
+      }),
+    );
+    const answer = await push(gateway, shipped, hmac(openId, shipped));
+    expect(answer).toMatchObject({ status: 200, body: { outcome: 'delivered' } });
+    const status = await reachStage(handle, Stage.SHIPPED, (s) => s.trackNumber === 'TRK-1');
+    expect(status.timeline.map((t) => t.stage)).toContain(Stage.SHIPPED);
+  });
+
+  it('the same messageId twice has one effect', async () => {
+    await pushSigned(
+      gateway,
+      openId,
+      orderMessage(messageId('trk2'), { orderNumber, trackNumber: 'TRK-2' }),
+    );
+    await reachStage(handle, Stage.SHIPPED, (s) => s.trackNumber === 'TRK-2');
+
+    // The supplier's retry of the SHIPPED message: same messageId, same bytes.
+    const again = await push(gateway, shipped, hmac(openId, shipped));
+    expect(again).toMatchObject({ status: 200, body: { outcome: 'delivered' } });
+    const marker = 'https://track.example.com/marker-2';
+    await pushSigned(
+      gateway,
+      openId,
+      orderMessage(messageId('marker'), { orderNumber, trackingUrl: marker }),
+    );
+    const status = await reachStage(handle, Stage.SHIPPED, (s) => s.trackingUrl === marker);
+    // Had the repeat been applied, TRK-1 would be back.
+    expect(status.trackNumber).toBe('TRK-2');
+  });
+
+  it('a logistics event reaches the order through its svc order id', async () => {
+    const answer = await pushSigned(gateway, openId, {
+      messageId: messageId('logistic'),
+      type: 'LOGISTIC',
+      messageType: 'UPDATE',
+      params: {
+        orderId: svcOrderId,
+        logisticName: 'SvcPacket Ordinary',
+        trackingNumber: 'TRK-2',
+        trackingUrl: 'https://track.example.com/TRK-2',
+        trackingStatus: 1,
+        logisticsTrackEvents: JSON.stringify([
+          {
+            status: 1,
+            activity: 'Departed the warehouse',
+            location: 'Shenzhen',
+            eventTime: '2026-03-01 10:00:00',
+            statusDesc: 'Warehouse outbound',
+          },
+        ]),
+      },
+    });
+    expect(answer).toMatchObject({ status: 200, body: { outcome: 'delivered' } });
+    const status = await reachStage(
+      handle,
+      Stage.SHIPPED,
+      (s) => s.trackingEvents?.[0]?.activity === 'Departed the warehouse',
+    );
+    expect(status.trackingUrl).toBe('https://track.example.com/TRK-2');
+    expect(status.trackingEvents?.[0]).toMatchObject({ location: 'Shenzhen' });
+  });
+});
+
+describe('events for no known order', () => {
+  it('land in the inbox once, and replay delivers them when the order exists', async () => {
+    const input = validOrder({ ...usOrder(), fulfillment: { flow: 'B' } });
+    const orderNumber = input.order.orderNumber;
+    const id = messageId('early');
+    const message = orderMessage(id, {
+      orderNumber,
+      orderStatus: 'SHIPPED',
+      trackNumber: 'TRK-INBOX',
+    });
+    const before = await inbox(h);
+    for (let i = 0; i < 2; i += 1) {
+      const answer = await pushSigned(gateway, openId, message);
+      expect(answer).toMatchObject({ status: 200, body: { outcome: 'held' } });
+    }
+    const held = await eventually(
+      () => inbox(h),
+      (v) => v.held.some((e) => e.event.messageId === id),
+      'the event in the inbox',
+    );
+    expect(held.held.filter((e) => e.event.messageId === id)).toHaveLength(1);
+    expect(held.received).toBe(before.received + 1);
+    const entry = held.held.find((e) => e.event.messageId === id)!;
+    expect(entry.reason).toContain(orderNumber);
+    // Keyed by orderNumber, the miss is exact: only a replay tries again.
+    expect(entry.nextReplayAt).toBeUndefined();
+
+    const handle = await startOrder(h, input);
+    await reachStage(handle, Stage.AWAITING_SHIPMENT);
+    const result = await h.client.workflow
+      .getHandle(webhookInboxId(queuePrefix(h.queues)))
+      .executeUpdate(replayUpdate, { args: [{ messageIds: [id] }] });
+    expect(result).toEqual({ delivered: [id], closed: [], stillHeld: [] });
+    await reachStage(handle, Stage.SHIPPED, (s) => s.trackNumber === 'TRK-INBOX');
+    const after = await inbox(h);
+    expect(after.held.some((e) => e.event.messageId === id)).toBe(false);
+    expect(after.delivered).toBe(held.delivered + 1);
+  });
+});
+
+describe('bodies the gateway refuses', () => {
+  it('refuses a 2 MB body with 413 and holds nothing', async () => {
+    const before = await inbox(h);
+    const body = JSON.stringify(
+      orderMessage(messageId('big'), { orderNumber: 'BIG-1', filler: 'x'.repeat(2 * 1024 * 1024) }),
+    );
+    const answer = await push(gateway, body, hmac(openId, body));
+    expect(answer.status).toBe(413);
+    expect(await inbox(h)).toEqual(before);
+  });
+
+  it('answers 400 with the field issues for malformed JSON or a message that breaks its schema', async () => {
+    const before = await inbox(h);
+    const broken = '{"messageId": "m-1", "type": "ORDER", "params": {';
+    const notJson = await push(gateway, broken, hmac(openId, broken));
+    expect(notJson).toEqual({
+      status: 400,
+      body: { errors: [{ field: '(body)', rule: 'must be JSON' }] },
+    });
+
+    const noIds = await pushSigned(gateway, openId, orderMessage(messageId('noids'), {}));
+    expect(noIds.status).toBe(400);
+    expect(noIds.body['errors']).toEqual(
+      expect.arrayContaining([expect.objectContaining({ field: 'params.svcOrderId' })]),
+    );
+
+    const unknownType = await pushSigned(gateway, openId, {
+      messageId: messageId('weird'),
+      type: 'WEATHER',
+      messageType: 'UPDATE',
+      params: {},
+    });
+    expect(unknownType.status).toBe(400);
+    expect(unknownType.body['errors']).toEqual([expect.objectContaining({ field: 'type' })]);
+    expect(await inbox(h)).toEqual(before);
+  });
+});
+
+describe('catalogue events', () => {
+  it('go to the catalogue-events workflow, once per messageId', async () => {
+    const id = messageId('product');
+    const message = {
+      messageId: id,
+      type: 'PRODUCT',
+      messageType: 'UPDATE',
+      params: { pid: 'P0001', productSellPrice: 9.99, fields: ['productSellPrice'] },
+    };
+    for (let i = 0; i < 2; i += 1) {
+      const answer = await pushSigned(gateway, openId, message);
+      expect(answer).toMatchObject({ status: 200, body: { outcome: 'catalogue' } });
+    }
+    const view = await eventually(
+      () => catalogueView(h),
+      (v) => v.forwarding !== 'unknown' && v.pending === 0,
+      'the catalogue event kept',
+    );
+    expect(view.recent.filter((e) => e.messageId === id)).toHaveLength(1);
+    expect(view.received).toBe(1);
+    // These workers have no CATALOGUE_EVENTS_URL: kept, not forwarded.
+    expect(view.forwarding).toBe('off');
+  });
+});
+
+describe('a slow Temporal', () => {
+  let blackhole: Server;
+  let slow: StartedGateway;
+  let connection: Connection;
+
+  beforeAll(async () => {
+    // Accepts connections and never answers: every Temporal call hangs.
+    blackhole = createServer(() => undefined);
+    await new Promise<void>((resolve) => blackhole.listen(0, '127.0.0.1', resolve));
+    const { port } = blackhole.address() as { port: number };
+    connection = Connection.lazy({ address: `127.0.0.1:${port}` });
+    slow = await startGateway({
+      temporalClient: new Client({ connection }),
+      queues: taskQueues('gw-slow'),
+      openId,
+      log: quietLog,
+      port: 0,
+      host: '127.0.0.1',
+    });
+  });
+  afterAll(async () => {
+    await slow.close();
+    await connection.close().catch(() => undefined);
+    blackhole.close();
+  });
+
+  it('answers 503 inside 3 seconds (the supplier retries), never 200', async () => {
+    const started = Date.now();
+    const answer = await pushSigned(
+      slow,
+      openId,
+      orderMessage(messageId('slow'), { orderNumber: 'SLOW-1', orderStatus: 'SHIPPED' }),
+    );
+    const elapsed = Date.now() - started;
+    expect(answer.status).toBe(503);
+    expect(elapsed).toBeLessThan(3_000);
+  });
+
+  it('is not ready (/readyz 503) while /healthz says the process is up', async () => {
+    expect((await fetch(`${slow.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${slow.url}/readyz`)).status).toBe(503);
+  });
+});
