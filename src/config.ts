@@ -16,6 +16,8 @@ export const Env = z.object({
   SUPPLIER_RATE_PER_SECOND: z.coerce.number().positive().default(1),
   /** The batch order query and proof-of-delivery rate. */
   SUPPLIER_BATCH_RATE_PER_SECOND: z.coerce.number().positive().default(2),
+  /** Seconds between tracking sweeps of one supplier account (its Temporal Schedule). */
+  TRACKING_EVERY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   SANDBOX_PORT: port.default(8787),
   SANDBOX_API_KEY: z.string().min(1).max(200).default('sandbox'),
   TEMPORAL_ADDRESS: z.string().min(1).default('localhost:7233'),

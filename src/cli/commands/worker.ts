@@ -8,6 +8,8 @@ import type { Command } from 'commander';
 import { loadConfig, supplierTarget } from '../../config.js';
 import { createLogger } from '../../log.js';
 import { SupplierClient } from '../../supplier/client.js';
+import { queuePrefix } from '../../temporal/taskQueues.js';
+import { ensureTrackingSchedule } from '../../temporal/trackingSchedule.js';
 import { createWorkers } from '../../worker.js';
 import { untilSignal } from '../options.js';
 import {
@@ -17,15 +19,23 @@ import {
   type TemporalFlags,
 } from '../temporal.js';
 
+interface WorkerFlags extends TemporalFlags {
+  trackingSchedule: boolean;
+}
+
 export function register(program: Command): void {
   temporalOptions(
     program
       .command('worker')
       .description(
         'run the order workers of one supplier account (SUPPLIER_BASE_URL, or the local sandbox)',
+      )
+      .option(
+        '--no-tracking-schedule',
+        "leave the account's tracking-sweep schedule as it is (by default every worker ensures it)",
       ),
     { queues: true },
-  ).action(async (flags: TemporalFlags) => {
+  ).action(async (flags: WorkerFlags) => {
     const config = loadConfig();
     const log = createLogger('worker');
     const target = temporalTarget(flags, config);
@@ -47,6 +57,18 @@ export function register(program: Command): void {
         log,
       });
       const running = workers.run();
+      if (flags.trackingSchedule) {
+        // Idempotent: every worker of the account may ensure the one schedule at start.
+        const { scheduleId } = await ensureTrackingSchedule(workers.client, {
+          queues: target.queues,
+          everySeconds: config.TRACKING_EVERY_SECONDS,
+          accountLabel: queuePrefix(target.queues),
+        });
+        log.info(
+          { scheduleId, everySeconds: config.TRACKING_EVERY_SECONDS },
+          'tracking schedule ensured',
+        );
+      }
       const { orders, supplier: supplierQueue, batch } = target.queues;
       process.stdout.write(
         `worker: polling ${orders}, ${supplierQueue}, ${batch} on ${target.address} (namespace ${target.namespace})\n`,
