@@ -17,6 +17,7 @@ import * as gateway from './commands/gateway.js';
 import * as list from './commands/list.js';
 import * as resume from './commands/resume.js';
 import * as sandbox from './commands/sandbox.js';
+import * as setup from './commands/setup.js';
 import * as status from './commands/status.js';
 import * as submit from './commands/submit.js';
 import * as temporalCli from './commands/temporalCli.js';
@@ -33,6 +34,7 @@ const commands: readonly CommandModule[] = [
   worker,
   gateway,
   sandbox,
+  setup,
   submit,
   status,
   list,
