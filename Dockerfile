@@ -1,0 +1,12 @@
+# The dropflow image: `dropflow worker`, `dropflow gateway`, `dropflow setup`, … (see docker-compose.yml).
+FROM node:20.20-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev && npm cache clean --force
+COPY tsconfig.json ./
+COPY bin ./bin
+COPY src ./src
+USER node
+ENTRYPOINT ["node", "bin/dropflow.js"]
+CMD ["--help"]
