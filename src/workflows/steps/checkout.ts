@@ -11,7 +11,7 @@ import { SupplierCode } from '../../supplier/errors.js';
 import type { Activities } from '../activities.js';
 import { isBusiness, supplierFailure } from '../failures.js';
 import type { Order } from '../order.js';
-import { lookUpOrder, reached } from './lookup.js';
+import { lookUpOrder, MAX_UNANSWERED_IN_A_ROW, reached } from './lookup.js';
 import { needsAttention, waitAt } from './wait.js';
 
 export interface ParentOrder {
@@ -56,6 +56,7 @@ export async function checkout(
 
 /** createOrderV3, never twice: a lost response or 1603003 is answered by finding the order. */
 async function createOrder(o: Order, acts: Activities, body: CreateOrderRequest): Promise<void> {
+  let unanswered = 0;
   for (;;) {
     o.checkCancel();
     try {
@@ -88,8 +89,9 @@ async function createOrder(o: Order, acts: Activities, body: CreateOrderRequest)
           o.enter(Stage.CREATED, 'found at the supplier after an unanswered create');
           return;
         }
-        if (f?.type === FailureType.Ambiguous) continue;
+        if (f?.type === FailureType.Ambiguous && ++unanswered <= MAX_UNANSWERED_IN_A_ROW) continue;
       }
+      unanswered = 0;
       await needsAttention(o, 'createOrderV3', err);
     }
   }
@@ -166,6 +168,7 @@ async function cartStep<T extends StepOutcome>(
   doneAtStatus: string | undefined,
   run: () => Promise<T>,
 ): Promise<T> {
+  let unanswered = 0;
   for (;;) {
     o.checkCancel();
     try {
@@ -177,7 +180,7 @@ async function cartStep<T extends StepOutcome>(
       await intercepted(o, acts, step, outcome.reasons);
     } catch (err) {
       const f = supplierFailure(err);
-      if (f?.type === FailureType.Ambiguous) {
+      if (f?.type === FailureType.Ambiguous && ++unanswered <= MAX_UNANSWERED_IN_A_ROW) {
         // The cart steps are safe to repeat; a step whose result we don't need is done when the
         // supplier's status shows it.
         const now = await lookUpOrder(o, acts);
@@ -187,6 +190,7 @@ async function cartStep<T extends StepOutcome>(
         }
         continue;
       }
+      unanswered = 0;
       await needsAttention(o, step, err);
     }
   }

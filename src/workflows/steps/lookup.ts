@@ -23,3 +23,9 @@ export function reached(orderStatus: string | undefined, status: string): boolea
   const at = PROGRESS.indexOf(orderStatus);
   return at >= 0 && at >= PROGRESS.indexOf(status);
 }
+
+/**
+ * Unanswered calls in a row that a step reconciles and retries on its own; past this, the
+ * supplier is not well and a person should look (NEEDS_ATTENTION, then resume).
+ */
+export const MAX_UNANSWERED_IN_A_ROW = 5;

@@ -10,7 +10,7 @@ import type { Activities } from '../activities.js';
 import { failureInfo, isBusiness, supplierFailure } from '../failures.js';
 import type { Order } from '../order.js';
 import type { ParentOrder } from './checkout.js';
-import { lookUpOrder, reached } from './lookup.js';
+import { lookUpOrder, MAX_UNANSWERED_IN_A_ROW, reached } from './lookup.js';
 import { needsAttention, waitAt } from './wait.js';
 
 /** How often an order in AWAITING_FUNDS asks for the balance on its own. */
@@ -18,6 +18,7 @@ const BALANCE_CHECK_INTERVAL = '30 minutes';
 
 export async function pay(o: Order, acts: Activities, parent: ParentOrder): Promise<void> {
   await approval(o, parent.amount);
+  let unanswered = 0;
   for (;;) {
     o.checkCancel();
     try {
@@ -30,13 +31,14 @@ export async function pay(o: Order, acts: Activities, parent: ParentOrder): Prom
       const f = supplierFailure(err);
       if (f?.type === FailureType.Ambiguous) {
         if (await isPaid(o, acts)) break;
-        continue;
+        if (++unanswered <= MAX_UNANSWERED_IN_A_ROW) continue;
       }
       if (isBusiness(f, SupplierCode.InsufficientBalance)) {
         o.status.error = failureInfo('payBalanceV2', f!);
         await awaitFunds(o, acts, parent.amount);
         continue;
       }
+      unanswered = 0;
       await needsAttention(o, 'payBalanceV2', err);
       // Someone may have paid in the supplier's console meanwhile.
       if (await isPaid(o, acts)) break;

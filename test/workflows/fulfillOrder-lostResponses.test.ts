@@ -1,0 +1,50 @@
+/**
+ * Lost responses and an unwell supplier: the order still gets through, and nothing is created or
+ * paid twice. Faults are injected at the sandbox for this file's account only.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { Stage } from '../../src/client/definitions.js';
+import { accountStats, injectFault } from '../support/sandbox.js';
+import {
+  orderHarness,
+  reachStage,
+  startOrder,
+  validOrder,
+  type OrderHarness,
+} from '../support/orders.js';
+import { usOrder } from '../supplier/orderHelpers.js';
+
+let h: OrderHarness;
+beforeAll(async () => {
+  h = await orderHarness('lost');
+});
+afterAll(() => h.close());
+
+it('a create and a payment whose answers are lost are found, not repeated; busy answers are retried', async () => {
+  const { openId } = h.account;
+  // The supplier acts, then the connection drops: the workflow cannot know it worked.
+  await injectFault({ path: 'shopping/order/createOrderV3', kind: 'commitThenDrop', openId });
+  await injectFault({ path: 'shopping/pay/payBalanceV2', kind: 'commitThenDrop', openId });
+  await injectFault({ path: 'shopping/order/addCart', kind: 'busy', openId });
+  await injectFault({ path: 'shopping/order/addCartConfirm', kind: 'http5xx', openId });
+
+  const handle = await startOrder(h, validOrder({ ...usOrder(), fulfillment: { flow: 'B' } }));
+  const waiting = await reachStage(handle, Stage.AWAITING_SHIPMENT);
+  expect(
+    waiting.timeline.some((t) =>
+      /found at the supplier after an unanswered create/.test(t.note ?? ''),
+    ),
+  ).toBe(true);
+
+  const stats = await accountStats(openId);
+  expect(stats.ordersCreated).toBe(1);
+  expect(stats.duplicateCreatesRefused).toBe(0);
+  expect(stats.calls['shopping/order/createOrderV3']).toBe(1);
+  expect(stats.payments).toBe(1);
+  expect(stats.repeatedPaymentsRefused).toBe(0);
+  expect(stats.calls['shopping/pay/payBalanceV2']).toBe(1);
+  // The busy and failing cart steps were simply tried again.
+  expect(stats.calls['shopping/order/addCart']).toBe(2);
+  expect(stats.calls['shopping/order/addCartConfirm']).toBe(2);
+  expect(stats.faultsInjected).toBe(4);
+});
