@@ -2,6 +2,8 @@
  * Order activities: one supplier call each, named after the endpoint (open-api.md §4.4). They
  * return only what the workflow needs, and nothing personal, since results are kept in history.
  */
+import { ApplicationFailure } from '@temporalio/common';
+import { FailureType, type SupplierFailureDetails } from '../client/failures.js';
 import type { SupplierClient } from '../supplier/client.js';
 import {
   addCart,
@@ -77,6 +79,17 @@ function interception(entries: InterceptedOrder[], svcOrderId: string): StepOutc
   };
 }
 
+/** A success answer dropflow cannot go on with: a person must look (NEEDS_ATTENTION). */
+function unusableAnswer(endpoint: string, what: string): ApplicationFailure {
+  const details: SupplierFailureDetails = { endpoint, message: `the supplier answered ${what}` };
+  return ApplicationFailure.create({
+    type: FailureType.Fatal,
+    message: `${endpoint}: the supplier answered ${what}`,
+    details: [details],
+    nonRetryable: true,
+  });
+}
+
 export function orderActivities(supplier: SupplierClient) {
   return {
     async createOrderV3(order: CreateOrderRequest): Promise<CreatedOrder> {
@@ -101,10 +114,11 @@ export function orderActivities(supplier: SupplierClient) {
 
     async addCartConfirm(svcOrderId: string): Promise<StepOutcome & { shipmentOrderId?: string }> {
       const r = await supplierCall(supplier, addCartConfirm, { svcOrderIdList: [svcOrderId] });
-      return {
-        ...interception(r.interceptOrders, svcOrderId),
-        ...(r.shipmentsId != null && { shipmentOrderId: r.shipmentsId }),
-      };
+      const outcome = interception(r.interceptOrders, svcOrderId);
+      if (!outcome.intercepted && r.shipmentsId == null) {
+        throw unusableAnswer('addCartConfirm', 'confirmed without a shipmentsId');
+      }
+      return { ...outcome, ...(r.shipmentsId != null && { shipmentOrderId: r.shipmentsId }) };
     },
 
     async saveGenerateParentOrder(
@@ -112,6 +126,9 @@ export function orderActivities(supplier: SupplierClient) {
     ): Promise<StepOutcome & { payId?: string; amount?: number }> {
       const r = await supplierCall(supplier, saveGenerateParentOrder, { shipmentOrderId });
       const intercepted = r.interceptOrders.length > 0;
+      if (!intercepted && r.payId == null) {
+        throw unusableAnswer('saveGenerateParentOrder', 'a parent order without a payId');
+      }
       return {
         intercepted,
         reasons: intercepted

@@ -41,11 +41,12 @@ export const Stage = {
 } as const;
 export type Stage = (typeof Stage)[keyof typeof Stage];
 
-/** Stages that wait for a person or an outside event. */
+/** Stages that wait for a person or an outside event (NeedsAttention is true in them). */
 export const WAITING_STAGES: readonly Stage[] = [
   Stage.INTERCEPTED,
   Stage.AWAITING_FUNDS,
   Stage.AWAITING_CONNECTION,
+  Stage.AWAITING_WAYBILL,
   Stage.NEEDS_ATTENTION,
 ];
 

@@ -132,8 +132,7 @@ export function parseOrder(raw: unknown): ParsedOrder {
   if ((f.flow === 'C') !== (o.orderFlow === 2)) {
     issues.push({ field: 'orderFlow', rule: 'must be 2 exactly when fulfillment.flow is C' });
   }
-  const platform = f.flow === 'A' || (f.flow === 'C' && f.then === 'A');
-  if (!platform && (f.storage !== undefined || f.waybill !== undefined)) {
+  if (!usesPlatformLogistics(f) && (f.storage !== undefined || f.waybill !== undefined)) {
     issues.push({ field: 'fulfillment.storage', rule: 'storage and waybill belong to flow A' });
   }
   if (
@@ -151,6 +150,11 @@ export function parseOrder(raw: unknown): ParsedOrder {
     fulfillment: f,
   };
   return { ok: true, input };
+}
+
+/** Flow A, or flow C continuing as A: the goods leave a platform storage, with a waybill. */
+export function usesPlatformLogistics(f: FulfillmentChoices): boolean {
+  return f.flow === 'A' || (f.flow === 'C' && f.then === 'A');
 }
 
 /** `A`, `B`, `C+A` or `C+B`: the FulfillmentFlow search attribute. */

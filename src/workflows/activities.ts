@@ -29,6 +29,12 @@ const retry = {
 
 export interface Activities {
   supplier: SupplierActivities;
+  /**
+   * The same, tried once: for calls that must never be sent twice blindly (createOrderV3,
+   * payBalanceV2). A retry of a call whose attempt timed out or whose worker died could repeat what
+   * the supplier already did; the workflow looks the order up before it tries again.
+   */
+  supplierOnce: SupplierActivities;
   batch: BatchActivities;
   orchestration: OrchestrationActivities;
 }
@@ -41,6 +47,11 @@ export function activities(): Activities {
       taskQueue: queues.supplier,
       startToCloseTimeout: '1 minute',
       retry,
+    }),
+    supplierOnce: proxyActivities<SupplierActivities>({
+      taskQueue: queues.supplier,
+      startToCloseTimeout: '1 minute',
+      retry: { maximumAttempts: 1 },
     }),
     batch: proxyActivities<BatchActivities>({
       taskQueue: queues.batch,

@@ -38,3 +38,24 @@ export function failureInfo(step: string, f: SupplierFailure): FailureInfo {
     ...(f.details.requestId !== undefined && { requestId: f.details.requestId }),
   };
 }
+
+/**
+ * Whether the supplier may have acted on a call that failed: its answer was lost, or the activity
+ * itself failed (timed out, its worker died). A supplier error answer, or a request that never
+ * left, is sure: nothing happened.
+ */
+export function mayHaveActed(err: unknown): boolean {
+  if (!(err instanceof ActivityFailure)) return false;
+  const f = supplierFailure(err);
+  return f === undefined || f.type === FailureType.Ambiguous;
+}
+
+/** Whether trying the same call again later may succeed (rate limit, busy, 5xx before acting). */
+export function isRetryable(err: unknown): boolean {
+  return supplierFailure(err)?.type === FailureType.Retryable;
+}
+
+/** A growing pause between the workflow's own retries: 2 s, 4 s, … up to a minute. */
+export function backoff(attempt: number): number {
+  return Math.min(2 ** attempt, 60) * 1_000;
+}

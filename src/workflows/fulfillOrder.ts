@@ -10,7 +10,6 @@ import {
   FINAL_STAGES,
   provideWaybillUpdate,
   resumeUpdate,
-  Stage,
   statusQuery,
   supplierEventSignal,
   supplierStatusSignal,
@@ -19,14 +18,14 @@ import {
   type OrderStatus,
   type WaybillInput,
 } from '../client/definitions.js';
-import type { OrderInput } from '../client/orderInput.js';
+import { usesPlatformLogistics, type OrderInput } from '../client/orderInput.js';
 import { activities } from './activities.js';
 import { CancelRequested, Order } from './order.js';
 import { cancelOrder } from './steps/cancel.js';
 import { checkout } from './steps/checkout.js';
 import { pay } from './steps/payment.js';
 import { planOrder } from './steps/plan.js';
-import { followDelivery, isPlatformLogistics, uploadWaybill } from './steps/shipment.js';
+import { followDelivery, uploadWaybill } from './steps/shipment.js';
 
 export async function fulfillOrder(input: OrderInput): Promise<OrderStatus> {
   const o = new Order(input);
@@ -37,22 +36,17 @@ export async function fulfillOrder(input: OrderInput): Promise<OrderStatus> {
     const body = await planOrder(o, acts);
     const parent = await checkout(o, acts, body);
     await pay(o, acts, parent);
-    if (isPlatformLogistics(o)) await uploadWaybill(o, acts);
+    if (usesPlatformLogistics(input.fulfillment)) await uploadWaybill(o, acts);
     await followDelivery(o);
   } catch (err) {
     if (!(err instanceof CancelRequested)) throw err;
     await cancelOrder(o, acts, err.reason);
   }
+  // Actions that arrived as the order finished are answered, so every Update completes.
+  o.refuseWaiting(`the order is ${o.stage}: nothing left to act on`);
   await condition(allHandlersFinished);
   return o.status;
 }
-
-const RESUMABLE: readonly Stage[] = [
-  Stage.INTERCEPTED,
-  Stage.AWAITING_FUNDS,
-  Stage.AWAITING_CONNECTION,
-  Stage.NEEDS_ATTENTION,
-];
 
 function refuse(o: Order, action: string, why: string): never {
   throw new Error(`${action} refused: ${why} (order ${o.status.orderNumber} is ${o.stage})`);
@@ -65,12 +59,12 @@ function registerHandlers(o: Order): void {
 
   setHandler(resumeUpdate, (input) => o.request('resume', input), {
     validator: (_input) => {
-      if (!RESUMABLE.includes(o.stage)) refuse(o, 'resume', 'it is not waiting for a person');
+      if (!o.accepting.has('resume')) refuse(o, 'resume', 'it is not waiting for a person');
     },
   });
   setHandler(changeLogisticsUpdate, (input) => o.request('changeLogistics', input), {
     validator: (input: ChangeLogisticsInput) => {
-      if (o.stage !== Stage.INTERCEPTED)
+      if (!o.accepting.has('changeLogistics'))
         refuse(o, 'changeLogistics', 'only an intercepted order changes logistics');
       if (o.confirmed)
         refuse(o, 'changeLogistics', 'the cart is confirmed (the supplier answers 8002)');
@@ -81,12 +75,13 @@ function registerHandlers(o: Order): void {
   });
   setHandler(approvePaymentUpdate, (input) => o.request('approvePayment', input), {
     validator: (_input) => {
-      if (!o.awaitingApproval) refuse(o, 'approvePayment', 'no payment waits for approval');
+      if (!o.accepting.has('approvePayment'))
+        refuse(o, 'approvePayment', 'no payment waits for approval');
     },
   });
   setHandler(provideWaybillUpdate, (input) => o.request('provideWaybill', input), {
     validator: (input: WaybillInput) => {
-      if (o.stage !== Stage.AWAITING_WAYBILL) refuse(o, 'provideWaybill', 'no waybill is awaited');
+      if (!o.accepting.has('provideWaybill')) refuse(o, 'provideWaybill', 'no waybill is awaited');
       for (const field of ['carrier', 'trackNumber', 'filename', 'contentBase64'] as const) {
         if (typeof input[field] !== 'string' || input[field] === '') {
           refuse(o, 'provideWaybill', `${field} is required`);
@@ -97,7 +92,14 @@ function registerHandlers(o: Order): void {
   setHandler(cancelUpdate, (input) => o.request('cancel', input), {
     validator: (input: CancelInput) => {
       if (FINAL_STAGES.includes(o.stage)) refuse(o, 'cancel', 'the order is finished');
-      if (o.paid) refuse(o, 'cancel', 'the order is paid; open a dispute instead');
+      if (!o.cancellable) {
+        refuse(
+          o,
+          'cancel',
+          'the order is paid or its payment is under way; open a dispute instead',
+        );
+      }
+      if (o.hasAction(['cancel'])) refuse(o, 'cancel', 'a cancel is already under way');
       if (typeof input.reason !== 'string' || input.reason.trim() === '')
         refuse(o, 'cancel', 'a reason is required');
     },

@@ -6,6 +6,7 @@
 import { condition, setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
 import {
   Stage,
+  WAITING_STAGES,
   type ActionResult,
   type OrderStatus,
   type SupplierNews,
@@ -24,6 +25,14 @@ import { renderDetails } from './details.js';
 export type ActionKind =
   'resume' | 'changeLogistics' | 'approvePayment' | 'provideWaybill' | 'cancel';
 
+const ALL_ACTIONS: readonly ActionKind[] = [
+  'resume',
+  'changeLogistics',
+  'approvePayment',
+  'provideWaybill',
+  'cancel',
+];
+
 export interface PendingAction {
   id: number;
   kind: ActionKind;
@@ -38,22 +47,20 @@ export class CancelRequested extends Error {
   }
 }
 
-/** Stages where a person (or an outside event) must act. */
-const ATTENTION: readonly Stage[] = [
-  Stage.INTERCEPTED,
-  Stage.AWAITING_FUNDS,
-  Stage.AWAITING_CONNECTION,
-  Stage.AWAITING_WAYBILL,
-  Stage.NEEDS_ATTENTION,
-];
-
 /** How many webhook message ids are remembered for deduplication. */
 const SEEN_LIMIT = 1_000;
 
 export class Order {
   readonly status: OrderStatus;
-  /** Payment went through: cancelling is no longer possible (a dispute is). */
+  /** Payment went through. */
   paid = false;
+  /**
+   * A payment request is out, or its outcome is unknown: from here on the order can no longer be
+   * cancelled (a dispute can be opened instead). False again after the supplier refused it.
+   */
+  mayHavePaid = false;
+  /** The operator actions the workflow waits for right now; validators refuse the others. */
+  readonly accepting = new Set<ActionKind>();
   /** The supplier confirmed the cart (addCartConfirm): the order can no longer be deleted. */
   confirmed = false;
   /** Waiting for approvePayment. */
@@ -86,7 +93,7 @@ export class Order {
   /** Moves to a stage: timeline, search attributes and the UI's current details follow. */
   enter(stage: Stage, note?: string): void {
     // Reasons and errors describe the stop; moving on clears them.
-    if (!ATTENTION.includes(stage)) {
+    if (!WAITING_STAGES.includes(stage)) {
       delete this.status.interception;
       delete this.status.error;
     }
@@ -102,7 +109,7 @@ export class Order {
       { key: FulfillmentStage, value: stage },
       { key: OrderNumber, value: this.status.orderNumber },
       { key: FulfillmentFlow, value: this.status.flow },
-      { key: NeedsAttention, value: ATTENTION.includes(stage) || this.awaitingApproval },
+      { key: NeedsAttention, value: WAITING_STAGES.includes(stage) || this.awaitingApproval },
     ]);
     setCurrentDetails(renderDetails(this.status));
   }
@@ -171,6 +178,18 @@ export class Order {
   /** Answers an action's Update. */
   answer(action: PendingAction, message: string, accepted = true): void {
     action.result = { accepted, stage: this.stage, message };
+  }
+
+  /** Answers every waiting action of these kinds (all when none given) as not carried out. */
+  refuseWaiting(why: string, kinds?: readonly ActionKind[]): void {
+    for (let a = this.take(kinds ?? ALL_ACTIONS); a; a = this.take(kinds ?? ALL_ACTIONS)) {
+      this.answer(a, why, false);
+    }
+  }
+
+  /** Whether the order can still be cancelled (nothing paid, no payment under way). */
+  get cancellable(): boolean {
+    return !this.paid && !this.mayHavePaid;
   }
 
   /** Cancels now if an operator asked to (checked between steps). */

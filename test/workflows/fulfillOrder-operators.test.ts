@@ -19,7 +19,7 @@ import {
   visibleIn,
   type OrderHarness,
 } from '../support/orders.js';
-import { orderNumber, usOrder } from '../supplier/orderHelpers.js';
+import { editOrder, orderNumber, usOrder } from '../supplier/orderHelpers.js';
 
 let h: OrderHarness;
 beforeAll(async () => {
@@ -130,5 +130,39 @@ describe('orders waiting for people and events', () => {
       orderIds: [stopped.svcOrderId!],
     });
     expect(left).toEqual([]);
+  });
+
+  it('a paid order refuses cancel; a double-clicked resume is carried out once and both answered', async () => {
+    await setBalance(1_000);
+    // Flow A without a label: paid, then waiting for the waybill.
+    const paidInput = validOrder({
+      ...usOrder(),
+      fulfillment: { flow: 'A', storage: { mode: 'supplier' } },
+    });
+    const paid = await startOrder(h, paidInput);
+    await reachStage(paid, Stage.AWAITING_WAYBILL);
+    const refusal = await paid.executeUpdate(cancelUpdate, { args: [{ reason: 'too late' }] }).then(
+      () => undefined,
+      (e: unknown) => e as { cause?: { message?: string } },
+    );
+    expect(refusal?.cause?.message).toMatch(/cancel refused: the order is paid/);
+
+    const input = validOrder({ ...usOrder({ shippingZip: 'ABCDE' }), fulfillment: { flow: 'B' } });
+    const handle = await startOrder(h, input);
+    const stopped = await reachStage(handle, Stage.INTERCEPTED);
+    await editOrder(stopped.svcOrderId!, { shippingZip: '90210' });
+    const answers = await Promise.allSettled([
+      handle.executeUpdate(resumeUpdate, { args: [{ by: 'first' }] }),
+      handle.executeUpdate(resumeUpdate, { args: [{ by: 'second' }] }),
+    ]);
+    const accepted = answers.filter((a) => a.status === 'fulfilled' && a.value.accepted);
+    expect(accepted).toHaveLength(1);
+    // The other was refused (it came too late) or answered as already handled: never left hanging.
+    const other = answers.find((a) => !(a.status === 'fulfilled' && a.value.accepted));
+    expect(
+      other?.status === 'rejected' ||
+        (other?.status === 'fulfilled' && /already handled/.test(other.value.message)),
+    ).toBe(true);
+    await reachStage(handle, Stage.AWAITING_SHIPMENT);
   });
 });

@@ -1,8 +1,9 @@
 /** Cancelling before payment: remove what was created at the supplier where the API allows it. */
 import { Stage } from '../../client/definitions.js';
 import type { Activities } from '../activities.js';
-import { supplierFailure } from '../failures.js';
+import { ActivityFailure } from '@temporalio/workflow';
 import type { Order } from '../order.js';
+import { failureOf } from './wait.js';
 
 export async function cancelOrder(o: Order, acts: Activities, reason: string): Promise<void> {
   const svcOrderId = o.status.svcOrderId;
@@ -11,9 +12,10 @@ export async function cancelOrder(o: Order, acts: Activities, reason: string): P
       await acts.supplier.deleteOrder(svcOrderId);
       o.note(`deleted ${svcOrderId} at the supplier`);
     } catch (err) {
-      const f = supplierFailure(err);
-      if (!f) throw err;
-      o.note(`could not delete ${svcOrderId} at the supplier: ${f.details.message}`);
+      if (!(err instanceof ActivityFailure)) throw err;
+      o.note(
+        `could not delete ${svcOrderId} at the supplier: ${failureOf('deleteOrder', err).message}`,
+      );
     }
   } else if (svcOrderId !== undefined) {
     // deleteOrder is refused after confirmation; an unpaid parent order lapses at payExpireTime.

@@ -3,16 +3,17 @@
  * saveGenerateParentOrder, stopping at INTERCEPTED with the supplier's reasons wherever the
  * supplier intercepts, and reconciling lost responses by looking the order up.
  */
-import type { Reason, StepOutcome } from '../../activities/orders.js';
+import { ActivityFailure, sleep } from '@temporalio/workflow';
+import type { CreatedOrder, Reason, StepOutcome } from '../../activities/orders.js';
 import { Stage, type ChangeLogisticsInput } from '../../client/definitions.js';
 import { FailureType } from '../../client/failures.js';
 import type { CreateOrderRequest } from '../../supplier/api/orders.js';
 import { SupplierCode } from '../../supplier/errors.js';
 import type { Activities } from '../activities.js';
-import { isBusiness, supplierFailure } from '../failures.js';
+import { backoff, isBusiness, isRetryable, mayHaveActed, supplierFailure } from '../failures.js';
 import type { Order } from '../order.js';
 import { lookUpOrder, MAX_UNANSWERED_IN_A_ROW, reached } from './lookup.js';
-import { needsAttention, waitAt } from './wait.js';
+import { failureOf, needsAttention, waitAt } from './wait.js';
 
 export interface ParentOrder {
   shipmentOrderId: string;
@@ -36,8 +37,8 @@ export async function checkout(
     acts.supplier.addCartConfirm(svcOrderId),
   );
   o.confirmed = true;
-  const shipmentOrderId = confirmed.shipmentOrderId;
-  if (shipmentOrderId === undefined) throw new Error('addCartConfirm returned no shipmentsId');
+  // The activity refuses a confirmation without one (NEEDS_ATTENTION), so it is here.
+  const shipmentOrderId = confirmed.shipmentOrderId!;
   o.status.shipmentOrderId = shipmentOrderId;
 
   const parent = await cartStep(
@@ -48,50 +49,72 @@ export async function checkout(
     undefined,
     () => acts.supplier.saveGenerateParentOrder(shipmentOrderId),
   );
-  if (parent.payId === undefined) throw new Error('saveGenerateParentOrder returned no payId');
-  o.status.payId = parent.payId;
+  // As above: a parent order without a payId stops in the activity.
+  const payId = parent.payId!;
+  o.status.payId = payId;
   const amount = parent.amount ?? o.status.amounts?.orderAmount;
-  return { shipmentOrderId, payId: parent.payId, amount };
+  return { shipmentOrderId, payId, amount };
 }
 
 /** createOrderV3, never twice: a lost response or 1603003 is answered by finding the order. */
 async function createOrder(o: Order, acts: Activities, body: CreateOrderRequest): Promise<void> {
-  let unanswered = 0;
+  const created = await createOnce(o, acts, body);
+  if (created === 'found') return;
+  o.status.amounts = created.amounts;
+  if (created.shipmentOrderId !== undefined) o.status.shipmentOrderId = created.shipmentOrderId;
+  if (created.svcOrderId === undefined) {
+    await awaitConnection(o, acts);
+  } else {
+    o.setSvcOrderId(created.svcOrderId);
+    o.enter(Stage.CREATED);
+  }
+  const reasons = [
+    ...created.reasons,
+    ...(created.logisticsMiss
+      ? [{ message: 'logisticsMiss: the logistics line does not serve this route' }]
+      : []),
+  ];
+  // The supplier files an intercepted order anyway; addCart checks it again after a fix.
+  if (reasons.length > 0) await intercepted(o, acts, 'createOrderV3', reasons);
+}
+
+/**
+ * Sends createOrderV3 until it is answered, each attempt once (no blind activity retries): when
+ * the supplier may have acted, or says the order exists, the order is looked up first and adopted.
+ */
+async function createOnce(
+  o: Order,
+  acts: Activities,
+  body: CreateOrderRequest,
+): Promise<CreatedOrder | 'found'> {
+  let unsure = 0;
+  let busy = 0;
   for (;;) {
     o.checkCancel();
     try {
-      const created = await acts.supplier.createOrderV3(body);
-      o.status.amounts = created.amounts;
-      if (created.shipmentOrderId !== undefined) o.status.shipmentOrderId = created.shipmentOrderId;
-      if (created.svcOrderId === undefined) {
-        await awaitConnection(o, acts);
-      } else {
-        o.setSvcOrderId(created.svcOrderId);
-        o.enter(Stage.CREATED);
-      }
-      const reasons = [
-        ...created.reasons,
-        ...(created.logisticsMiss
-          ? [{ message: 'logisticsMiss: the logistics line does not serve this route' }]
-          : []),
-      ];
-      // The supplier files an intercepted order anyway; addCart checks it again after a fix.
-      if (reasons.length > 0) await intercepted(o, acts, 'createOrderV3', reasons);
-      return;
+      return await acts.supplierOnce.createOrderV3(body);
     } catch (err) {
-      const f = supplierFailure(err);
-      if (f?.type === FailureType.Ambiguous || isBusiness(f, SupplierCode.DuplicateOrder)) {
+      const unknownOutcome = mayHaveActed(err);
+      if (unknownOutcome || isBusiness(supplierFailure(err), SupplierCode.DuplicateOrder)) {
         const existing = await lookUpOrder(o, acts);
         if (existing) {
           o.setSvcOrderId(existing.svcOrderId);
-          if (existing.orderAmount !== undefined)
+          if (existing.orderAmount !== undefined) {
             o.status.amounts = { orderAmount: existing.orderAmount };
+          }
           o.enter(Stage.CREATED, 'found at the supplier after an unanswered create');
-          return;
+          return 'found';
         }
-        if (f?.type === FailureType.Ambiguous && ++unanswered <= MAX_UNANSWERED_IN_A_ROW) continue;
+        if (unknownOutcome && ++unsure <= MAX_UNANSWERED_IN_A_ROW) {
+          await sleep(backoff(unsure));
+          continue;
+        }
+      } else if (isRetryable(err) && ++busy <= MAX_UNANSWERED_IN_A_ROW) {
+        await sleep(backoff(busy));
+        continue;
       }
-      unanswered = 0;
+      unsure = 0;
+      busy = 0;
       await needsAttention(o, 'createOrderV3', err);
     }
   }
@@ -260,10 +283,10 @@ async function changeLogistics(
     });
     return outcome.intercepted ? outcome.reasons : undefined;
   } catch (err) {
-    const f = supplierFailure(err);
-    if (!f) throw err;
+    if (!(err instanceof ActivityFailure)) throw err;
+    const failure = failureOf('updateLogistics', err);
     return [
-      { ...(f.details.code !== undefined && { code: f.details.code }), message: f.details.message },
+      { ...(failure.code !== undefined && { code: failure.code }), message: failure.message },
     ];
   }
 }

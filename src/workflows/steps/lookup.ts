@@ -7,11 +7,11 @@ import type { Order } from '../order.js';
 export async function lookUpOrder(o: Order, acts: Activities): Promise<OrderSnapshot | undefined> {
   const key = o.status.svcOrderId ?? o.status.orderNumber;
   const found = await acts.batch.getOrderDetailBatch([key]);
-  return found.find(
-    (s) =>
-      s.svcOrderId === o.status.svcOrderId ||
-      s.svcOrderCode === o.status.svcOrderId ||
-      s.orderNumber === o.status.orderNumber,
+  const svcOrderId = o.status.svcOrderId;
+  return found.find((s) =>
+    svcOrderId !== undefined
+      ? s.svcOrderId === svcOrderId || s.svcOrderCode === svcOrderId
+      : s.orderNumber === o.status.orderNumber,
   );
 }
 

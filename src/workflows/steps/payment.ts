@@ -3,11 +3,18 @@
  * (AWAITING_FUNDS until a top-up, a resume, or a periodic balance check shows enough), and a lost
  * response answered by looking at the order's status before any new attempt.
  */
+import { sleep } from '@temporalio/workflow';
 import { Stage } from '../../client/definitions.js';
-import { FailureType } from '../../client/failures.js';
 import { SupplierCode } from '../../supplier/errors.js';
 import type { Activities } from '../activities.js';
-import { failureInfo, isBusiness, supplierFailure } from '../failures.js';
+import {
+  backoff,
+  failureInfo,
+  isBusiness,
+  isRetryable,
+  mayHaveActed,
+  supplierFailure,
+} from '../failures.js';
 import type { Order } from '../order.js';
 import type { ParentOrder } from './checkout.js';
 import { lookUpOrder, MAX_UNANSWERED_IN_A_ROW, reached } from './lookup.js';
@@ -18,27 +25,42 @@ const BALANCE_CHECK_INTERVAL = '30 minutes';
 
 export async function pay(o: Order, acts: Activities, parent: ParentOrder): Promise<void> {
   await approval(o, parent.amount);
-  let unanswered = 0;
+  let unsure = 0;
+  let busy = 0;
   for (;;) {
     o.checkCancel();
+    // From here the order can no longer be cancelled: a payment may happen.
+    o.mayHavePaid = true;
     try {
-      await acts.supplier.payBalanceV2({
+      await acts.supplierOnce.payBalanceV2({
         shipmentOrderId: parent.shipmentOrderId,
         payId: parent.payId,
       });
       break;
     } catch (err) {
-      const f = supplierFailure(err);
-      if (f?.type === FailureType.Ambiguous) {
+      if (mayHaveActed(err)) {
+        // The answer was lost or the attempt died: look before paying again.
         if (await isPaid(o, acts)) break;
-        if (++unanswered <= MAX_UNANSWERED_IN_A_ROW) continue;
+        if (++unsure <= MAX_UNANSWERED_IN_A_ROW) {
+          await sleep(backoff(unsure));
+          continue;
+        }
+      } else {
+        // The supplier answered (or the request never left): nothing was paid.
+        o.mayHavePaid = false;
+        if (isRetryable(err) && ++busy <= MAX_UNANSWERED_IN_A_ROW) {
+          await sleep(backoff(busy));
+          continue;
+        }
+        const f = supplierFailure(err);
+        if (isBusiness(f, SupplierCode.InsufficientBalance)) {
+          o.status.error = failureInfo('payBalanceV2', f!);
+          await awaitFunds(o, acts, parent.amount);
+          continue;
+        }
       }
-      if (isBusiness(f, SupplierCode.InsufficientBalance)) {
-        o.status.error = failureInfo('payBalanceV2', f!);
-        await awaitFunds(o, acts, parent.amount);
-        continue;
-      }
-      unanswered = 0;
+      unsure = 0;
+      busy = 0;
       await needsAttention(o, 'payBalanceV2', err);
       // Someone may have paid in the supplier's console meanwhile.
       if (await isPaid(o, acts)) break;
@@ -86,7 +108,10 @@ async function awaitFunds(o: Order, acts: Activities, amount: number | undefined
       Stage.AWAITING_FUNDS,
       `a balance top-up of at least ${amount ?? 'the order amount'} USD (makeup payment), resume, or cancel`,
       ['resume'],
-      { until: toppedUp, timeout: BALANCE_CHECK_INTERVAL },
+      // Without a known amount a balance check cannot tell enough from not enough.
+      amount === undefined
+        ? { until: toppedUp }
+        : { until: toppedUp, timeout: BALANCE_CHECK_INTERVAL },
     );
     if (action) {
       o.answer(action, 'retrying payment');
@@ -96,9 +121,9 @@ async function awaitFunds(o: Order, acts: Activities, amount: number | undefined
       o.note('balance topped up');
       return;
     }
+    if (amount === undefined) continue;
     try {
-      const balance = await acts.supplier.getBalance();
-      if (amount !== undefined && balance >= amount) return;
+      if ((await acts.supplier.getBalance()) >= amount) return;
     } catch {
       // The next check or a top-up will tell.
     }

@@ -3,6 +3,7 @@
  * createOrderV3 body that follows from them.
  */
 import { Stage } from '../../client/definitions.js';
+import { usesPlatformLogistics } from '../../client/orderInput.js';
 import type { CreateOrderRequest } from '../../supplier/api/orders.js';
 import type { Activities } from '../activities.js';
 import type { Order } from '../order.js';
@@ -15,8 +16,7 @@ export async function planOrder(o: Order, acts: Activities): Promise<CreateOrder
   if (f.flow === 'C') {
     body.orderFlow = 2;
   }
-  const platform = f.flow === 'A' || (f.flow === 'C' && f.then === 'A');
-  if (platform) {
+  if (usesPlatformLogistics(f)) {
     const storage =
       f.storage ??
       (body.storageId

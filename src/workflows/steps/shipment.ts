@@ -12,11 +12,6 @@ import type { Order } from '../order.js';
 import { reached } from './lookup.js';
 import { needsAttention, waitAt } from './wait.js';
 
-export function isPlatformLogistics(o: Order): boolean {
-  const f = o.input.fulfillment;
-  return f.flow === 'A' || (f.flow === 'C' && f.then === 'A');
-}
-
 /** Flow A: the warehouse starts work only once it has the waybill. */
 export async function uploadWaybill(o: Order, acts: Activities): Promise<void> {
   let waybill: WaybillInput | undefined = o.input.fulfillment.waybill;
@@ -56,6 +51,8 @@ export async function uploadWaybill(o: Order, acts: Activities): Promise<void> {
 export async function followDelivery(o: Order): Promise<void> {
   o.enter(Stage.AWAITING_SHIPMENT);
   const proofWaitMs = o.input.fulfillment.proofOfDeliveryWaitHours * 3_600_000;
+  /** When the wait for proof ends: set once, on delivery, whatever news arrives after. */
+  let proofDeadline: number | undefined;
   for (;;) {
     const seen = o.newsVersion;
     const s = o.news.orderStatus;
@@ -65,14 +62,18 @@ export async function followDelivery(o: Order): Promise<void> {
       return;
     }
     if (reached(s, 'SHIPPED') && o.stage === Stage.AWAITING_SHIPMENT) o.enter(Stage.SHIPPED);
-    if (reached(s, 'DELIVERED') && o.stage !== Stage.DELIVERED) o.enter(Stage.DELIVERED);
-    if (o.stage === Stage.DELIVERED) {
+    if (reached(s, 'DELIVERED') && o.stage !== Stage.DELIVERED) {
+      o.enter(Stage.DELIVERED);
+      proofDeadline = new Date().getTime() + proofWaitMs;
+    }
+    if (o.stage === Stage.DELIVERED && proofDeadline !== undefined) {
       if ((o.news.proofOfDelivery?.length ?? 0) > 0) {
         o.status.proofOfDelivery = o.news.proofOfDelivery;
         o.enter(Stage.COMPLETED, 'proof of delivery received');
         return;
       }
-      const arrived = await condition(() => o.newsVersion !== seen, proofWaitMs);
+      const left = Math.max(0, proofDeadline - new Date().getTime());
+      const arrived = await condition(() => o.newsVersion !== seen, left);
       if (!arrived) {
         o.enter(
           Stage.COMPLETED,

@@ -1,7 +1,7 @@
 /** Stopping for a person: waiting stages, operator actions, and NEEDS_ATTENTION. */
 import type { Duration } from '@temporalio/common';
 import { ActivityFailure, condition } from '@temporalio/workflow';
-import { Stage } from '../../client/definitions.js';
+import { Stage, type FailureInfo } from '../../client/definitions.js';
 import { failureInfo, supplierFailure } from '../failures.js';
 import type { ActionKind, Order, PendingAction } from '../order.js';
 
@@ -13,9 +13,11 @@ export interface WaitOptions {
 }
 
 /**
- * Enters a waiting stage and waits for one of `actions` (cancel too, while unpaid), for
- * `until`, or for the timeout. Returns the action taken, or undefined when the wait ended without.
- * A cancel throws CancelRequested.
+ * Enters a waiting stage and waits for one of `actions` (cancel too, while the order can be
+ * cancelled), for `until`, or for the timeout. Returns the action taken, or undefined when the
+ * wait ended without. Only while waiting do the Updates of `actions` pass their validators; a
+ * second one that arrived with the first is answered as already handled. A cancel throws
+ * CancelRequested.
  */
 export async function waitAt(
   o: Order,
@@ -26,12 +28,20 @@ export async function waitAt(
 ): Promise<PendingAction | undefined> {
   if (o.stage !== stage) o.enter(stage);
   o.waitFor(waitingFor);
-  const kinds: readonly ActionKind[] = o.paid ? actions : [...actions, 'cancel'];
+  const withCancel = o.cancellable;
+  const kinds: readonly ActionKind[] = withCancel ? [...actions, 'cancel'] : actions;
   const wake = () => o.hasAction(kinds) || (options.until?.() ?? false);
-  if (options.timeout === undefined) await condition(wake);
-  else await condition(wake, options.timeout);
-  o.checkCancel();
-  return o.take(actions);
+  for (const kind of actions) o.accepting.add(kind);
+  try {
+    if (options.timeout === undefined) await condition(wake);
+    else await condition(wake, options.timeout);
+  } finally {
+    for (const kind of actions) o.accepting.delete(kind);
+  }
+  if (withCancel) o.checkCancel();
+  const action = o.take(actions);
+  o.refuseWaiting('already handled by an earlier request', actions);
+  return action;
 }
 
 /**
@@ -40,11 +50,13 @@ export async function waitAt(
  * Anything that is not an activity failure is a bug and fails the workflow task.
  */
 export async function needsAttention(o: Order, step: string, err: unknown): Promise<void> {
-  const f = supplierFailure(err);
-  if (!f && !(err instanceof ActivityFailure)) throw err;
-  o.status.error = f
-    ? failureInfo(step, f)
-    : { step, message: (err as ActivityFailure).cause?.message ?? (err as Error).message };
+  if (!(err instanceof ActivityFailure)) throw err;
+  o.status.error = failureOf(step, err);
+  await stopForAttention(o, step);
+}
+
+/** Stops at NEEDS_ATTENTION with `o.status.error` already set; resume retries the step. */
+export async function stopForAttention(o: Order, step: string): Promise<void> {
   const action = await waitAt(
     o,
     Stage.NEEDS_ATTENTION,
@@ -52,4 +64,10 @@ export async function needsAttention(o: Order, step: string, err: unknown): Prom
     ['resume'],
   );
   if (action) o.answer(action, `retrying ${step}`);
+}
+
+/** What the operator sees of a failed activity: the supplier's words when there are any. */
+export function failureOf(step: string, err: ActivityFailure): FailureInfo {
+  const f = supplierFailure(err);
+  return f ? failureInfo(step, f) : { step, message: err.cause?.message ?? err.message };
 }
