@@ -3,6 +3,7 @@
  * workflow acts on (client/failures.ts). Temporal retries the retryable ones, after the supplier's
  * delay where it gave one; the rest reach the workflow at once.
  */
+import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { FailureType, type SupplierFailureDetails } from '../client/failures.js';
 import type { SupplierClient } from '../supplier/client.js';
@@ -21,7 +22,9 @@ export async function supplierCall<E extends Endpoint>(
   input: RequestOf<E>,
 ): Promise<ResponseOf<E>> {
   try {
-    return await supplier.call(ep, input);
+    // Inside an activity, its cancellation (or timeout) also aborts the HTTP request.
+    const signal = Context.current().cancellationSignal;
+    return await supplier.call(ep, input, { signal });
   } catch (err) {
     throw toApplicationFailure(ep.name, err);
   }

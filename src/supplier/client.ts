@@ -30,6 +30,11 @@ export interface SupplierConfig {
   tokenCallIntervalMs?: number;
 }
 
+export interface CallOptions {
+  /** Aborts the request: an activity that is cancelled or timed out stops waiting for it. */
+  signal?: AbortSignal;
+}
+
 export interface CallResult<T> {
   data: T;
   requestId: string | undefined;
@@ -63,14 +68,19 @@ export class SupplierClient {
   }
 
   /** Validates, paces and sends one request; returns the envelope's parsed `data`. */
-  async call<E extends Endpoint>(ep: E, input: RequestOf<E>): Promise<ResponseOf<E>> {
-    return (await this.exchange(ep, input)).data;
+  async call<E extends Endpoint>(
+    ep: E,
+    input: RequestOf<E>,
+    options: CallOptions = {},
+  ): Promise<ResponseOf<E>> {
+    return (await this.exchange(ep, input, options)).data;
   }
 
   /** Like `call`, also returning the supplier's requestId. */
   async exchange<E extends Endpoint>(
     ep: E,
     input: RequestOf<E>,
+    options: CallOptions = {},
   ): Promise<CallResult<ResponseOf<E>>> {
     const checked = ep.request.safeParse(input ?? {});
     if (!checked.success) throw new SupplierRequestInvalid(ep.name, toFieldIssues(checked.error));
@@ -81,6 +91,7 @@ export class SupplierClient {
       ep,
       checked.data as Record<string, unknown>,
       token,
+      options.signal,
     );
     const requestId = envelope.requestId ?? undefined;
     if (!isSuccess(envelope)) {

@@ -57,7 +57,13 @@ export class SupplierHttp {
     });
   }
 
-  async send(ep: Endpoint, input: Record<string, unknown>, token?: string): Promise<Exchange> {
+  /** `signal` aborts the request (an activity cancelled or timed out while waiting for it). */
+  async send(
+    ep: Endpoint,
+    input: Record<string, unknown>,
+    token?: string,
+    signal?: AbortSignal,
+  ): Promise<Exchange> {
     const url = new URL(this.origin + API_PREFIX + ep.path);
     const headers: Record<string, string> = { accept: 'application/json' };
     if (token !== undefined) headers['Service-Access-Token'] = token;
@@ -80,7 +86,9 @@ export class SupplierHttp {
         headers,
         body,
         dispatcher: this.agent,
-        signal: AbortSignal.timeout(this.options.requestTimeoutMs),
+        signal: signal
+          ? AbortSignal.any([signal, AbortSignal.timeout(this.options.requestTimeoutMs)])
+          : AbortSignal.timeout(this.options.requestTimeoutMs),
       });
       status = res.statusCode;
       text = await res.body.text();
