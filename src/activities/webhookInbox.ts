@@ -7,12 +7,20 @@ import type { Client } from '@temporalio/client';
 
 import type { WebhookEvent } from '../client/webhookDefinitions.js';
 import { WebhookRouter } from '../gateway/routing.js';
+import { unreadableReason } from '../gateway/unreadable.js';
 import { parseWebhookMessage } from '../supplier/webhookMessages.js';
 import type { TaskQueues } from '../temporal/taskQueues.js';
 
 export type HeldEventOutcome =
   | { messageId: string; outcome: 'delivered' | 'closed' }
-  | { messageId: string; outcome: 'held'; reason: string; autoReplay: boolean };
+  | {
+      messageId: string;
+      outcome: 'held';
+      reason: string;
+      autoReplay: boolean;
+      /** An ORDER event whose `order:<orderNumber>` workflow never existed. */
+      unknownOrder?: boolean;
+    };
 
 /** Events routed at once. */
 const CONCURRENCY = 10;
@@ -29,13 +37,23 @@ export function inboxActivities(client: Client, queues: TaskQueues) {
       params: event.params,
     });
     if (!parsed.ok) {
-      const reason = `unreadable: ${parsed.issues.map((i) => `${i.field} ${i.rule}`).join('; ')}`;
-      return { messageId, outcome: 'held', reason, autoReplay: false };
+      return {
+        messageId,
+        outcome: 'held',
+        reason: unreadableReason(parsed.issues),
+        autoReplay: false,
+      };
     }
     const routed = await router.route(parsed.message, new Date(event.receivedAt));
     switch (routed.outcome) {
       case 'unroutable':
-        return { messageId, outcome: 'held', reason: routed.reason, autoReplay: routed.autoReplay };
+        return {
+          messageId,
+          outcome: 'held',
+          reason: routed.reason,
+          autoReplay: routed.autoReplay,
+          ...(routed.unknownOrder === true && { unknownOrder: true }),
+        };
       case 'closed':
         return { messageId, outcome: 'closed' };
       default:

@@ -56,6 +56,11 @@ export interface HoldRequest {
    * up in visibility, which trails the workflows by a moment.
    */
   autoReplay: boolean;
+  /**
+   * An ORDER event for an order whose `order:<orderNumber>` workflow never existed: dropflow did
+   * not create that order (or not yet). Held for a limited time only (`expiresAt`).
+   */
+  unknownOrder?: boolean;
 }
 
 export interface HeldEvent extends HoldRequest {
@@ -64,6 +69,8 @@ export interface HeldEvent extends HoldRequest {
   replays: number;
   /** When the inbox tries it again by itself (ISO 8601); absent when only `replay` will. */
   nextReplayAt?: string;
+  /** When the inbox lets it go by itself (ISO 8601): unknown-order events only. */
+  expiresAt?: string;
 }
 
 export interface InboxView {
@@ -73,8 +80,11 @@ export interface InboxView {
   received: number;
   /** Events delivered by a replay. */
   delivered: number;
-  /** Held events dropped to keep the inbox bounded (oldest first), or discarded by an operator. */
+  /** Held events dropped to keep the inbox bounded (the oldest first); each one is logged (warn). */
   evicted: number;
+  /** Unknown-order events let go after their time in the inbox; each one is logged (warn). */
+  expired: number;
+  /** Held events let go by an operator (`discard`). */
   discarded: number;
 }
 

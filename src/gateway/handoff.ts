@@ -1,7 +1,8 @@
 /**
- * Handing a validated webhook message to Temporal, durably: routed to its workflows, or — when
- * none takes it — held in the account's `webhook-inbox` workflow (signalWithStart). When this
- * resolves, Temporal has the message; the gateway answers 200 only then.
+ * Handing a signed webhook message to Temporal, durably: a validated one is routed to its
+ * workflows, or — when none takes it — held in the account's `webhook-inbox` workflow
+ * (signalWithStart); one dropflow cannot read is held there as unreadable. When this resolves,
+ * Temporal has the message; the gateway answers 200 only then.
  */
 import type { Client } from '@temporalio/client';
 
@@ -15,6 +16,10 @@ import type { WebhookMessage } from '../supplier/webhookMessages.js';
 import { queuePrefix, type TaskQueues } from '../temporal/taskQueues.js';
 import { webhookEvent } from './news.js';
 import { WebhookRouter, type RouteOutcome } from './routing.js';
+import { UnreadableWebhook } from './unreadable.js';
+
+/** What the gateway hands off: a validated message, or a signed one it could not read. */
+export type IncomingWebhook = WebhookMessage | UnreadableWebhook;
 
 export type HandoffOutcome =
   | Exclude<RouteOutcome, { outcome: 'unroutable' }>
@@ -30,13 +35,20 @@ export class Handoff {
     this.router = new WebhookRouter(client, queues);
   }
 
-  async handOff(message: WebhookMessage, receivedAt: Date): Promise<HandoffOutcome> {
+  async handOff(message: IncomingWebhook, receivedAt: Date): Promise<HandoffOutcome> {
+    if (message instanceof UnreadableWebhook) {
+      // Nothing to route by: kept for a person (or a replay once dropflow reads it).
+      const { reason } = message;
+      const workflowId = await this.hold({ event: message.event, reason, autoReplay: false });
+      return { outcome: 'held', workflowId, reason };
+    }
     const routed = await this.router.route(message, receivedAt);
     if (routed.outcome !== 'unroutable') return routed;
     const workflowId = await this.hold({
       event: webhookEvent(message, receivedAt),
       reason: routed.reason,
       autoReplay: routed.autoReplay,
+      ...(routed.unknownOrder === true && { unknownOrder: true }),
     });
     return { outcome: 'held', workflowId, reason: routed.reason };
   }

@@ -41,13 +41,18 @@ export type RouteOutcome =
   /** Its orders' workflows have finished: nothing left to tell them. */
   | { outcome: 'closed'; workflowIds: string[] }
   | { outcome: 'catalogue'; workflowId: string }
-  /** No recipient now; `autoReplay` when the miss may be visibility trailing behind. */
-  | { outcome: 'unroutable'; reason: string; autoReplay: boolean };
+  /**
+   * No recipient now; `autoReplay` when the miss may be visibility trailing behind;
+   * `unknownOrder` for an ORDER message whose `order:<orderNumber>` workflow never existed (an
+   * order dropflow did not create, or not yet: the inbox keeps it for a while, not forever).
+   */
+  | { outcome: 'unroutable'; reason: string; autoReplay: boolean; unknownOrder?: boolean };
 
-const unroutable = (reason: string, autoReplay: boolean): RouteOutcome => ({
+const unroutable = (reason: string, autoReplay: boolean, unknownOrder = false): RouteOutcome => ({
   outcome: 'unroutable',
   reason,
   autoReplay,
+  ...(unknownOrder && { unknownOrder }),
 });
 
 function fromDelivery(d: Delivery): RouteOutcome | undefined {
@@ -109,6 +114,8 @@ export class WebhookRouter {
         .join(' or ')}`,
       // The workflow id is exact; only a visibility-only look-up may be trailing.
       orderNumber === undefined,
+      // Reached only when `order:<orderNumber>` was missing: neither running nor closed.
+      orderNumber !== undefined,
     );
   }
 

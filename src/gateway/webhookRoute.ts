@@ -5,7 +5,10 @@
  *    size (413 above the limit).
  * 2. `sign` = Base64(HMAC-SHA256(openId, raw body)) is checked on those bytes with a
  *    constant-time compare: missing, wrong or truncated → 401, before anything else happens.
- * 3. The JSON is validated per topic: unreadable → 400 with the field issues, nothing done.
+ * 3. The JSON is validated per topic. A signed message dropflow cannot read (unknown `type`, a
+ *    field of an unexpected shape) is still the supplier's: if it has a messageId it is held in
+ *    the inbox as `unreadable: <issues>`, not dropped. Only a body that is not JSON, or has no
+ *    readable messageId (nothing could deduplicate it), is refused: 400 with the issues.
  * 4. The message is handed to Temporal (routed, or held in the inbox) under a deadline: 200 only
  *    once Temporal has it; no answer in time → 503, and the supplier sends it again (same
  *    messageId, so a late first attempt and the retry have one effect).
@@ -13,18 +16,23 @@
 import type { FastifyInstance } from 'fastify';
 
 import type { Logger } from '../log.js';
-import { parseWebhookMessage, type WebhookMessage } from '../supplier/webhookMessages.js';
+import type { FieldIssue } from '../supplier/errors.js';
+import { parseWebhookMessage } from '../supplier/webhookMessages.js';
 import { verifyWebhookSignature } from '../supplier/webhookSignature.js';
 import { DeadlineExceeded, raceDeadline } from './deadline.js';
-import type { HandoffOutcome } from './handoff.js';
+import type { HandoffOutcome, IncomingWebhook } from './handoff.js';
 import type { SigningKey } from './signingKey.js';
+import { unreadableWebhook } from './unreadable.js';
 
 export const WEBHOOK_PATH = '/webhooks/supplier';
 
 export interface WebhookRouteOptions {
   signingKey: SigningKey;
-  /** Hands a valid message to Temporal within `ms` (else rejects with DeadlineExceeded). */
-  handOff: (message: WebhookMessage, receivedAt: Date, ms: number) => Promise<HandoffOutcome>;
+  /**
+   * Hands a signed message to Temporal within `ms` (else rejects with DeadlineExceeded): a valid
+   * one to be routed, an unreadable one to be held.
+   */
+  handOff: (message: IncomingWebhook, receivedAt: Date, ms: number) => Promise<HandoffOutcome>;
   /** The whole answer's budget: learning the key (once) and the hand-off. */
   deadlineMs: number;
   /** Bytes; larger bodies are refused with 413. */
@@ -65,15 +73,33 @@ export function registerWebhookRoute(app: FastifyInstance, opts: WebhookRouteOpt
         return reply.code(401).send({ error: 'invalid or missing signature' });
       }
 
-      const parsed = parseWebhookMessage(raw);
-      if (!parsed.ok) {
-        log.warn({ issues: parsed.issues }, 'webhook: invalid message');
-        return reply.code(400).send({ errors: parsed.issues });
+      const body = readJson(raw);
+      if (!body.ok) {
+        log.warn({ bytes: raw.length }, 'webhook: body is not JSON');
+        return reply.code(400).send({ errors: body.issues });
       }
-      const { messageId, type, messageType } = parsed.message;
+      const parsed = parseWebhookMessage(body.value);
+      let message: IncomingWebhook;
+      let envelope: { messageId: string; type: string; messageType: string };
+      if (parsed.ok) {
+        message = envelope = parsed.message;
+      } else {
+        const unreadable = unreadableWebhook(body.value, parsed.issues, receivedAt);
+        if (unreadable === undefined) {
+          log.warn({ issues: parsed.issues }, 'webhook: invalid message without a messageId');
+          return reply.code(400).send({ errors: parsed.issues });
+        }
+        log.warn(
+          { messageId: unreadable.messageId, type: unreadable.event.type, issues: parsed.issues },
+          'webhook: unreadable message; holding it in the inbox',
+        );
+        message = unreadable;
+        envelope = unreadable.event;
+      }
+      const { messageId, type, messageType } = envelope;
 
       try {
-        const outcome = await opts.handOff(parsed.message, receivedAt, left());
+        const outcome = await opts.handOff(message, receivedAt, left());
         const level = outcome.outcome === 'held' ? 'info' : 'debug';
         log[level]({ messageId, type, messageType, ...outcome }, 'webhook accepted');
         return await reply.code(200).send({ messageId, outcome: outcome.outcome });
@@ -88,4 +114,14 @@ export function registerWebhookRoute(app: FastifyInstance, opts: WebhookRouteOpt
     });
     done();
   });
+}
+
+type ReadJson = { ok: true; value: unknown } | { ok: false; issues: FieldIssue[] };
+
+function readJson(raw: Buffer): ReadJson {
+  try {
+    return { ok: true, value: JSON.parse(raw.toString('utf8')) as unknown };
+  } catch {
+    return { ok: false, issues: [{ field: '(body)', rule: 'must be JSON' }] };
+  }
 }

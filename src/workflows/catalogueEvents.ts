@@ -31,7 +31,8 @@ export const RECENT_LIMIT = 100;
 const RECENT_CHARS_LIMIT = 200_000;
 /**
  * Events waiting to be forwarded (count, and characters of JSON). Workflow state must stay
- * bounded: if upstream stays away this long, the oldest waiting events go (counted as overflowed).
+ * bounded: if upstream stays away this long, the oldest waiting events go — each one counted
+ * (`overflowed` in the query) and logged at warn, never silently.
  */
 export const PENDING_LIMIT = 1_000;
 const PENDING_CHARS_LIMIT = 600_000;
@@ -68,7 +69,17 @@ export async function catalogueEvents(input: CatalogueEventsInput = {}): Promise
     if (seen.includes(event.messageId)) return;
     pushBounded(seen, event.messageId, SEEN_LIMIT);
     view.received += 1;
-    view.overflowed += pending.push(event);
+    for (const gone of pending.push(event)) {
+      view.overflowed += 1;
+      // Ids and topic only: no payload in the log.
+      log.warn('catalogue events: backlog full; the oldest waiting event was dropped unforwarded', {
+        messageId: gone.messageId,
+        type: gone.type,
+        messageType: gone.messageType,
+        overflowed: view.overflowed,
+      });
+    }
+    // The list the query shows; what leaves it was forwarded or is still pending (or logged above).
     recent.push(event);
   });
   setHandler(catalogueEventsQuery, () => ({

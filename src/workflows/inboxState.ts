@@ -1,7 +1,8 @@
 /**
  * The state of the webhook inbox, as one explicit object: the held events (oldest first, bounded),
  * the messageIds already seen (deduplication, bounded), and counters. Pure: the workflow passes
- * the time in. Sandbox-safe.
+ * the time in, and hears of every held event that leaves without being delivered or discarded
+ * (evicted by the bound, expired) through `onDrop`, to log it. Sandbox-safe.
  */
 import type { HeldEventOutcome } from '../activities/webhookInbox.js';
 import type {
@@ -21,12 +22,29 @@ export const SEEN_LIMIT = 5_000;
 export const AUTO_REPLAY_DELAYS_MS = [30_000, 5 * 60_000, 60 * 60_000] as const;
 /** After a replay attempt that could not reach Temporal at all. */
 export const FAILED_ATTEMPT_DELAY_MS = 5 * 60_000;
+/**
+ * How long an ORDER event for an order dropflow never created (no `order:<orderNumber>` workflow
+ * ever existed) stays held: long enough for an order submitted late to be replayed to, short
+ * enough that such events do not pile up and push out events dropflow needs.
+ */
+export const UNKNOWN_ORDER_TTL_MS = 7 * 24 * 60 * 60_000;
 
 export interface InboxCounts {
   received: number;
   delivered: number;
+  /** Let go to keep the inbox within HELD_LIMIT / HELD_CHARS_LIMIT. */
   evicted: number;
+  /** Unknown-order events let go after UNKNOWN_ORDER_TTL_MS. */
+  expired: number;
   discarded: number;
+}
+
+/** Why a held event left the inbox undelivered without anybody asking. */
+export type DropCause = 'evicted' | 'expired';
+
+export interface InboxOptions {
+  /** Told of every event evicted or expired (the workflow logs it). */
+  onDrop?: (event: HeldEvent, cause: DropCause) => void;
 }
 
 export interface InboxSnapshot {
@@ -41,13 +59,22 @@ export class InboxState {
   private readonly held: BoundedList<HeldEvent>;
   private readonly seen: string[];
   private readonly counts: InboxCounts;
+  private readonly onDrop: (event: HeldEvent, cause: DropCause) => void;
   /** Grows with every change, so waits can tell. */
   version = 0;
 
-  constructor(from: Partial<InboxSnapshot> = {}) {
+  constructor(from: Partial<InboxSnapshot> = {}, options: InboxOptions = {}) {
     this.held = new BoundedList(from.held ?? [], HELD_LIMIT, HELD_CHARS_LIMIT);
     this.seen = [...(from.seen ?? [])];
-    this.counts = { received: 0, delivered: 0, evicted: 0, discarded: 0, ...from.counts };
+    this.counts = {
+      received: 0,
+      delivered: 0,
+      evicted: 0,
+      expired: 0,
+      discarded: 0,
+      ...from.counts,
+    };
+    this.onDrop = options.onDrop ?? (() => undefined);
   }
 
   /** Keeps the event unless its messageId was seen; returns false for a duplicate. */
@@ -60,9 +87,13 @@ export class InboxState {
       heldAt: iso(now),
       replays: 0,
       ...(request.autoReplay && { nextReplayAt: iso(now + AUTO_REPLAY_DELAYS_MS[0]) }),
+      ...(request.unknownOrder === true && { expiresAt: iso(now + UNKNOWN_ORDER_TTL_MS) }),
     };
     this.counts.received += 1;
-    this.counts.evicted += this.held.push(held);
+    for (const gone of this.held.push(held)) {
+      this.counts.evicted += 1;
+      this.onDrop(gone, 'evicted');
+    }
     this.version += 1;
     return true;
   }
@@ -100,6 +131,31 @@ export class InboxState {
     return next;
   }
 
+  /** The earliest expiry of an unknown-order event (ms since the epoch), if any. */
+  nextExpiryAt(): number | undefined {
+    let next: number | undefined;
+    for (const h of this.held.items) {
+      if (h.expiresAt === undefined) continue;
+      const at = Date.parse(h.expiresAt);
+      if (next === undefined || at < next) next = at;
+    }
+    return next;
+  }
+
+  /** Lets go of the unknown-order events whose time is up; returns them. */
+  expire(now: number): HeldEvent[] {
+    const gone = this.held.remove(
+      (h) => h.expiresAt !== undefined && Date.parse(h.expiresAt) <= now,
+    );
+    if (gone.length === 0) return gone;
+    for (const h of gone) {
+      this.counts.expired += 1;
+      this.onDrop(h, 'expired');
+    }
+    this.version += 1;
+    return gone;
+  }
+
   /** Applies routing outcomes: delivered and closed ones leave, the others wait for their next try. */
   settle(outcomes: readonly HeldEventOutcome[], now: number, result: ReplayResult): void {
     for (const o of outcomes) {
@@ -108,6 +164,14 @@ export class InboxState {
       if (o.outcome === 'held') {
         h.reason = o.reason;
         h.autoReplay = o.autoReplay;
+        if (o.unknownOrder === true) {
+          // Counted from when it was first held: replays do not keep it longer.
+          h.unknownOrder = true;
+          h.expiresAt ??= iso(Date.parse(h.heldAt) + UNKNOWN_ORDER_TTL_MS);
+        } else {
+          delete h.unknownOrder;
+          delete h.expiresAt;
+        }
         this.scheduleNext(h, now, AUTO_REPLAY_DELAYS_MS[h.replays + 1]);
         result.stillHeld.push(o.messageId);
       } else {

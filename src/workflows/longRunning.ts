@@ -41,20 +41,22 @@ export class BoundedList<T> {
     return this.items.length;
   }
 
-  /** Appends; returns how many of the oldest had to go. */
-  push(item: T): number {
+  /**
+   * Appends; returns the oldest items that had to go to keep the bounds (oldest first), so the
+   * caller can count and report every one of them.
+   */
+  push(item: T): T[] {
     this.items.push(item);
     const size = sizeOf(item);
     this.sizes.push(size);
     this.total += size;
-    let dropped = 0;
+    const dropped: T[] = [];
     while (
       this.items.length > 1 &&
       (this.items.length > this.maxItems || this.total > this.maxChars)
     ) {
-      this.items.shift();
+      dropped.push(this.items.shift()!);
       this.total -= this.sizes.shift()!;
-      dropped += 1;
     }
     return dropped;
   }

@@ -4,8 +4,10 @@
  * workflow consumes. Nothing valid is dropped: they are held (deduplicated by messageId), listed
  * by the `inbox` query, and routed again by the `replay` update once their order exists. Events
  * whose miss may be visibility trailing behind are also tried again by themselves a few times.
- * `discard` lets an operator let go of events nobody will take. Continues as new, carrying its
- * state, before its history grows heavy.
+ * `discard` lets an operator let go of events nobody will take. The inbox is bounded: an event
+ * evicted by the bound, or an ORDER event for an order dropflow never created let go after
+ * UNKNOWN_ORDER_TTL_MS, is counted (`inbox` query) and logged at warn. Continues as new, carrying
+ * its state, before its history grows heavy.
  */
 import {
   ActivityFailure,
@@ -43,18 +45,41 @@ const now = () => new Date().getTime();
 const messageIdsOf = (options: ReplayInput | undefined): string[] | undefined =>
   options?.messageIds;
 
+const earliest = (a: number | undefined, b: number | undefined): number | undefined =>
+  a === undefined ? b : b === undefined ? a : Math.min(a, b);
+
 export async function webhookInbox(input: WebhookInboxInput = {}): Promise<void> {
-  const inbox = new InboxState(input);
+  const inbox = new InboxState(input, {
+    // Ids and topic only: the params may hold personal data.
+    onDrop: (held, cause) => {
+      log.warn(
+        cause === 'evicted'
+          ? 'inbox: held webhook event evicted to keep the inbox bounded'
+          : 'inbox: held webhook event for an order dropflow never created expired',
+        {
+          messageId: held.event.messageId,
+          type: held.event.type,
+          messageType: held.event.messageType,
+          heldAt: held.heldAt,
+          cause,
+        },
+      );
+    },
+  });
   const { routeHeldEvents } = proxyActivities<InboxActivities>({
     taskQueue: workflowInfo().taskQueue,
     startToCloseTimeout: '1 minute',
     retry: { initialInterval: '1 second', maximumInterval: '10 seconds', maximumAttempts: 5 },
   });
 
-  // One routing attempt at a time, so an event is never routed by two attempts at once.
+  // One routing attempt at a time, so an event is never routed by two attempts at once. Several
+  // waiters may be released in one activation: each checks again once it runs, and the first
+  // takes the lock before the next runs (no await between the check and `busy = true`).
   let busy = false;
+  // Read through a function: handlers change it while the workflow waits.
+  const idle = () => !busy;
   async function attempt(events: readonly HeldEvent[]): Promise<ReplayResult> {
-    await condition(() => !busy);
+    while (!idle()) await condition(idle);
     busy = true;
     try {
       const result: ReplayResult = { delivered: [], closed: [], stillHeld: [] };
@@ -99,7 +124,11 @@ export async function webhookInbox(input: WebhookInboxInput = {}): Promise<void>
       validator: (options: ReplayInput | undefined) => {
         const ids = messageIdsOf(options);
         if (ids !== undefined && (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string')))
-          throw new Error('replay refused: messageIds must be a list of strings');
+          throw ApplicationFailure.create({
+            type: 'InvalidReplay',
+            message: 'replay refused: messageIds must be a list of strings',
+            nonRetryable: true,
+          });
       },
     },
   );
@@ -113,13 +142,18 @@ export async function webhookInbox(input: WebhookInboxInput = {}): Promise<void>
     {
       validator: (options: DiscardInput) => {
         if (!Array.isArray(options.messageIds) || options.messageIds.length === 0)
-          throw new Error('discard refused: name the messageIds to let go of');
+          throw ApplicationFailure.create({
+            type: 'InvalidDiscard',
+            message: 'discard refused: name the messageIds to let go of',
+            nonRetryable: true,
+          });
       },
     },
   );
 
   for (;;) {
-    await condition(() => !busy);
+    while (!idle()) await condition(idle);
+    inbox.expire(now());
     const due = inbox.due(now());
     if (due.length > 0) {
       try {
@@ -136,7 +170,7 @@ export async function webhookInbox(input: WebhookInboxInput = {}): Promise<void>
       return continueAsNew<typeof webhookInbox>(inbox.snapshot());
     }
     const version = inbox.version;
-    const next = inbox.nextReplayAt();
+    const next = earliest(inbox.nextReplayAt(), inbox.nextExpiryAt());
     const woke = () => busy || inbox.version !== version || shouldContinueAsNew();
     if (next === undefined) await condition(woke);
     else await condition(woke, Math.max(1, next - now()));

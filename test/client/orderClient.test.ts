@@ -28,6 +28,7 @@ import {
 } from '../../src/temporal/searchAttributes.js';
 import { taskQueues } from '../../src/temporal/taskQueues.js';
 import { createWorkers, WORKFLOWS_PATH, type WorkerSet } from '../../src/worker.js';
+import { eventually } from '../support/eventually.js';
 import { newSandboxAccount, type TestAccount } from '../support/sandbox.js';
 
 type Order = Record<string, unknown> & { fulfillment: Record<string, unknown> };
@@ -40,16 +41,6 @@ async function example(flow: 'a' | 'b' | 'c', orderNumber: string): Promise<Orde
 
 function newOrderNumber(): string {
   return `OC-${randomUUID().slice(0, 13)}`;
-}
-
-async function eventually<T>(fn: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 describe('OrderClient', () => {
@@ -182,10 +173,13 @@ describe('OrderClient', () => {
     expect(values).not.toContain('Ada Example');
     expect(values).not.toContain('Example Street');
 
-    const listed = await eventually(async () => {
-      const received = await idle.list({ stage: 'RECEIVED', limit: 1000 });
-      return received.find((o) => o.orderNumber === orderNumber);
-    });
+    const received = await eventually(
+      `${orderNumber} listed as RECEIVED`,
+      () => idle.list({ stage: 'RECEIVED', limit: 1000 }),
+      (list) => list.some((o) => o.orderNumber === orderNumber),
+      15_000,
+    );
+    const listed = received.find((o) => o.orderNumber === orderNumber);
     expect(listed).toMatchObject({
       orderNumber,
       workflowId,

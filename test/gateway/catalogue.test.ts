@@ -10,7 +10,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { WebhookEvent } from '../../src/client/webhookDefinitions.js';
 import type { StartedGateway } from '../../src/gateway/server.js';
 import { orderHarness, type OrderHarness } from '../support/orders.js';
-import { catalogueView, eventually, messageId, pushSigned, startTestGateway } from './support.js';
+import { eventually } from '../support/eventually.js';
+import { catalogueView, messageId, pushSigned, startTestGateway } from './support.js';
 
 let h: OrderHarness;
 let gateway: StartedGateway;
@@ -58,9 +59,9 @@ it('stock events reach upstream, retried through a failure, once per messageId',
     expect(answer).toMatchObject({ status: 200, body: { outcome: 'catalogue' } });
   }
   const view = await eventually(
+    'the event forwarded',
     () => catalogueView(h),
     (v) => v.forwarded === 1,
-    'the event forwarded',
   );
   expect(view).toMatchObject({ forwarding: 'upstream', pending: 0, received: 1 });
   expect(view.lastError).toBeUndefined();

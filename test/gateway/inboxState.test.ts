@@ -7,6 +7,8 @@ import {
   HELD_CHARS_LIMIT,
   HELD_LIMIT,
   InboxState,
+  UNKNOWN_ORDER_TTL_MS,
+  type DropCause,
 } from '../../src/workflows/inboxState.js';
 
 const T0 = Date.UTC(2026, 2, 1);
@@ -89,13 +91,69 @@ describe('InboxState', () => {
     expect(big.view().held.at(-1)?.event.messageId).toBe('big5');
   });
 
+  it('reports every evicted event, by messageId and type', () => {
+    const dropped: [string, string, DropCause][] = [];
+    const inbox = new InboxState(
+      {},
+      { onDrop: (h, cause) => dropped.push([h.event.messageId, h.event.type, cause]) },
+    );
+    for (let i = 0; i < HELD_LIMIT + 2; i += 1) inbox.hold(request(`n${i}`), T0);
+    expect(dropped).toEqual([
+      ['n0', 'ORDER', 'evicted'],
+      ['n1', 'ORDER', 'evicted'],
+    ]);
+    expect(inbox.view()).toMatchObject({ evicted: 2, expired: 0 });
+  });
+
+  it('lets events for orders dropflow never created go after UNKNOWN_ORDER_TTL_MS', () => {
+    const dropped: [string, DropCause][] = [];
+    const inbox = new InboxState(
+      {},
+      { onDrop: (h, cause) => dropped.push([h.event.messageId, cause]) },
+    );
+    inbox.hold({ ...request('stranger'), unknownOrder: true }, T0);
+    inbox.hold(request('kept'), T0);
+    const expiry = T0 + UNKNOWN_ORDER_TTL_MS;
+    expect(inbox.select(['stranger'])[0]?.expiresAt).toBe(new Date(expiry).toISOString());
+    expect(inbox.select(['kept'])[0]?.expiresAt).toBeUndefined();
+    expect(inbox.nextExpiryAt()).toBe(expiry);
+
+    expect(inbox.expire(expiry - 1)).toEqual([]);
+    expect(inbox.expire(expiry).map((h) => h.event.messageId)).toEqual(['stranger']);
+    expect(dropped).toEqual([['stranger', 'expired']]);
+    expect(inbox.view()).toMatchObject({ expired: 1, held: [{ event: { messageId: 'kept' } }] });
+    expect(inbox.nextExpiryAt()).toBeUndefined();
+    // Still remembered: the supplier's retry of it is not held again.
+    expect(inbox.hold({ ...request('stranger'), unknownOrder: true }, expiry)).toBe(false);
+  });
+
+  it('keeps the expiry from when the event was first held, and drops it once the miss changes', () => {
+    const inbox = new InboxState();
+    inbox.hold(request('a'), T0);
+    const held = {
+      messageId: 'a',
+      outcome: 'held',
+      reason: 'no order',
+      autoReplay: false,
+    } as const;
+    inbox.settle([{ ...held, unknownOrder: true }], T0 + 1_000, emptyResult());
+    expect(inbox.nextExpiryAt()).toBe(T0 + UNKNOWN_ORDER_TTL_MS);
+    inbox.settle([{ ...held, unknownOrder: true }], T0 + 2_000, emptyResult());
+    expect(inbox.nextExpiryAt()).toBe(T0 + UNKNOWN_ORDER_TTL_MS);
+    inbox.settle([held], T0 + 3_000, emptyResult());
+    expect(inbox.nextExpiryAt()).toBeUndefined();
+    expect(inbox.select(['a'])[0]?.unknownOrder).toBeUndefined();
+  });
+
   it('survives continue-as-new through its snapshot', () => {
     const inbox = new InboxState();
     inbox.hold(request('a', true), T0);
+    inbox.hold({ ...request('b'), unknownOrder: true }, T0);
     const next = new InboxState(JSON.parse(JSON.stringify(inbox.snapshot())) as never);
     expect(next.hold(request('a'), T0)).toBe(false);
     expect(next.view()).toEqual(inbox.view());
     expect(next.nextReplayAt()).toBe(inbox.nextReplayAt());
+    expect(next.nextExpiryAt()).toBe(inbox.nextExpiryAt());
   });
 
   it('discards named events', () => {

@@ -16,7 +16,7 @@ import {
   type OrderHarness,
 } from '../support/orders.js';
 import { usOrder } from '../supplier/orderHelpers.js';
-import { eventually, inbox, messageId, pushSigned, startTestGateway } from './support.js';
+import { inboxHolding, messageId, pushSigned, startTestGateway } from './support.js';
 
 let h: OrderHarness;
 let gateway: StartedGateway;
@@ -60,11 +60,7 @@ it('with nobody waiting for funds, a top-up is held and tried again by itself', 
   const message = makeup('PAID');
   const answer = await pushSigned(gateway, h.account.openId, message);
   expect(answer).toMatchObject({ status: 200, body: { outcome: 'held' } });
-  const view = await eventually(
-    () => inbox(h),
-    (v) => v.held.some((e) => e.event.messageId === message.messageId),
-    'the top-up in the inbox',
-  );
+  const view = await inboxHolding(h, message.messageId);
   const held = view.held.find((e) => e.event.messageId === message.messageId)!;
   expect(held.autoReplay).toBe(true);
   expect(held.nextReplayAt).toBeDefined();

@@ -19,6 +19,7 @@ import {
 import { startGateway, type StartedGateway } from '../../src/gateway/server.js';
 import type { OpenIdSource } from '../../src/gateway/signingKey.js';
 import { queuePrefix } from '../../src/temporal/taskQueues.js';
+import { eventually } from '../support/eventually.js';
 import type { OrderHarness } from '../support/orders.js';
 
 export const quietLog = pino({ level: 'warn' }, pino.destination(2));
@@ -83,7 +84,7 @@ export async function inbox(h: OrderHarness): Promise<InboxView> {
       .query(inboxQuery);
   } catch (err) {
     if (!(err instanceof WorkflowNotFoundError)) throw err;
-    return { held: [], received: 0, delivered: 0, evicted: 0, discarded: 0 };
+    return { held: [], received: 0, delivered: 0, evicted: 0, expired: 0, discarded: 0 };
   }
 }
 
@@ -93,21 +94,13 @@ export function catalogueView(h: OrderHarness): Promise<CatalogueView> {
     .query(catalogueEventsQuery);
 }
 
-/** Polls `read` until `ok` holds of its value (a query, not a fixed sleep). */
-export async function eventually<T>(
-  read: () => Promise<T>,
-  ok: (value: T) => boolean,
-  what: string,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > until)
-      throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+/** The account's inbox once it holds the event with `id`. */
+export function inboxHolding(h: OrderHarness, id: string): Promise<InboxView> {
+  return eventually(
+    `${id} held in the inbox`,
+    () => inbox(h),
+    (v) => v.held.some((e) => e.event.messageId === id),
+  );
 }
 
 /** An ORDER topic message as supplement.md describes it. */

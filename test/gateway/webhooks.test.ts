@@ -11,6 +11,7 @@ import { Stage } from '../../src/client/definitions.js';
 import { replayUpdate, webhookInboxId } from '../../src/client/webhookDefinitions.js';
 import { startGateway, type StartedGateway } from '../../src/gateway/server.js';
 import { queuePrefix, taskQueues } from '../../src/temporal/taskQueues.js';
+import { UNKNOWN_ORDER_TTL_MS } from '../../src/workflows/inboxState.js';
 import {
   orderHarness,
   reachStage,
@@ -19,11 +20,12 @@ import {
   type OrderHarness,
 } from '../support/orders.js';
 import { usOrder } from '../supplier/orderHelpers.js';
+import { eventually } from '../support/eventually.js';
 import {
   catalogueView,
-  eventually,
   hmac,
   inbox,
+  inboxHolding,
   messageId,
   orderMessage,
   push,
@@ -193,17 +195,16 @@ describe('events for no known order', () => {
       const answer = await pushSigned(gateway, openId, message);
       expect(answer).toMatchObject({ status: 200, body: { outcome: 'held' } });
     }
-    const held = await eventually(
-      () => inbox(h),
-      (v) => v.held.some((e) => e.event.messageId === id),
-      'the event in the inbox',
-    );
+    const held = await inboxHolding(h, id);
     expect(held.held.filter((e) => e.event.messageId === id)).toHaveLength(1);
     expect(held.received).toBe(before.received + 1);
     const entry = held.held.find((e) => e.event.messageId === id)!;
     expect(entry.reason).toContain(orderNumber);
     // Keyed by orderNumber, the miss is exact: only a replay tries again.
     expect(entry.nextReplayAt).toBeUndefined();
+    // No order:<orderNumber> ever existed: held for a while, not for ever.
+    expect(entry.unknownOrder).toBe(true);
+    expect(Date.parse(entry.expiresAt!)).toBe(Date.parse(entry.heldAt) + UNKNOWN_ORDER_TTL_MS);
 
     const handle = await startOrder(h, input);
     await reachStage(handle, Stage.AWAITING_SHIPMENT);
@@ -229,7 +230,7 @@ describe('bodies the gateway refuses', () => {
     expect(await inbox(h)).toEqual(before);
   });
 
-  it('answers 400 with the field issues for malformed JSON or a message that breaks its schema', async () => {
+  it('answers 400 to a body that is not JSON, or has no messageId, and holds nothing', async () => {
     const before = await inbox(h);
     const broken = '{"messageId": "m-1", "type": "ORDER", "params": {';
     const notJson = await push(gateway, broken, hmac(openId, broken));
@@ -238,21 +239,63 @@ describe('bodies the gateway refuses', () => {
       body: { errors: [{ field: '(body)', rule: 'must be JSON' }] },
     });
 
-    const noIds = await pushSigned(gateway, openId, orderMessage(messageId('noids'), {}));
-    expect(noIds.status).toBe(400);
-    expect(noIds.body['errors']).toEqual(
-      expect.arrayContaining([expect.objectContaining({ field: 'params.svcOrderId' })]),
-    );
+    for (const noId of [
+      { type: 'WEATHER', messageType: 'UPDATE', params: {} },
+      { messageId: '', type: 'ORDER', messageType: 'UPDATE', params: {} },
+      { messageId: { nested: 1 }, type: 'ORDER', messageType: 'UPDATE', params: {} },
+      ['not', 'an', 'envelope'],
+    ]) {
+      const answer = await pushSigned(gateway, openId, noId);
+      expect(answer.status, JSON.stringify(noId)).toBe(400);
+      expect(answer.body['errors'], JSON.stringify(noId)).toEqual(expect.any(Array));
+    }
+    expect(await inbox(h)).toEqual(before);
+  });
+});
 
-    const unknownType = await pushSigned(gateway, openId, {
+describe('signed messages dropflow cannot read', () => {
+  it('are held in the inbox as unreadable (once per messageId) and answered 200', async () => {
+    const before = await inbox(h);
+    const weird = {
       messageId: messageId('weird'),
       type: 'WEATHER',
       messageType: 'UPDATE',
-      params: {},
+      params: { forecast: 'rain' },
+    };
+    for (let i = 0; i < 2; i += 1) {
+      const answer = await pushSigned(gateway, openId, weird);
+      expect(answer).toEqual({
+        status: 200,
+        body: { messageId: weird.messageId, outcome: 'held' },
+      });
+    }
+    // An ORDER message of an unexpected shape: no orderNumber nor svcOrderId to route it by.
+    const noIds = orderMessage(messageId('noids'), {});
+    expect(await pushSigned(gateway, openId, noIds)).toMatchObject({
+      status: 200,
+      body: { outcome: 'held' },
     });
-    expect(unknownType.status).toBe(400);
-    expect(unknownType.body['errors']).toEqual([expect.objectContaining({ field: 'type' })]);
-    expect(await inbox(h)).toEqual(before);
+
+    await inboxHolding(h, weird.messageId);
+    const view = await inboxHolding(h, noIds['messageId'] as string);
+    expect(view.held.filter((e) => e.event.messageId === weird.messageId)).toHaveLength(1);
+    expect(view.received).toBe(before.received + 2);
+    const held = view.held.find((e) => e.event.messageId === weird.messageId)!;
+    expect(held).toMatchObject({
+      event: { type: 'WEATHER', messageType: 'UPDATE', params: { forecast: 'rain' } },
+      autoReplay: false,
+    });
+    expect(held.reason).toMatch(/^unreadable: type must be one of ORDER/);
+    expect(held.expiresAt).toBeUndefined();
+    expect(held.nextReplayAt).toBeUndefined();
+    const shapeless = view.held.find((e) => e.event.messageId === noIds['messageId'])!;
+    expect(shapeless.reason).toMatch(/^unreadable: params\.svcOrderId is required/);
+
+    // A replay reads them again: still unreadable, still held.
+    const result = await h.client.workflow
+      .getHandle(webhookInboxId(queuePrefix(h.queues)))
+      .executeUpdate(replayUpdate, { args: [{ messageIds: [weird.messageId] }] });
+    expect(result).toEqual({ delivered: [], closed: [], stillHeld: [weird.messageId] });
   });
 });
 
@@ -270,9 +313,9 @@ describe('catalogue events', () => {
       expect(answer).toMatchObject({ status: 200, body: { outcome: 'catalogue' } });
     }
     const view = await eventually(
+      'the catalogue event kept',
       () => catalogueView(h),
       (v) => v.forwarding !== 'unknown' && v.pending === 0,
-      'the catalogue event kept',
     );
     expect(view.recent.filter((e) => e.messageId === id)).toHaveLength(1);
     expect(view.received).toBe(1);
@@ -307,16 +350,27 @@ describe('a slow Temporal', () => {
     blackhole.close();
   });
 
-  it('answers 503 inside 3 seconds (the supplier retries), never 200', async () => {
-    const started = Date.now();
+  // How fast the 503 comes is the bench's to measure (a timing assertion here would be flaky on
+  // a loaded machine); the deadline itself is what makes the answer come at all.
+  it('answers 503 (the supplier retries), never 200', async () => {
     const answer = await pushSigned(
       slow,
       openId,
       orderMessage(messageId('slow'), { orderNumber: 'SLOW-1', orderStatus: 'SHIPPED' }),
     );
-    const elapsed = Date.now() - started;
     expect(answer.status).toBe(503);
-    expect(elapsed).toBeLessThan(3_000);
+    expect(answer.body).not.toHaveProperty('outcome');
+  });
+
+  it('answers 503 to a signed unreadable message too: it is not held until Temporal has it', async () => {
+    const answer = await pushSigned(slow, openId, {
+      messageId: messageId('slow-weird'),
+      type: 'WEATHER',
+      messageType: 'UPDATE',
+      params: {},
+    });
+    expect(answer.status).toBe(503);
+    expect(answer.body).not.toHaveProperty('outcome');
   });
 
   it('is not ready (/readyz 503) while /healthz says the process is up', async () => {

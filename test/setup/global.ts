@@ -1,6 +1,7 @@
 /**
- * vitest globalSetup: the real parts every integration test talks to, started once per run
- * (architecture §2, §9). Tests read them with `inject('temporalAddress')` etc.
+ * vitest globalSetup: the real Temporal dev server every integration test talks to, started once
+ * per run (architecture §2, §9); the supplier sandbox has its own globalSetup (sandbox.ts). Tests
+ * read them with `inject('temporalAddress')` etc.
  */
 import type { TestProject } from 'vitest/node';
 
@@ -26,10 +27,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
     closers.push(() => temporal.close());
     project.provide('temporalAddress', temporal.address);
     project.provide('temporalNamespace', temporal.namespace);
-
-    // --- Supplier sandbox ---------------------------------------------------------------------
-    // TODO(sandbox): start the sandbox server here (src/sandbox/), push its close() onto
-    // `closers`, and `project.provide('sandboxUrl', url)` (the key is declared in provided.d.ts).
   } catch (err) {
     await teardown();
     throw err;

@@ -5,13 +5,15 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { businessDisputeIdFor, openDispute } from '../../src/client/disputeClient.js';
 import {
+  cancelUpdate,
   disputeStatusQuery,
   Stage,
   statusQuery,
   type DisputeStatus,
 } from '../../src/client/definitions.js';
 import { OrderClient } from '../../src/client/orderClient.js';
-import { sandboxUrl } from '../support/sandbox.js';
+import { eventually } from '../support/eventually.js';
+import { accountStats, injectFault, sandboxUrl } from '../support/sandbox.js';
 import {
   orderHarness,
   reachStage,
@@ -27,26 +29,33 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-async function disputeReaches(
-  workflowId: string,
-  stage: DisputeStatus['stage'],
-): Promise<DisputeStatus> {
+function disputeReaches(workflowId: string, stage: DisputeStatus['stage']): Promise<DisputeStatus> {
   const handle = h.client.workflow.getHandle(workflowId);
-  const until = Date.now() + 60_000;
-  for (;;) {
-    const s = await handle.query(disputeStatusQuery);
-    if (s.stage === stage) return s;
-    if (s.stage === 'NEEDS_ATTENTION')
-      throw new Error(`dispute needs attention: ${JSON.stringify(s.error)}`);
-    if (Date.now() > until) throw new Error(`dispute still ${s.stage}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  return eventually(
+    `dispute ${workflowId} at ${stage}`,
+    () => handle.query(disputeStatusQuery),
+    (s) => {
+      if (s.stage === 'NEEDS_ATTENTION' && stage !== 'NEEDS_ATTENTION')
+        throw new Error(`dispute needs attention: ${JSON.stringify(s.error)}`);
+      return s.stage === stage;
+    },
+    60_000,
+  );
 }
 
-it('opens one dispute per request, follows it to a refund, and tells the open order', async () => {
+/** An order of this file's account at AWAITING_SHIPMENT (paid: it may be disputed). */
+async function shippableOrder() {
   const input = validOrder({ ...usOrder(), fulfillment: { flow: 'B' } });
   const order = await startOrder(h, input);
   await reachStage(order, Stage.AWAITING_SHIPMENT);
+  return { input, order };
+}
+
+const createCalls = async () =>
+  (await accountStats(h.account.openId)).calls['disputes/create'] ?? 0;
+
+it('opens one dispute per request, follows it to a refund, and tells the open order', async () => {
+  const { input, order } = await shippableOrder();
   const before = await h.account.client.api.getBalance({});
 
   const orders = new OrderClient(h.client, h.queues);
@@ -85,4 +94,31 @@ it('opens one dispute per request, follows it to a refund, and tells the open or
     (s) => s.dispute?.stage === 'RESOLVED',
   );
   expect(heard.dispute?.outcome?.result).toBe('refund');
+});
+
+it('adopts the dispute a lost createDispute opened instead of asking twice', async () => {
+  const { input, order } = await shippableOrder();
+  const { svcOrderId } = await order.query(statusQuery);
+  const createsBefore = await createCalls();
+  // The supplier opens the dispute, then the connection drops before the answer.
+  await injectFault({ path: 'disputes/create', kind: 'commitThenDrop', openId: h.account.openId });
+
+  const orders = new OrderClient(h.client, h.queues);
+  const opened = await openDispute(orders, input.order.orderNumber, {
+    message: 'never arrived',
+    checkEverySeconds: 60,
+  });
+  expect(opened.outcome).toBe('started');
+  const open = await disputeReaches(opened.workflowId, 'OPEN');
+
+  const listed = await h.account.client.api.getDisputeList({ orderId: svcOrderId! });
+  expect(listed.list).toHaveLength(1);
+  expect(open.disputeId).toBe(listed.list[0]?.id);
+  // Looked up, not sent again.
+  expect((await createCalls()) - createsBefore).toBe(1);
+  expect(open.timeline.map((t) => t.stage)).not.toContain('NEEDS_ATTENTION');
+
+  const handle = h.client.workflow.getHandle(opened.workflowId);
+  const cancelled = await handle.executeUpdate(cancelUpdate, { args: [{ reason: 'test over' }] });
+  expect(cancelled).toMatchObject({ accepted: true, stage: 'CANCELLED' });
 });

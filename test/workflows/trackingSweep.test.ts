@@ -17,6 +17,7 @@ import { ensureTrackingSchedule, trackingScheduleId } from '../../src/temporal/t
 import { createWorkers, type WorkerSet } from '../../src/worker.js';
 import { chunk, IDS_PER_CALL, newsFor } from '../../src/workflows/trackingChanges.js';
 import type { trackingSweep, TrackingSweepSummary } from '../../src/workflows/trackingSweep.js';
+import { eventually } from '../support/eventually.js';
 import { accountStats, newSandboxAccount, type TestAccount } from '../support/sandbox.js';
 import { advance, usOrder } from '../supplier/orderHelpers.js';
 import {
@@ -40,22 +41,6 @@ let client: Client;
 let sweeps = 0;
 /** The paid orders and their stand-in workflows. */
 const orders: { orderNumber: string; svcOrderId: string; workflowId: string }[] = [];
-
-async function eventually<T>(
-  what: string,
-  probe: () => Promise<T>,
-  done: (value: T) => boolean,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (done(value)) return value;
-    if (Date.now() > until)
-      throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 /** Visibility shows `svcOrderId` tracked in `stage` on this file's queue. */
 async function visibleIn(svcOrderIds: string[], stage: Stage): Promise<void> {

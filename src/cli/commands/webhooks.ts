@@ -121,19 +121,20 @@ export function register(program: Command): void {
         view = await temporal.client.workflow.getHandle(id).query(inboxQuery);
       } catch (err) {
         if (!(err instanceof WorkflowNotFoundError)) throw err;
-        view = { held: [], received: 0, delivered: 0, evicted: 0, discarded: 0 };
+        view = { held: [], received: 0, delivered: 0, evicted: 0, expired: 0, discarded: 0 };
       }
       if (flags.json === true) {
         printJson(view);
         return;
       }
       const lines = [
-        `${id}: ${view.held.length} held; ${view.received} received, ${view.delivered} delivered by replay, ${view.evicted} evicted, ${view.discarded} discarded`,
+        `${id}: ${view.held.length} held; ${view.received} received, ${view.delivered} delivered by replay, ${view.evicted} evicted, ${view.expired} expired, ${view.discarded} discarded`,
       ];
       for (const h of view.held) {
         lines.push(
           `  ${h.heldAt}  ${h.event.messageId}  ${h.event.type}/${h.event.messageType}  ${h.reason}` +
-            (h.nextReplayAt !== undefined ? `  (next try ${h.nextReplayAt})` : ''),
+            (h.nextReplayAt !== undefined ? `  (next try ${h.nextReplayAt})` : '') +
+            (h.expiresAt !== undefined ? `  (let go ${h.expiresAt})` : ''),
         );
       }
       printLines(lines);
