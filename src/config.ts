@@ -1,10 +1,64 @@
 /**
  * The environment dropflow reads, validated once. Every port is also a command-line flag; flags
- * win over the environment. Secrets (SUPPLIER_API_KEY) are never logged.
+ * win over the environment. Secrets (SUPPLIER_API_KEY, the encryption keys) are never logged, and
+ * a bad one is reported by its variable's name and rule, never by its value.
  */
 import { z } from 'zod';
 
 const port = z.coerce.number().int().min(0).max(65_535);
+
+const KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;
+const keyIdRule = 'must be 1 to 64 letters, digits, ".", "_" or "-"';
+const keyRule = 'must be the base64 of 32 random bytes (e.g. `openssl rand -base64 32`)';
+const isAesKey = (value: string): boolean =>
+  z.base64().safeParse(value).success && Buffer.from(value, 'base64').length === 32;
+
+/** An AES-256 key: base64 of 32 bytes. */
+const aesKey = z.string().refine(isAesKey, { error: keyRule });
+
+/** `id=base64,id=base64`: the keys earlier payloads were encrypted with. */
+const keyList = z.string().transform((value, ctx) => {
+  const keys: { id: string; key: string }[] = [];
+  for (const [i, entry] of value.split(',').entries()) {
+    const at = entry.indexOf('=');
+    const id = entry.slice(0, Math.max(at, 0)).trim();
+    const key = entry.slice(at + 1).trim();
+    if (at < 1 || !KEY_ID.test(id) || !isAesKey(key)) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          `entry ${i + 1} must be id=key: an id of 1 to 64 letters, digits, ".", "_" or "-", ` +
+          'and the base64 of 32 random bytes',
+      });
+      return z.NEVER;
+    }
+    keys.push({ id, key });
+  }
+  return keys;
+});
+
+/** Comma-separated origins (`scheme://host[:port]`, no path). */
+const originList = z.string().transform((value, ctx) => {
+  const origins: string[] = [];
+  for (const entry of value.split(',')) {
+    const origin = entry.trim();
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (parsed === undefined || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${origin}" is not an origin like https://temporal-ui.example.com`,
+      });
+      return z.NEVER;
+    }
+    origins.push(origin);
+  }
+  return origins;
+});
 
 export const Env = z.object({
   /** State of `dropflow dev`: Temporal's database and the sandbox's state. */
@@ -41,6 +95,20 @@ export const Env = z.object({
   /** Upstream address that product, variant and stock webhook events are forwarded to (worker). */
   CATALOGUE_EVENTS_URL: z.url({ protocol: /^https?$/ }).optional(),
   METRICS_PORT: port.default(9464),
+  /**
+   * Encrypts Temporal payloads (inputs, results, signals, queries, memo) with AES-256-GCM; every
+   * worker, gateway and CLI of the deployment needs it. Unset: payloads are stored in clear
+   * (`dropflow dev` then keeps a key of its own in the data directory). Never logged.
+   */
+  DROPFLOW_ENCRYPTION_KEY: aesKey.optional(),
+  /** The name new payloads carry in their metadata; change it with the key when rotating. */
+  DROPFLOW_ENCRYPTION_KEY_ID: z.string().regex(KEY_ID, { error: keyIdRule }).default('default'),
+  /** Earlier keys, still read after a rotation: `id=base64,id=base64`. Never logged. */
+  DROPFLOW_DECRYPTION_KEYS: keyList.optional(),
+  /** Origins of the Temporal UI allowed to call the gateway's codec routes (comma-separated). */
+  CODEC_CORS_ORIGIN: originList.optional(),
+  /** Bearer token the gateway's codec routes require when set. Never logged. */
+  CODEC_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
 });
 export type Config = z.infer<typeof Env>;
 

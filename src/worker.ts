@@ -13,6 +13,7 @@
 import { fileURLToPath } from 'node:url';
 
 import { Client } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
 import {
   NativeConnection,
   Worker,
@@ -50,6 +51,11 @@ export interface CreateWorkersOptions {
   workflowBundle?: WorkflowBundleOption;
   /** Where product, variant and stock webhook events are forwarded (CATALOGUE_EVENTS_URL). */
   catalogueEventsUrl?: string;
+  /**
+   * Payload encoding of the workers and their client: `dataConverterFor(codec)` encrypts
+   * (src/temporal/encryption.ts). Default: the SDK's, payloads in clear.
+   */
+  dataConverter?: DataConverter;
   /** How long in-flight tasks may finish after shutdown is asked (default 10 s). */
   shutdownGraceTime?: string;
   log?: Logger;
@@ -80,8 +86,9 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
   const shutdownGraceTime = opts.shutdownGraceTime ?? '10s';
 
   try {
-    const client = new Client({ connection, namespace });
-    const common = { connection, namespace, shutdownGraceTime } as const;
+    const { dataConverter } = opts;
+    const client = new Client({ connection, namespace, dataConverter });
+    const common = { connection, namespace, shutdownGraceTime, dataConverter } as const;
     const workers = await Promise.all([
       Worker.create({
         ...common,

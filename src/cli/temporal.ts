@@ -2,14 +2,18 @@
  * Connecting the command line to Temporal, in one place: the `--temporal-address`, `--namespace`
  * and `--task-queue-prefix` flags (which win over TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE and
  * TEMPORAL_TASK_QUEUE_PREFIX), a client connection for the commands that talk to order workflows,
- * and the NativeConnection options the worker uses.
+ * the NativeConnection options the worker uses, and the payload codec they all share.
  */
+import { resolve } from 'node:path';
+
 import { Client, Connection } from '@temporalio/client';
 import type { NativeConnectionOptions } from '@temporalio/worker';
 import type { Command } from 'commander';
 
 import { OrderClient } from '../client/orderClient.js';
 import { loadConfig, type Config } from '../config.js';
+import { dataConverterFor, type EncryptionCodec } from '../temporal/encryption.js';
+import { codecFor, devKeyRing, keyRingFromConfig } from '../temporal/encryptionKeys.js';
 import { taskQueues, type TaskQueues } from '../temporal/taskQueues.js';
 
 export interface TemporalFlags {
@@ -62,24 +66,46 @@ export function nativeConnectionOptions(
   return target.apiKey === undefined ? {} : { apiKey: target.apiKey, tls: true };
 }
 
+/**
+ * The payload codec of the command line: the configured keys (DROPFLOW_ENCRYPTION_KEY, …); without
+ * them the key `dropflow dev` keeps in DROPFLOW_DATA_DIR, when there is one (so commands next to a
+ * running `dropflow dev` read its orders); otherwise none, payloads in clear.
+ */
+export async function cliPayloadCodec(
+  config: Config = loadConfig(),
+): Promise<EncryptionCodec | undefined> {
+  return codecFor(
+    keyRingFromConfig(config) ?? (await devKeyRing(resolve(config.DROPFLOW_DATA_DIR))),
+  );
+}
+
 export interface TemporalClient {
   client: Client;
   orders: OrderClient;
   target: TemporalTarget;
+  /** The codec the client encrypts payloads with; undefined: payloads in clear. */
+  codec: EncryptionCodec | undefined;
   close(): Promise<void>;
 }
 
 export async function connectTemporal(flags: TemporalFlags): Promise<TemporalClient> {
-  const target = temporalTarget(flags);
+  const config = loadConfig();
+  const target = temporalTarget(flags, config);
+  const codec = await cliPayloadCodec(config);
   const connection = await Connection.connect({
     address: target.address,
     ...(target.apiKey !== undefined && { apiKey: target.apiKey, tls: true }),
   });
-  const client = new Client({ connection, namespace: target.namespace });
+  const client = new Client({
+    connection,
+    namespace: target.namespace,
+    dataConverter: dataConverterFor(codec),
+  });
   return {
     client,
     orders: new OrderClient(client, target.queues),
     target,
+    codec,
     close: () => connection.close(),
   };
 }

@@ -1,18 +1,21 @@
 /**
  * The gateway (architecture §7): supplier webhooks in (`POST /webhooks/supplier`), order intake
- * for upstream systems (`/v1/orders`), health (`/healthz`, `/readyz`). Stateless: run as many as
+ * for upstream systems (`/v1/orders`), health (`/healthz`, `/readyz`), and the Temporal UI's codec
+ * server (`/codec/encode`, `/codec/decode`) when payloads are encrypted. Stateless: run as many as
  * you like behind a load balancer; dedup and state live in Temporal.
  *
  * Bounded everywhere: body sizes, request and keep-alive timeouts, a deadline on every Temporal
  * call. Error answers are short JSON without stack traces.
  */
 import type { Client } from '@temporalio/client';
+import type { PayloadCodec } from '@temporalio/common';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 
 import { OrderClient } from '../client/orderClient.js';
 import type { Logger } from '../log.js';
 import type { TaskQueues } from '../temporal/taskQueues.js';
 import { bearerCheck } from './bearer.js';
+import { CODEC_PATH, registerCodecRoutes } from './codecRoutes.js';
 import { withinDeadline } from './deadline.js';
 import { Handoff } from './handoff.js';
 import { registerHealthRoutes } from './healthRoutes.js';
@@ -39,6 +42,18 @@ export interface GatewayOptions {
   intakeBodyLimit?: number;
   /** Whole-request timeout (default 10 s). */
   requestTimeoutMs?: number;
+  /** Serve the codec routes with the payload codec of the Temporal client (encryption on). */
+  codec?: CodecServerOptions;
+}
+
+export interface CodecServerOptions {
+  codec: PayloadCodec;
+  /** Origins of the Temporal UI (CODEC_CORS_ORIGIN); without a token, the only callers. */
+  corsOrigins?: readonly string[];
+  /** Bearer token every codec call must carry (CODEC_TOKEN). Never logged. */
+  token?: string;
+  /** Codec body limit in bytes (default 8 MiB: a page of history's payloads). */
+  bodyLimit?: number;
 }
 
 export const DEFAULT_WEBHOOK_DEADLINE_MS = 2_500;
@@ -96,6 +111,15 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
     log,
   });
   registerHealthRoutes(app, { client, deadlineMs: 1_500, log });
+  if (opts.codec !== undefined) {
+    registerCodecRoutes(app, {
+      codec: opts.codec.codec,
+      origins: opts.codec.corsOrigins ?? [],
+      authorized: opts.codec.token === undefined ? undefined : bearerCheck(opts.codec.token),
+      bodyLimit: opts.codec.bodyLimit ?? 8 * MiB,
+      log,
+    });
+  }
   return app;
 }
 
@@ -111,6 +135,8 @@ export interface StartedGateway {
   url: string;
   /** Where the supplier should push: `<url>/webhooks/supplier`. */
   webhookUrl: string;
+  /** The Temporal UI's codec endpoint, `<url>/codec`, when the codec routes are served. */
+  codecUrl: string | undefined;
   app: FastifyInstance;
   close(): Promise<void>;
 }
@@ -134,11 +160,18 @@ export async function startGateway(opts: StartGatewayOptions): Promise<StartedGa
       opts.log.warn({ err }, 'gateway: the signing key (openId) is not available yet');
     });
   }
+  const { codec } = opts;
+  if (codec !== undefined && codec.token === undefined && (codec.corsOrigins ?? []).length === 0) {
+    opts.log.warn(
+      'gateway: neither CODEC_TOKEN nor CODEC_CORS_ORIGIN set; the codec routes refuse every call',
+    );
+  }
   opts.log.info({ url }, 'gateway listening');
   let closing: Promise<void> | undefined;
   return {
     url,
     webhookUrl: `${url}${WEBHOOK_PATH}`,
+    codecUrl: codec === undefined ? undefined : `${url}${CODEC_PATH}`,
     app,
     close() {
       closing ??= app.close();

@@ -69,6 +69,7 @@ describe('docker-compose.yml', () => {
       SUPPLIER_BASE_URL: 'https://supplier.example.com',
       SUPPLIER_API_KEY: 'key',
       GATEWAY_TOKEN: 'a-token-of-sixteen-chars',
+      DROPFLOW_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
     };
     for (const [name, s] of dropflow) {
       const env = Object.fromEntries(
@@ -76,6 +77,7 @@ describe('docker-compose.yml', () => {
       );
       expect(() => loadConfig(env), name).not.toThrow();
       expect(env['TEMPORAL_ADDRESS'], name).toBe('temporal:7233');
+      if (name !== 'dropflow-setup') expect(env['DROPFLOW_ENCRYPTION_KEY'], name).toBeTruthy();
     }
     expect(services['temporal']).toBeDefined();
   });

@@ -13,6 +13,11 @@ import {
   type Stage,
 } from '../../src/client/definitions.js';
 import { parseOrder, type OrderInput } from '../../src/client/orderInput.js';
+import {
+  dataConverterFor,
+  EncryptionCodec,
+  type EncryptionKey,
+} from '../../src/temporal/encryption.js';
 import { taskQueues, type TaskQueues } from '../../src/temporal/taskQueues.js';
 import { createWorkers, WORKFLOWS_PATH, type WorkerSet } from '../../src/worker.js';
 import type { trackingSweep } from '../../src/workflows/trackingSweep.js';
@@ -22,6 +27,8 @@ export interface OrderHarness {
   account: TestAccount;
   queues: TaskQueues;
   client: Client;
+  /** The payload codec of the workers and `client`, with `encryptionKey`. */
+  codec: EncryptionCodec | undefined;
   workers: WorkerSet;
   /** Starts the workers again after `stopWorkers` (same queues, same account). */
   restartWorkers(): Promise<void>;
@@ -32,6 +39,8 @@ export interface OrderHarness {
 export interface HarnessOptions {
   /** The workers forward catalogue webhook events here (CATALOGUE_EVENTS_URL). */
   catalogueEventsUrl?: string;
+  /** Encrypt payloads with this key (workers and the test's client); default: in clear. */
+  encryptionKey?: EncryptionKey;
 }
 
 export async function orderHarness(
@@ -45,6 +54,11 @@ export async function orderHarness(
     workflowsPath: WORKFLOWS_PATH,
     logger: quietBundlerLogger,
   });
+  const codec =
+    options.encryptionKey === undefined
+      ? undefined
+      : new EncryptionCodec({ current: options.encryptionKey });
+  const dataConverter = dataConverterFor(codec);
   const start = () =>
     createWorkers({
       address: inject('temporalAddress'),
@@ -53,16 +67,18 @@ export async function orderHarness(
       supplier: account.client,
       workflowBundle,
       catalogueEventsUrl: options.catalogueEventsUrl,
+      dataConverter,
     });
   let workers = await start();
   let running = workers.run();
   // The test's own client: it outlives the workers when a test stops and restarts them.
   const connection = await Connection.connect({ address: inject('temporalAddress') });
-  const client = new Client({ connection, namespace: inject('temporalNamespace') });
+  const client = new Client({ connection, namespace: inject('temporalNamespace'), dataConverter });
   const h: OrderHarness = {
     account,
     queues,
     client,
+    codec,
     get workers() {
       return workers;
     },

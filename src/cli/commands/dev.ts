@@ -2,7 +2,9 @@
  * `dropflow dev` (and `npm start`): everything on embedded defaults — a Temporal dev server with
  * its UI and a database under the data directory, the sandbox supplier with an automatic order
  * lifecycle, the workers, and the gateway, registered as the sandbox account's webhook callback
- * for every topic so sandbox pushes reach the workflows. Prints the URLs; Ctrl-C stops it all.
+ * for every topic so sandbox pushes reach the workflows. Payloads are encrypted: with
+ * DROPFLOW_ENCRYPTION_KEY, or a key made once and kept in the data directory; the UI decodes them
+ * through the gateway's codec routes. Prints the URLs; Ctrl-C stops it all.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
@@ -15,6 +17,8 @@ import { createLogger } from '../../log.js';
 import { startSandbox } from '../../sandbox/server.js';
 import { SupplierClient } from '../../supplier/client.js';
 import { startDevServer } from '../../temporal/devServer.js';
+import { dataConverterFor, EncryptionCodec } from '../../temporal/encryption.js';
+import { DEV_KEY_FILE, devKeyRing, keyRingFromConfig } from '../../temporal/encryptionKeys.js';
 import { installRuntimeLogger } from '../../temporal/runtimeLogger.js';
 import { taskQueues } from '../../temporal/taskQueues.js';
 import { ensureTrackingSchedule } from '../../temporal/trackingSchedule.js';
@@ -64,12 +68,24 @@ export function register(program: Command): void {
       const dataDir = resolve(flags.dataDir ?? config.DROPFLOW_DATA_DIR);
       await mkdir(dataDir, { recursive: true });
 
+      // Payload encryption: the configured key, or the dev key (made once, kept with the state).
+      const configuredKeys = keyRingFromConfig(config);
+      const codec = new EncryptionCodec(
+        configuredKeys ?? (await devKeyRing(dataDir, { create: true }))!,
+      );
+      const keySource =
+        configuredKeys === undefined ? `${dataDir}/${DEV_KEY_FILE}` : 'DROPFLOW_ENCRYPTION_KEY';
+      // The UI decodes through the gateway, whose port must be known before the UI starts.
+      const gatewayPort = flags.gatewayPort ?? config.GATEWAY_PORT;
+      const codecEndpoint = gatewayPort === 0 ? undefined : `http://127.0.0.1:${gatewayPort}/codec`;
+
       const temporal = await startDevServer({
         log,
         ui: true,
         port: flags.temporalPort ?? config.TEMPORAL_PORT,
         uiPort: flags.uiPort ?? config.TEMPORAL_UI_PORT,
         dbFilename: `${dataDir}/temporal.db`,
+        extraArgs: codecEndpoint === undefined ? [] : ['--ui-codec-endpoint', codecEndpoint],
       });
       const sandbox = await startSandbox({
         log: createLogger('sandbox'),
@@ -96,6 +112,7 @@ export function register(program: Command): void {
         ratePerSecond: config.SUPPLIER_RATE_PER_SECOND,
         batchRatePerSecond: config.SUPPLIER_BATCH_RATE_PER_SECOND,
         catalogueEventsUrl: config.CATALOGUE_EVENTS_URL,
+        dataConverter: dataConverterFor(codec),
         log: createLogger('worker'),
       });
       const running = workers.run();
@@ -109,8 +126,13 @@ export function register(program: Command): void {
         openId: () => supplier.tokens.openId(),
         intakeToken,
         log: createLogger('gateway'),
-        port: flags.gatewayPort ?? config.GATEWAY_PORT,
+        port: gatewayPort,
         host: '127.0.0.1',
+        // The UI calls from the browser on its own origin; it cannot send a bearer token here.
+        codec: {
+          codec,
+          corsOrigins: [...uiOrigins(temporal.uiUrl), ...(config.CODEC_CORS_ORIGIN ?? [])],
+        },
       });
       // The sandbox accepts local callbacks (allowLocalWebhooks): it pushes every topic here.
       const webhooks = await enableWebhooks(
@@ -139,6 +161,8 @@ export function register(program: Command): void {
           'dropflow dev is running:',
           `  Temporal        ${temporal.address} (namespace ${temporal.namespace})`,
           `  Temporal UI     ${temporal.uiUrl ?? '-'}`,
+          `  Encryption      payloads encrypted with key id ${codec.keyId} (${keySource})`,
+          `  Codec server    ${gateway.codecUrl ?? '-'}${codecEndpoint === undefined ? '  (not given to the UI: gateway port 0)' : '  (the UI decodes through it)'}`,
           `  Sandbox API     ${sandbox.url}/api2.0/v1/  (API key: ${config.SANDBOX_API_KEY === 'sandbox' ? 'sandbox' : 'from SANDBOX_API_KEY'})`,
           `  Sandbox stats   ${sandbox.url}/__sandbox/stats`,
           `  Workers         ${queues.orders}, ${queues.supplier}, ${queues.batch}`,
@@ -172,4 +196,11 @@ export function register(program: Command): void {
         await temporal.close();
       }
     });
+}
+
+/** The UI's origins: the browser may name the loopback host either way. */
+function uiOrigins(uiUrl: string | undefined): string[] {
+  if (uiUrl === undefined) return [];
+  const { port, protocol } = new URL(uiUrl);
+  return [`${protocol}//localhost:${port}`, `${protocol}//127.0.0.1:${port}`];
 }

@@ -1,8 +1,9 @@
 /**
  * `dropflow gateway`: the HTTP gateway (architecture §7) of one supplier account against a
  * Temporal server — supplier webhooks in (`POST /webhooks/supplier`), order intake for upstream
- * systems (`/v1/orders`, bearer GATEWAY_TOKEN), `/healthz` and `/readyz` — until SIGINT/SIGTERM.
- * Stateless: run as many as you like behind a load balancer.
+ * systems (`/v1/orders`, bearer GATEWAY_TOKEN), `/healthz` and `/readyz`, and with encrypted
+ * payloads the Temporal UI's codec server (`/codec`, CODEC_TOKEN or CODEC_CORS_ORIGIN) — until
+ * SIGINT/SIGTERM. Stateless: run as many as you like behind a load balancer.
  */
 import type { Command } from 'commander';
 
@@ -47,9 +48,17 @@ export function register(program: Command): void {
         log,
         port: flags.port ?? config.GATEWAY_PORT,
         host: flags.host ?? config.GATEWAY_HOST,
+        ...(temporal.codec !== undefined && {
+          codec: {
+            codec: temporal.codec,
+            corsOrigins: config.CODEC_CORS_ORIGIN,
+            token: config.CODEC_TOKEN,
+          },
+        }),
       });
+      const codec = gateway.codecUrl === undefined ? '' : `; codec ${gateway.codecUrl}`;
       process.stdout.write(
-        `gateway: ${gateway.url} (webhooks ${gateway.webhookUrl}; intake ${gateway.url}/v1/orders) ` +
+        `gateway: ${gateway.url} (webhooks ${gateway.webhookUrl}; intake ${gateway.url}/v1/orders${codec}) ` +
           `on ${temporal.target.address} (namespace ${temporal.target.namespace}, queues ${temporal.target.queues.orders})\n`,
       );
       const signal = await untilSignal();

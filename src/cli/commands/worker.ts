@@ -8,11 +8,13 @@ import type { Command } from 'commander';
 import { loadConfig, supplierTarget } from '../../config.js';
 import { createLogger } from '../../log.js';
 import { SupplierClient } from '../../supplier/client.js';
+import { dataConverterFor } from '../../temporal/encryption.js';
 import { queuePrefix } from '../../temporal/taskQueues.js';
 import { ensureTrackingSchedule } from '../../temporal/trackingSchedule.js';
 import { createWorkers } from '../../worker.js';
 import { untilSignal } from '../options.js';
 import {
+  cliPayloadCodec,
   nativeConnectionOptions,
   temporalOptions,
   temporalTarget,
@@ -39,6 +41,11 @@ export function register(program: Command): void {
     const config = loadConfig();
     const log = createLogger('worker');
     const target = temporalTarget(flags, config);
+    const codec = await cliPayloadCodec(config);
+    log.info(
+      { encryptionKeyId: codec?.keyId },
+      codec === undefined ? 'payloads stored in clear' : 'payloads encrypted',
+    );
     const supplier = new SupplierClient({
       ...supplierTarget(config),
       ratePerSecond: config.SUPPLIER_RATE_PER_SECOND,
@@ -54,6 +61,7 @@ export function register(program: Command): void {
         ratePerSecond: config.SUPPLIER_RATE_PER_SECOND,
         batchRatePerSecond: config.SUPPLIER_BATCH_RATE_PER_SECOND,
         catalogueEventsUrl: config.CATALOGUE_EVENTS_URL,
+        dataConverter: dataConverterFor(codec),
         log,
       });
       const running = workers.run();

@@ -1,0 +1,152 @@
+/**
+ * Encryption at rest of Temporal payloads (architecture §9): workflow and activity inputs and
+ * results, signals, queries, updates and memo. AES-256-GCM with a random 12-byte nonce per
+ * payload; the whole original Payload (metadata and data) is protobuf-encoded and encrypted, so
+ * its encoding is restored on decode. Search attributes and workflow ids are not payloads of a
+ * codec: they never carry personal data.
+ *
+ * Wire format of the data: nonce (12) ‖ ciphertext ‖ GCM tag (16), with metadata
+ * `encoding: binary/encrypted` and `encryption-key-id: <id>`, as Temporal's encryption samples do.
+ * Payloads that are not encrypted decode unchanged, so histories written before encryption still
+ * read. Keys live in KeyObjects: printing the codec never shows them.
+ */
+import {
+  createCipheriv,
+  createDecipheriv,
+  createSecretKey,
+  randomBytes,
+  type KeyObject,
+} from 'node:crypto';
+
+import {
+  METADATA_ENCODING_KEY,
+  type DataConverter,
+  type Payload,
+  type PayloadCodec,
+} from '@temporalio/common';
+import proto from '@temporalio/proto';
+
+export const ENCRYPTED_ENCODING = 'binary/encrypted';
+export const KEY_ID_METADATA = 'encryption-key-id';
+
+const ProtoPayload = proto.temporal.api.common.v1.Payload;
+const ALGORITHM = 'aes-256-gcm';
+const NONCE_BYTES = 12;
+const TAG_BYTES = 16;
+export const KEY_BYTES = 32;
+
+export interface EncryptionKey {
+  /** Stored in clear in each payload's metadata: a name, never key material. */
+  id: string;
+  /** 32 bytes. */
+  key: Uint8Array;
+}
+
+export interface KeyRing {
+  /** Encrypts every new payload; decrypts too. */
+  current: EncryptionKey;
+  /** Earlier keys, for reading histories written before a rotation. */
+  previous?: readonly EncryptionKey[];
+}
+
+/** A payload that cannot be decrypted: unknown key id, or authentication failed. */
+export class PayloadDecryptionError extends Error {
+  override readonly name = 'PayloadDecryptionError';
+}
+
+export class EncryptionCodec implements PayloadCodec {
+  /** Id of the key new payloads are encrypted with. */
+  readonly keyId: string;
+  readonly #keys = new Map<string, KeyObject>();
+
+  constructor(ring: KeyRing) {
+    this.keyId = ring.current.id;
+    for (const { id, key } of [ring.current, ...(ring.previous ?? [])]) {
+      if (id === '') throw new Error('an encryption key id must not be empty');
+      if (key.length !== KEY_BYTES) {
+        throw new Error(`encryption key "${id}" must be ${KEY_BYTES} bytes, not ${key.length}`);
+      }
+      const secret = createSecretKey(Buffer.from(key));
+      const known = this.#keys.get(id);
+      if (known !== undefined && !known.equals(secret)) {
+        throw new Error(`two different encryption keys share the id "${id}"`);
+      }
+      this.#keys.set(id, secret);
+    }
+  }
+
+  encode(payloads: Payload[]): Promise<Payload[]> {
+    const key = this.#keys.get(this.keyId)!;
+    return Promise.resolve().then(() =>
+      payloads.map((payload) => {
+        const nonce = randomBytes(NONCE_BYTES);
+        const cipher = createCipheriv(ALGORITHM, key, nonce, { authTagLength: TAG_BYTES });
+        const plain = ProtoPayload.encode(payload).finish();
+        const data = Buffer.concat([
+          nonce,
+          cipher.update(plain),
+          cipher.final(),
+          cipher.getAuthTag(),
+        ]);
+        return {
+          metadata: {
+            [METADATA_ENCODING_KEY]: Buffer.from(ENCRYPTED_ENCODING),
+            [KEY_ID_METADATA]: Buffer.from(this.keyId),
+          },
+          data,
+        };
+      }),
+    );
+  }
+
+  decode(payloads: Payload[]): Promise<Payload[]> {
+    // Errors reject the promise rather than throw from the call.
+    return Promise.resolve().then(() => payloads.map((payload) => this.#decodeOne(payload)));
+  }
+
+  #decodeOne(payload: Payload): Payload {
+    if (metadataText(payload, METADATA_ENCODING_KEY) !== ENCRYPTED_ENCODING) return payload;
+    const keyId = metadataText(payload, KEY_ID_METADATA);
+    if (keyId === undefined) {
+      throw new PayloadDecryptionError(`an encrypted payload has no ${KEY_ID_METADATA} metadata`);
+    }
+    const key = this.#keys.get(keyId);
+    if (key === undefined) {
+      throw new PayloadDecryptionError(
+        `a payload is encrypted with key id "${keyId}", which is not configured ` +
+          '(DROPFLOW_ENCRYPTION_KEY_ID, or an id=key entry of DROPFLOW_DECRYPTION_KEYS)',
+      );
+    }
+    const data = Buffer.from(payload.data ?? new Uint8Array());
+    if (data.length < NONCE_BYTES + TAG_BYTES) {
+      throw new PayloadDecryptionError(`an encrypted payload (key id "${keyId}") is truncated`);
+    }
+    const decipher = createDecipheriv(ALGORITHM, key, data.subarray(0, NONCE_BYTES), {
+      authTagLength: TAG_BYTES,
+    });
+    decipher.setAuthTag(data.subarray(data.length - TAG_BYTES));
+    let plain: Buffer;
+    try {
+      plain = Buffer.concat([
+        decipher.update(data.subarray(NONCE_BYTES, data.length - TAG_BYTES)),
+        decipher.final(),
+      ]);
+    } catch {
+      throw new PayloadDecryptionError(
+        `an encrypted payload does not authenticate with key "${keyId}" ` +
+          '(altered, or encrypted with another key under that id)',
+      );
+    }
+    return ProtoPayload.decode(plain);
+  }
+}
+
+function metadataText(payload: Payload, key: string): string | undefined {
+  const value = payload.metadata?.[key];
+  return value === undefined ? undefined : Buffer.from(value).toString('utf8');
+}
+
+/** The data converter of every Client and Worker of dropflow: the codec, or the SDK's default. */
+export function dataConverterFor(codec: PayloadCodec | undefined): DataConverter | undefined {
+  return codec === undefined ? undefined : { payloadCodecs: [codec] };
+}
