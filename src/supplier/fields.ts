@@ -48,6 +48,10 @@ export const list = <T extends z.ZodType>(item: T, max?: number) => {
   return z.preprocess((v) => (v === undefined || Array.isArray(v) ? v : [v]), bounded);
 };
 
+/** A required request list with at least one item (and at most `max`). */
+export const nonEmptyList = <T extends z.ZodType>(item: T, max?: number) =>
+  list(item, max).refine((items) => items.length > 0, { error: 'must hold at least one item' });
+
 /** A request boolean; query strings carry "true"/"false". */
 export const bool = () =>
   z.preprocess(

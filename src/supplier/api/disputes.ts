@@ -9,6 +9,7 @@ import {
   id,
   int,
   list,
+  nonEmptyList,
   money,
   optBool,
   optId,
@@ -23,9 +24,6 @@ import {
 } from '../fields.js';
 
 // ---- shared shapes ----
-
-const nonEmpty = <T extends z.ZodType>(item: T) =>
-  list(item).refine((a) => a.length > 0, { error: 'must hold at least one item' });
 
 /** One disputable order line (item 29; also echoed by item 30). */
 export const DisputableProduct = record({
@@ -145,7 +143,7 @@ export const disputeConfirmInfo = endpoint({
   path: 'disputes/disputeConfirmInfo',
   request: z.object({
     orderId: text(100),
-    productInfoList: nonEmpty(DisputedLine),
+    productInfoList: nonEmptyList(DisputedLine),
   }),
   response: record({
     orderId: optId,
@@ -179,7 +177,7 @@ export const createDispute = endpoint({
     messageText: text(500),
     imageUrl: list(text(200)).optional(),
     videoUrl: list(text(200)).optional(),
-    productInfoList: nonEmpty(DisputedLine),
+    productInfoList: nonEmptyList(DisputedLine),
   }),
   response: z.unknown(),
 });

@@ -5,6 +5,7 @@ import {
   amount,
   int,
   list,
+  nonEmptyList,
   optBool,
   optId,
   optList,
@@ -17,10 +18,6 @@ import {
 } from '../fields.js';
 
 // ---- request helpers ----
-
-/** A required list with at least one item. */
-const nonEmpty = <T extends z.ZodType>(item: T, max?: number) =>
-  list(item, max).refine((items) => items.length > 0, { error: 'must hold at least one item' });
 
 const quantity = () => int().min(1, { error: 'must be at least 1' });
 
@@ -41,7 +38,7 @@ export const FreightCalculateRequest = z.object({
   taxId: optText(200),
   houseNumber: optText(200),
   iossNumber: optText(200),
-  products: nonEmpty(FreightProduct),
+  products: nonEmptyList(FreightProduct),
 });
 
 /** Freight option (simple estimate), open-api.md §2. */
@@ -113,7 +110,7 @@ export const FreightTipRequest = z.object({
   email: optText(200),
   province: optText(200),
   storageIdList: list(text(200)).optional(),
-  skuList: nonEmpty(text(200)),
+  skuList: nonEmptyList(text(200)),
   /** Weight including packaging, g. */
   wrapWeight: int(),
   /** cm3 */
@@ -237,7 +234,7 @@ export const freightCalculateTip = endpoint({
   name: 'freightCalculateTip',
   method: 'POST',
   path: 'logistic/freightCalculateTip',
-  request: z.object({ reqDTOS: nonEmpty(FreightTipRequest) }),
+  request: z.object({ reqDTOS: nonEmptyList(FreightTipRequest) }),
   response: optList(DetailedFreightOption),
   mutates: false,
 });
@@ -270,7 +267,7 @@ export const PartnerFreightRequest = z.object({
     .refine((v) => v >= 1 && v <= 3, { error: 'must be 1, 2 or 3' })
     .optional(),
   iossNumber: optText(20),
-  products: nonEmpty(FreightProduct),
+  products: nonEmptyList(FreightProduct),
 });
 
 export const PartnerFreightOption = record({
@@ -324,7 +321,7 @@ export const getSupplierLogisticsTemplate = endpoint({
   method: 'POST',
   path: 'logistic/getSupplierLogisticsTemplate',
   /** Product SKUs, not variant SKUs. */
-  request: z.object({ skuList: nonEmpty(text(200)) }),
+  request: z.object({ skuList: nonEmptyList(text(200)) }),
   response: optList(SupplierLogisticsTemplate),
   mutates: false,
 });
@@ -350,7 +347,7 @@ export const trackInfo = endpoint({
   method: 'GET',
   path: 'logistic/trackInfo',
   // Sent as the name repeated, one per number (architecture §5: up to 100 per call).
-  request: z.object({ trackNumber: nonEmpty(text(200), 100) }),
+  request: z.object({ trackNumber: nonEmptyList(text(200), 100) }),
   response: optList(TrackingRecord),
 });
 

@@ -10,6 +10,7 @@ import {
   id,
   int,
   list,
+  nonEmptyList,
   optId,
   optInt,
   optList,
@@ -20,9 +21,6 @@ import {
   record,
   text,
 } from '../fields.js';
-
-const nonEmpty = <T extends z.ZodType>(item: T, max?: number) =>
-  list(item, max).refine((a) => a.length > 0, { error: 'must hold at least one item' });
 
 const pageSize = (max: number) =>
   int()
@@ -182,7 +180,7 @@ export const saveStoreVariants = endpoint({
   name: 'saveStoreVariants',
   method: 'POST',
   path: 'store/product/saveVariantBatch',
-  request: z.object({ variants: nonEmpty(VariantToSave) }),
+  request: z.object({ variants: nonEmptyList(VariantToSave) }),
   response: optList(
     record({
       id,
@@ -225,7 +223,7 @@ export const queryStoreProductDetail = endpoint({
   path: 'shop/product/queryDetail',
   request: z.object({
     shopId: text(200),
-    platformProductIds: nonEmpty(text(200), 10),
+    platformProductIds: nonEmptyList(text(200), 10),
   }),
   response: optList(StoreProductDetail),
 });
@@ -259,7 +257,7 @@ export const createConnection = endpoint({
     sourceCountry: optText(100),
     targetCountryCode: optText(20),
     targetCountry: optText(100),
-    variantList: nonEmpty(z.object({ svcVariantId: text(50), platformVariantId: text(100) })),
+    variantList: nonEmptyList(z.object({ svcVariantId: text(50), platformVariantId: text(100) })),
   }),
   response: z.unknown(),
 });
