@@ -6,13 +6,8 @@
 import { createHash } from 'node:crypto';
 import { endpoints } from './api/index.js';
 import type { Endpoint, RequestOf, ResponseOf } from './endpoint.js';
-import { isSuccess } from './envelope.js';
-import {
-  SupplierCode,
-  SupplierError,
-  SupplierRequestInvalid,
-  SupplierResponseInvalid,
-} from './errors.js';
+import { openEnvelope } from './envelope.js';
+import { SupplierCode, SupplierRequestInvalid } from './errors.js';
 import { DEFAULT_HTTP_OPTIONS, SupplierHttp, type HttpOptions } from './http.js';
 import { toFieldIssues } from './issues.js';
 import { pacerFor } from './pacer.js';
@@ -87,24 +82,17 @@ export class SupplierClient {
 
     const token = ep.auth ? await this.tokens.accessToken() : undefined;
     await this.pace(ep);
-    const { status, envelope } = await this.http.send(
+    const answer = await this.http.send(
       ep,
       checked.data as Record<string, unknown>,
       token,
       options.signal,
     );
-    const requestId = envelope.requestId ?? undefined;
-    if (!isSuccess(envelope)) {
-      if (envelope.code === SupplierCode.AuthenticationFailed && token !== undefined) {
-        this.tokens.invalidate(token);
-      }
-      throw new SupplierError(ep.name, envelope.code, envelope.message ?? '', requestId, status);
+    if (answer.envelope.code === SupplierCode.AuthenticationFailed && token !== undefined) {
+      this.tokens.invalidate(token);
     }
-    const parsed = ep.response.safeParse(envelope.data);
-    if (!parsed.success) {
-      throw new SupplierResponseInvalid(ep.name, toFieldIssues(parsed.error), requestId);
-    }
-    return { data: parsed.data as ResponseOf<E>, requestId };
+    const { data, requestId } = openEnvelope(ep.name, answer, ep.response);
+    return { data: data as ResponseOf<E>, requestId };
   }
 
   async close(): Promise<void> {

@@ -1,5 +1,7 @@
 /** The response envelope every supplier endpoint uses (open-api.md §1, Conventions). */
 import { z } from 'zod';
+import { SupplierError, SupplierResponseInvalid } from './errors.js';
+import { toFieldIssues } from './issues.js';
 
 export const Envelope = z.looseObject({
   code: z.coerce.number(),
@@ -13,4 +15,25 @@ export type Envelope = z.infer<typeof Envelope>;
 
 export function isSuccess(e: Envelope): boolean {
   return e.code === 200 && e.result !== false;
+}
+
+/**
+ * The `data` of a supplier answer, read with `schema`; an error envelope becomes a SupplierError
+ * and data the schema does not accept a SupplierResponseInvalid, both with the requestId.
+ */
+export function openEnvelope<S extends z.ZodType>(
+  endpoint: string,
+  answer: { status: number; envelope: Envelope },
+  schema: S,
+): { data: z.output<S>; requestId: string | undefined } {
+  const { status, envelope } = answer;
+  const requestId = envelope.requestId ?? undefined;
+  if (!isSuccess(envelope)) {
+    throw new SupplierError(endpoint, envelope.code, envelope.message ?? '', requestId, status);
+  }
+  const parsed = schema.safeParse(envelope.data);
+  if (!parsed.success) {
+    throw new SupplierResponseInvalid(endpoint, toFieldIssues(parsed.error), requestId);
+  }
+  return { data: parsed.data, requestId };
 }

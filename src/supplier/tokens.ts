@@ -8,10 +8,9 @@
 import { createHash } from 'node:crypto';
 import { getAccessToken, logout, refreshAccessToken, TokenRecord } from './api/auth.js';
 import type { Endpoint } from './endpoint.js';
-import { isSuccess } from './envelope.js';
-import { SupplierCode, SupplierError, SupplierResponseInvalid } from './errors.js';
+import { openEnvelope } from './envelope.js';
+import { SupplierCode, SupplierError } from './errors.js';
 import { SupplierHttp, type HttpOptions } from './http.js';
-import { toFieldIssues } from './issues.js';
 import { Pacer } from './pacer.js';
 
 /** Refresh this long before the access token's expiry, or at 90% of a shorter lifetime. */
@@ -122,30 +121,11 @@ export class TokenManager {
     input: Record<string, unknown>,
     token?: string,
   ): Promise<TokenRecord> {
-    const { status, envelope } = await this.http.send(ep, input, token);
-    const requestId = envelope.requestId ?? undefined;
-    if (!isSuccess(envelope)) {
-      throw new SupplierError(ep.name, envelope.code, envelope.message ?? '', requestId, status);
-    }
-    const parsed = TokenRecord.safeParse(envelope.data);
-    if (!parsed.success) {
-      throw new SupplierResponseInvalid(ep.name, toFieldIssues(parsed.error), requestId);
-    }
-    return parsed.data;
+    return openEnvelope(ep.name, await this.http.send(ep, input, token), TokenRecord).data;
   }
 
   private async expire(accessToken: string): Promise<void> {
-    const { status, envelope } = await this.http.send(logout, {}, accessToken);
-    if (!isSuccess(envelope)) {
-      const requestId = envelope.requestId ?? undefined;
-      throw new SupplierError(
-        logout.name,
-        envelope.code,
-        envelope.message ?? '',
-        requestId,
-        status,
-      );
-    }
+    openEnvelope(logout.name, await this.http.send(logout, {}, accessToken), logout.response);
   }
 }
 
