@@ -60,7 +60,15 @@ let attempted = false;
  * Returns false when another part of the process instantiated the runtime first (its logs then go
  * to the SDK's default logger); it never throws for that.
  */
-export function installRuntimeLogger(log: Logger = createLogger('temporal')): boolean {
+export interface RuntimeOptions {
+  /** `host:port` where the SDK serves its Prometheus metrics (`/metrics`); none when left out. */
+  metricsAddress?: string;
+}
+
+export function installRuntimeLogger(
+  log: Logger = createLogger('temporal'),
+  options: RuntimeOptions = {},
+): boolean {
   if (attempted) return Runtime.instantiator === 'install';
   attempted = true;
   if (Runtime._instance !== undefined) {
@@ -74,6 +82,9 @@ export function installRuntimeLogger(log: Logger = createLogger('temporal')): bo
     shutdownSignals: [],
     telemetryOptions: {
       logging: { forward: {}, filter: makeTelemetryFilterString({ core: 'WARN', other: 'ERROR' }) },
+      ...(options.metricsAddress !== undefined && {
+        metrics: { prometheus: { bindAddress: options.metricsAddress } },
+      }),
     },
   });
   return true;

@@ -64,7 +64,7 @@ export function register(program: Command): void {
       const config = loadConfig();
       const log = createLogger('dev');
       // Before the dev server: it is the first user of the SDK runtime.
-      installRuntimeLogger();
+      installRuntimeLogger(undefined, { metricsAddress: `127.0.0.1:${config.METRICS_PORT}` });
       const dataDir = resolve(flags.dataDir ?? config.DROPFLOW_DATA_DIR);
       await mkdir(dataDir, { recursive: true });
 
@@ -167,6 +167,7 @@ export function register(program: Command): void {
           `  Sandbox stats   ${sandbox.url}/__sandbox/stats`,
           `  Workers         ${queues.orders}, ${queues.supplier}, ${queues.batch}`,
           `  Tracking sweep  schedule ${schedule.scheduleId}, every ${trackingEvery} s`,
+          `  Metrics         http://127.0.0.1:${config.METRICS_PORT}/metrics`,
           `  Gateway         ${gateway.url}  (intake token: ${config.GATEWAY_TOKEN === undefined ? intakeToken : 'from GATEWAY_TOKEN'})`,
           `  Webhooks        ${webhooks}`,
           `  State           ${dataDir}`,

@@ -9,10 +9,11 @@ import { loadConfig, supplierTarget } from '../../config.js';
 import { createLogger } from '../../log.js';
 import { SupplierClient } from '../../supplier/client.js';
 import { dataConverterFor } from '../../temporal/encryption.js';
+import { installRuntimeLogger } from '../../temporal/runtimeLogger.js';
 import { queuePrefix } from '../../temporal/taskQueues.js';
 import { ensureTrackingSchedule } from '../../temporal/trackingSchedule.js';
 import { createWorkers } from '../../worker.js';
-import { untilSignal } from '../options.js';
+import { portOption, untilSignal } from '../options.js';
 import {
   cliPayloadCodec,
   nativeConnectionOptions,
@@ -23,6 +24,7 @@ import {
 
 interface WorkerFlags extends TemporalFlags {
   trackingSchedule: boolean;
+  metricsPort?: number;
 }
 
 export function register(program: Command): void {
@@ -33,6 +35,11 @@ export function register(program: Command): void {
         'run the order workers of one supplier account (SUPPLIER_BASE_URL, or the local sandbox)',
       )
       .option(
+        '--metrics-port <n>',
+        'Prometheus metrics of the workers on this port, /metrics (env METRICS_PORT, default 9464; 0 = off)',
+        portOption,
+      )
+      .option(
         '--no-tracking-schedule',
         "leave the account's tracking-sweep schedule as it is (by default every worker ensures it)",
       ),
@@ -40,6 +47,12 @@ export function register(program: Command): void {
   ).action(async (flags: WorkerFlags) => {
     const config = loadConfig();
     const log = createLogger('worker');
+    const metricsPort = flags.metricsPort ?? config.METRICS_PORT;
+    // First, before any connection: the runtime is installed once per process.
+    installRuntimeLogger(
+      undefined,
+      metricsPort === 0 ? {} : { metricsAddress: `0.0.0.0:${metricsPort}` },
+    );
     const target = temporalTarget(flags, config);
     const codec = await cliPayloadCodec(config);
     log.info(

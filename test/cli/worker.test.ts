@@ -1,0 +1,64 @@
+/**
+ * `dropflow worker` as an operator runs it: polls its account's queues, serves Prometheus metrics,
+ * and drains on SIGTERM.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { createInterface } from 'node:readline';
+import { expect, inject, it } from 'vitest';
+import { newSandboxAccount } from '../support/sandbox.js';
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  server.close();
+  if (typeof address !== 'object' || address === null) throw new Error('no port');
+  return address.port;
+}
+
+it('polls its queues, serves /metrics, and stops cleanly on SIGTERM', async () => {
+  const account = await newSandboxAccount();
+  const port = await freePort();
+  const prefix = `cli-worker-${process.pid}`;
+  const child = spawn(
+    process.execPath,
+    [
+      'bin/dropflow.js',
+      'worker',
+      '--temporal-address',
+      inject('temporalAddress'),
+      '--task-queue-prefix',
+      prefix,
+      '--metrics-port',
+      String(port),
+      '--no-tracking-schedule',
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        LOG_LEVEL: 'warn',
+        SUPPLIER_BASE_URL: account.url,
+        SUPPLIER_API_KEY: account.apiKey,
+      },
+    },
+  );
+  let polling = '';
+  for await (const line of createInterface({ input: child.stdout })) {
+    if (line.startsWith('worker: polling')) {
+      polling = line;
+      break;
+    }
+  }
+  expect(polling).toContain(`${prefix}/supplier-api`);
+
+  const metrics = await fetch(`http://127.0.0.1:${port}/metrics`);
+  expect(metrics.status).toBe(200);
+  expect(await metrics.text()).toMatch(/^temporal_/m);
+
+  child.kill('SIGTERM');
+  const [code] = (await once(child, 'exit')) as [number | null];
+  expect(code).toBe(0);
+});
