@@ -21,6 +21,7 @@ import {
 import { taskQueues, type TaskQueues } from '../../src/temporal/taskQueues.js';
 import { createWorkers, WORKFLOWS_PATH, type WorkerSet } from '../../src/worker.js';
 import type { trackingSweep } from '../../src/workflows/trackingSweep.js';
+import { eventually } from './eventually.js';
 import { newSandboxAccount, type TestAccount } from './sandbox.js';
 
 export interface OrderHarness {
@@ -134,18 +135,20 @@ export async function reachStage(
   stage: Stage,
   also: (status: OrderStatus) => boolean = () => true,
 ): Promise<OrderStatus> {
-  const until = Date.now() + 60_000;
-  for (;;) {
-    const status = await handle.query(statusQuery);
-    if (status.stage === stage && also(status)) return status;
-    if (status.stage !== stage && STOPS.includes(status.stage)) {
-      throw new Error(
-        `order stopped at ${status.stage} waiting for ${stage}: ${JSON.stringify(status.error ?? status.timeline)}`,
-      );
-    }
-    if (Date.now() > until) throw new Error(`order still at ${status.stage}, expected ${stage}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  return eventually(
+    `${handle.workflowId} at ${stage}`,
+    () => handle.query(statusQuery),
+    (status) => {
+      if (status.stage === stage) return also(status);
+      if (STOPS.includes(status.stage)) {
+        throw new Error(
+          `order stopped at ${status.stage} waiting for ${stage}: ${JSON.stringify(status.error ?? status.timeline)}`,
+        );
+      }
+      return false;
+    },
+    60_000,
+  );
 }
 
 const STOPS: readonly string[] = ['NEEDS_ATTENTION', 'CANCELLED', 'COMPLETED'];
@@ -158,11 +161,11 @@ export async function visibleIn(
   also = '',
 ): Promise<void> {
   const query = `WorkflowType = '${ORDER_WORKFLOW}' AND OrderNumber = '${orderNumber}' AND FulfillmentStage = '${stage}'${also === '' ? '' : ` AND ${also}`}`;
-  const until = Date.now() + 20_000;
-  while ((await h.client.workflow.count(query)).count !== 1) {
-    if (Date.now() > until) throw new Error(`not listed: ${query}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  await eventually(
+    query,
+    async () => (await h.client.workflow.count(query)).count,
+    (n) => n === 1,
+  );
 }
 
 /** Runs one tracking sweep on the harness's queues, as the schedule would. */
