@@ -78,6 +78,12 @@ export const Env = z.object({
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   /** Temporal Cloud API key; turns on TLS. Never logged. */
   TEMPORAL_API_KEY: z.string().min(1).optional(),
+  /** mTLS to a cluster or Temporal Cloud: client certificate and key (PEM files). */
+  TEMPORAL_TLS_CERT: z.string().min(1).optional(),
+  TEMPORAL_TLS_KEY: z.string().min(1).optional(),
+  /** The server's CA (PEM file), when it is not a public one; and the name its certificate has. */
+  TEMPORAL_TLS_CA: z.string().min(1).optional(),
+  TEMPORAL_TLS_SERVER_NAME: z.string().min(1).optional(),
   /** The task-queue set of this supplier account (`<prefix>/supplier-api`, …); empty: none. */
   TEMPORAL_TASK_QUEUE_PREFIX: z.string().default(''),
   TEMPORAL_PORT: port.default(7233),

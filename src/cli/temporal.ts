@@ -4,14 +4,15 @@
  * TEMPORAL_TASK_QUEUE_PREFIX), a client connection for the commands that talk to order workflows,
  * the NativeConnection options the worker uses, and the payload codec they all share.
  */
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, type TLSConfig } from '@temporalio/client';
 import type { NativeConnectionOptions } from '@temporalio/worker';
 import type { Command } from 'commander';
 
 import { OrderClient } from '../client/orderClient.js';
-import { loadConfig, type Config } from '../config.js';
+import { ConfigError, loadConfig, type Config } from '../config.js';
 import { dataConverterFor, type EncryptionCodec } from '../temporal/encryption.js';
 import { codecFor, devKeyRing, keyRingFromConfig } from '../temporal/encryptionKeys.js';
 import { taskQueues, type TaskQueues } from '../temporal/taskQueues.js';
@@ -28,6 +29,8 @@ export interface TemporalTarget {
   queues: TaskQueues;
   /** Temporal Cloud API key (TLS on); never printed. */
   apiKey: string | undefined;
+  /** mTLS (client certificate), or plain TLS with a private CA; undefined: see apiKey. */
+  tls: TLSConfig | undefined;
 }
 
 /** Adds the Temporal flags to a command; `queues` adds `--task-queue-prefix` too. */
@@ -56,6 +59,36 @@ export function temporalTarget(
     namespace: flags.namespace ?? config.TEMPORAL_NAMESPACE,
     queues: taskQueues(flags.taskQueuePrefix ?? config.TEMPORAL_TASK_QUEUE_PREFIX),
     apiKey: config.TEMPORAL_API_KEY,
+    tls: tlsConfig(config),
+  };
+}
+
+/** The TLS settings from TEMPORAL_TLS_* (files read here, so a wrong path fails at start). */
+function tlsConfig(config: Config): TLSConfig | undefined {
+  const { TEMPORAL_TLS_CERT: cert, TEMPORAL_TLS_KEY: key, TEMPORAL_TLS_CA: ca } = config;
+  if ((cert === undefined) !== (key === undefined)) {
+    throw new ConfigError(
+      'invalid environment: TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY go together',
+    );
+  }
+  if (cert === undefined && ca === undefined) return undefined;
+  return {
+    ...(cert !== undefined &&
+      key !== undefined && { clientCertPair: { crt: readFileSync(cert), key: readFileSync(key) } }),
+    ...(ca !== undefined && { serverRootCACertificate: readFileSync(ca) }),
+    ...(config.TEMPORAL_TLS_SERVER_NAME !== undefined && {
+      serverNameOverride: config.TEMPORAL_TLS_SERVER_NAME,
+    }),
+  };
+}
+
+/** API key and TLS options, the same for the client's and the worker's connections. */
+function security(target: TemporalTarget): { apiKey?: string; tls?: TLSConfig | true } {
+  return {
+    ...(target.apiKey !== undefined && { apiKey: target.apiKey }),
+    ...(target.tls !== undefined
+      ? { tls: target.tls }
+      : target.apiKey !== undefined && { tls: true as const }),
   };
 }
 
@@ -63,7 +96,7 @@ export function temporalTarget(
 export function nativeConnectionOptions(
   target: TemporalTarget,
 ): Omit<NativeConnectionOptions, 'address'> {
-  return target.apiKey === undefined ? {} : { apiKey: target.apiKey, tls: true };
+  return security(target);
 }
 
 /**
@@ -92,10 +125,7 @@ export async function connectTemporal(flags: TemporalFlags): Promise<TemporalCli
   const config = loadConfig();
   const target = temporalTarget(flags, config);
   const codec = await cliPayloadCodec(config);
-  const connection = await Connection.connect({
-    address: target.address,
-    ...(target.apiKey !== undefined && { apiKey: target.apiKey, tls: true }),
-  });
+  const connection = await Connection.connect({ address: target.address, ...security(target) });
   const client = new Client({
     connection,
     namespace: target.namespace,
