@@ -7,8 +7,7 @@
  * 1607001); `callbackUrlFor` applies the same rule first, so a bad address is refused here with a
  * clear message. `allowLocal` lifts it for the sandbox (`dropflow dev`).
  */
-import { BlockList, isIP } from 'node:net';
-
+import { callbackRefusal } from '../supplier/callbackAddress.js';
 import { WEBHOOK_TOPICS, type WebhookTopicSetting } from '../supplier/api/webhooks.js';
 import type { SupplierClient } from '../supplier/client.js';
 import { SupplierCode, SupplierError } from '../supplier/errors.js';
@@ -17,19 +16,6 @@ import { WEBHOOK_PATH } from './webhookRoute.js';
 export class CallbackUrlRefused extends Error {
   override readonly name = 'CallbackUrlRefused';
 }
-
-const NOT_PUBLIC = new BlockList();
-NOT_PUBLIC.addSubnet('127.0.0.0', 8, 'ipv4');
-NOT_PUBLIC.addSubnet('0.0.0.0', 8, 'ipv4');
-NOT_PUBLIC.addSubnet('10.0.0.0', 8, 'ipv4');
-NOT_PUBLIC.addSubnet('172.16.0.0', 12, 'ipv4');
-NOT_PUBLIC.addSubnet('192.168.0.0', 16, 'ipv4');
-NOT_PUBLIC.addSubnet('169.254.0.0', 16, 'ipv4');
-NOT_PUBLIC.addSubnet('100.64.0.0', 10, 'ipv4');
-NOT_PUBLIC.addAddress('::1', 'ipv6');
-NOT_PUBLIC.addAddress('::', 'ipv6');
-NOT_PUBLIC.addSubnet('fc00::', 7, 'ipv6');
-NOT_PUBLIC.addSubnet('fe80::', 10, 'ipv6');
 
 /**
  * `<base>/webhooks/supplier` for a public HTTPS base URL (a path prefix is kept). Throws
@@ -48,21 +34,10 @@ export function callbackUrlFor(baseUrl: string, { allowLocal = false } = {}): st
     );
   }
   if (!allowLocal) {
-    const rule = 'the supplier pushes only to public HTTPS addresses (open-api.md §4.7)';
-    if (url.protocol !== 'https:') {
-      throw new CallbackUrlRefused(`--base-url: ${baseUrl} does not use https: ${rule}`);
-    }
-    const host = url.hostname
-      .toLowerCase()
-      .replace(/^\[|\]$/g, '')
-      .replace(/\.$/, '');
-    if (host === 'localhost' || host.endsWith('.localhost')) {
-      throw new CallbackUrlRefused(`--base-url: ${host} is not publicly reachable: ${rule}`);
-    }
-    const family = isIP(host);
-    if (family !== 0 && NOT_PUBLIC.check(host, family === 4 ? 'ipv4' : 'ipv6')) {
+    const refused = callbackRefusal(url);
+    if (refused !== undefined) {
       throw new CallbackUrlRefused(
-        `--base-url: ${host} is a loopback or private address, not publicly reachable: ${rule}`,
+        `--base-url: ${refused}: the supplier pushes only to public HTTPS addresses (open-api.md §4.7)`,
       );
     }
   } else if (url.protocol !== 'https:' && url.protocol !== 'http:') {

@@ -2,7 +2,6 @@
  * Webhook management (open-api.md §4.7): per-topic callback addresses and product subscriptions.
  * Delivery itself is in ../webhooks.ts.
  */
-import { BlockList, isIP } from 'node:net';
 import {
   listProductSubscriptions,
   setWebhooks,
@@ -11,6 +10,7 @@ import {
   WEBHOOK_TOPICS,
   type WebhookTopicSetting,
 } from '../../supplier/api/webhooks.js';
+import { callbackRefusal } from '../../supplier/callbackAddress.js';
 import { SupplierCode } from '../../supplier/errors.js';
 import { dateTime, imageUrl, page, pageCount } from '../catalogue.js';
 import { SandboxError, type SandboxRouter } from '../routing.js';
@@ -149,44 +149,11 @@ function callbackUrl(setting: WebhookTopicSetting): string {
   return setting.callbackUrls[0] ?? '';
 }
 
-const LOOPBACK = new BlockList();
-LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
-LOOPBACK.addSubnet('0.0.0.0', 8, 'ipv4');
-LOOPBACK.addAddress('::1', 'ipv6');
-LOOPBACK.addAddress('::', 'ipv6');
-
-const PRIVATE = new BlockList();
-PRIVATE.addSubnet('10.0.0.0', 8, 'ipv4');
-PRIVATE.addSubnet('172.16.0.0', 12, 'ipv4');
-PRIVATE.addSubnet('192.168.0.0', 16, 'ipv4');
-PRIVATE.addSubnet('169.254.0.0', 16, 'ipv4');
-PRIVATE.addSubnet('100.64.0.0', 10, 'ipv4');
-PRIVATE.addSubnet('fc00::', 7, 'ipv6');
-PRIVATE.addSubnet('fe80::', 10, 'ipv6');
-
 /**
- * Why the supplier would refuse this callback address, or undefined when it is acceptable
- * (open-api.md §4.7 item 43: HTTPS, publicly reachable). With allowLocalWebhooks, http and local
- * addresses are accepted for development.
+ * Why the supplier would refuse this callback address (see supplier/callbackAddress.ts). With
+ * allowLocalWebhooks, http and local addresses are accepted for development.
  */
 function refusal(raw: string, allowLocal: boolean): string | undefined {
-  const url = new URL(raw);
-  if (allowLocal) return undefined;
-  if (url.protocol !== 'https:') return `${raw} does not use HTTPS`;
-  const host = url.hostname
-    .toLowerCase()
-    .replace(/^\[|\]$/g, '')
-    .replace(/\.$/, '');
-  if (host === 'localhost' || host.endsWith('.localhost')) {
-    return `${host} is not publicly reachable (localhost and 127.0.0.1 are refused)`;
-  }
-  const family = isIP(host);
-  if (family === 0) return undefined;
-  const type = family === 4 ? 'ipv4' : 'ipv6';
-  if (LOOPBACK.check(host, type)) {
-    return `${host} is a loopback address, not publicly reachable (localhost and 127.0.0.1 are refused)`;
-  }
-  if (PRIVATE.check(host, type))
-    return `${host} is a private network address, not publicly reachable`;
-  return undefined;
+  const reason = allowLocal ? undefined : callbackRefusal(new URL(raw));
+  return reason === undefined ? undefined : `${reason}; callbacks must be public HTTPS addresses`;
 }
