@@ -56,21 +56,13 @@ function step(sb: Sandbox, order: SandboxOrder, from: Stage): AdvanceOutcome {
       order.trackNumber ??= order.waybill?.trackNumber ?? trackNumberFor(order);
       if (order.waybill) order.trackingProvider ??= order.waybill.carrier;
       setStatus(sb, order, 'SHIPPED');
-      sb.emit(order.openId, 'logistics', {
-        type: 'LOGISTIC',
-        messageType: 'UPDATE',
-        params: logisticsWebhookParams(order),
-      });
+      emitLogistics(sb, order);
       return { ok: true };
     case 'SHIPPED':
       order.deliveredAt = now;
       order.proofOfDelivery = podUrls(order);
       setStatus(sb, order, 'DELIVERED');
-      sb.emit(order.openId, 'logistics', {
-        type: 'LOGISTIC',
-        messageType: 'UPDATE',
-        params: logisticsWebhookParams(order),
-      });
+      emitLogistics(sb, order);
       return { ok: true };
     case 'DELIVERED':
       return { ok: false, reason: 'the order is already DELIVERED' };
@@ -152,4 +144,13 @@ export class Lifecycle {
       advanceOrder(sb, order, next);
     }
   }
+}
+
+/** The logistics message the supplier pushes when a parcel ships or arrives. */
+function emitLogistics(sb: Sandbox, order: SandboxOrder): void {
+  sb.emit(order.openId, 'logistics', {
+    type: 'LOGISTIC',
+    messageType: 'UPDATE',
+    params: logisticsWebhookParams(order),
+  });
 }
