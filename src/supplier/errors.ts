@@ -172,15 +172,3 @@ export class SupplierResponseInvalid extends Error {
     );
   }
 }
-
-export type AnySupplierError =
-  SupplierError | SupplierTransportError | SupplierRequestInvalid | SupplierResponseInvalid;
-
-export function isSupplierError(e: unknown): e is AnySupplierError {
-  return (
-    e instanceof SupplierError ||
-    e instanceof SupplierTransportError ||
-    e instanceof SupplierRequestInvalid ||
-    e instanceof SupplierResponseInvalid
-  );
-}

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { FieldIssue } from './errors.js';
 
 /** `['products', 0, 'vid']` → `products[0].vid` */
-export function fieldPath(path: readonly PropertyKey[]): string {
+function fieldPath(path: readonly PropertyKey[]): string {
   let out = '';
   for (const part of path) {
     if (typeof part === 'number') out += `[${part}]`;

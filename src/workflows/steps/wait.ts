@@ -52,11 +52,6 @@ export async function waitAt(
 export async function needsAttention(o: Order, step: string, err: unknown): Promise<void> {
   if (!(err instanceof ActivityFailure)) throw err;
   o.status.error = failureOf(step, err);
-  await stopForAttention(o, step);
-}
-
-/** Stops at NEEDS_ATTENTION with `o.status.error` already set; resume retries the step. */
-export async function stopForAttention(o: Order, step: string): Promise<void> {
   const action = await waitAt(
     o,
     Stage.NEEDS_ATTENTION,
