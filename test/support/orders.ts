@@ -16,12 +16,14 @@ import { parseOrder, type OrderInput } from '../../src/client/orderInput.js';
 import {
   dataConverterFor,
   EncryptionCodec,
+  FAILURE_CONVERTER_PATH,
   type EncryptionKey,
 } from '../../src/temporal/encryption.js';
 import { taskQueues, type TaskQueues } from '../../src/temporal/taskQueues.js';
 import { createWorkers, WORKFLOWS_PATH, type WorkerSet } from '../../src/worker.js';
 import type { trackingSweep } from '../../src/workflows/trackingSweep.js';
 import { eventually } from './eventually.js';
+import { nameScenario, recordHistories } from './histories.js';
 import { newSandboxAccount, type TestAccount } from './sandbox.js';
 
 export interface OrderHarness {
@@ -53,6 +55,8 @@ export async function orderHarness(
   const queues = taskQueues(`${tag}-${process.pid}-${Date.now().toString(36)}`);
   const workflowBundle = await bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,
+    // Encrypting workers' workflow code encodes its failures (src/temporal/encryption.ts).
+    failureConverterPath: options.encryptionKey === undefined ? undefined : FAILURE_CONVERTER_PATH,
     logger: quietBundlerLogger,
   });
   const codec =
@@ -92,6 +96,8 @@ export async function orderHarness(
       running = workers.run();
     },
     async close() {
+      // Encrypted histories would need the key to replay: the plain runs are the recorded ones.
+      if (codec === undefined) await recordHistories(client, queues.orders);
       await workers.shutdown();
       await running;
       await connection.close();
@@ -119,8 +125,10 @@ export function validOrder(raw: unknown): OrderInput {
 }
 
 export async function startOrder(h: OrderHarness, input: OrderInput): Promise<WorkflowHandle> {
+  const workflowId = orderWorkflowId(input.order.orderNumber);
+  nameScenario(workflowId);
   return h.client.workflow.start(ORDER_WORKFLOW, {
-    workflowId: orderWorkflowId(input.order.orderNumber),
+    workflowId,
     taskQueue: h.queues.orders,
     args: [input],
   });

@@ -18,6 +18,7 @@ import { createWorkers, type WorkerSet } from '../../src/worker.js';
 import { chunk, IDS_PER_CALL, newsFor } from '../../src/workflows/trackingChanges.js';
 import type { trackingSweep, TrackingSweepSummary } from '../../src/workflows/trackingSweep.js';
 import { eventually } from '../support/eventually.js';
+import { recordHistories } from '../support/histories.js';
 import { accountStats, newSandboxAccount, type TestAccount } from '../support/sandbox.js';
 import { advance, usOrder } from '../supplier/orderHelpers.js';
 import {
@@ -129,6 +130,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // The stand-in orders are test fixtures; the sweeps are the real workflow.
+  await recordHistories(client, queues.orders, ['trackingSweep']);
   for (const o of orders) {
     await client.workflow
       .getHandle(o.workflowId)

@@ -1,0 +1,46 @@
+/**
+ * Orders in flight survive every deploy: each recorded history (test/replay/histories) replays
+ * through today's workflow code without a non-determinism error. A change that would make a
+ * running order take another path than its history recorded fails here, before it ships; see
+ * docs/changing-workflows.md for how to make such a change safely.
+ */
+import { bundleWorkflowCode, DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { WORKFLOWS_PATH } from '../../src/worker.js';
+import { loadHistories } from '../support/histories.js';
+
+Runtime.install({ logger: new DefaultLogger('WARN') });
+const recorded = await loadHistories();
+let workflowBundle: Awaited<ReturnType<typeof bundleWorkflowCode>>;
+
+beforeAll(async () => {
+  workflowBundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quiet });
+});
+
+describe('recorded histories replay through the current workflow code', () => {
+  it('has histories of every workflow type', () => {
+    const types = new Set(recorded.map((r) => r.recorded.workflowType));
+    expect([...types].sort()).toEqual(
+      ['catalogueEvents', 'disputeOrder', 'fulfillOrder', 'trackingSweep', 'webhookInbox'].sort(),
+    );
+  });
+
+  it.each(recorded.map((r) => [r.file, r] as const))('%s', async (_file, r) => {
+    const results = Worker.runReplayHistories({ workflowBundle, replayName: r.file }, [
+      { workflowId: r.recorded.workflowId, history: r.history },
+    ]);
+    for await (const result of results) {
+      expect(result.error, `${r.recorded.scenario}: ${String(result.error)}`).toBeUndefined();
+    }
+  });
+});
+
+const silent = () => undefined;
+const quiet = {
+  trace: silent,
+  debug: silent,
+  info: silent,
+  warn: silent,
+  error: silent,
+  log: silent,
+};
