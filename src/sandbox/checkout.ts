@@ -4,12 +4,19 @@
  * createOrderV2's balance payment (payType 2), all go through these.
  */
 import { SupplierCode } from '../supplier/errors.js';
-import { evaluateOrder, findOwnOrder, isIntercepted, round2, setStatus } from './orderBook.js';
+import {
+  evaluateOrder,
+  findOwnOrder,
+  isIntercepted,
+  isPaid,
+  round2,
+  setStatus,
+} from './orderBook.js';
+import { utcDate } from './orderView.js';
+import { ensurePayId } from './payWindow.js';
 import { SandboxError } from './routing.js';
 import type { Sandbox } from './sandbox.js';
 import type { SandboxAccount, SandboxOrder, SandboxShipment } from './state.js';
-
-const PAY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 function ownOrders(sb: Sandbox, openId: string, ids: readonly string[]): SandboxOrder[] {
   const seen = new Set<string>();
@@ -123,27 +130,24 @@ export function chargeFor(orders: readonly SandboxOrder[]): number {
   return round2(orders.filter((o) => !o.isSandbox).reduce((s, o) => s + o.orderAmount, 0));
 }
 
-/** saveGenerateParentOrder: the payment id (kept, so a repeated call gives the same one). */
+/**
+ * saveGenerateParentOrder: the payment id, the same on every call within its pay window; a new
+ * one once the window is over while the shipment is still unpaid (payWindow.ts).
+ */
 export function generateParentOrder(
   sb: Sandbox,
   account: SandboxAccount,
   shipment: SandboxShipment,
 ): Record<string, unknown> {
-  if (shipment.payId === undefined) {
-    shipment.payId = sb.nextId('PAY');
-    shipment.payExpiresAt = sb.now() + PAY_WINDOW_MS;
-    sb.changed();
-  }
   const orders = shipmentOrders(sb, shipment);
+  const payable = !shipment.paid && orders.some((o) => o.status === 'UNPAID' && !isPaid(o));
+  ensurePayId(sb, shipment, payable);
   const products = round2(orders.reduce((s, o) => s + o.productAmount, 0));
   const freight = round2(orders.reduce((s, o) => s + o.postageAmount, 0));
   const charge = shipment.paid ? 0 : chargeFor(orders.filter((o) => o.status === 'UNPAID'));
   return {
     orderMoney: shipment.amount,
-    payExpireTime: new Date(shipment.payExpiresAt ?? sb.now())
-      .toISOString()
-      .slice(0, 19)
-      .replace('T', ' '),
+    payExpireTime: utcDate(shipment.payExpiresAt ?? sb.now()),
     payId: shipment.payId,
     result: true,
     submitSuccess: true,

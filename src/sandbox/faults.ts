@@ -15,6 +15,8 @@ export const FaultKind = z.enum([
   'busy',
   /** Envelope 1600200 Too Many Requests. */
   'rateLimit',
+  /** Envelope 1600201: the daily quota is used up until 00:00 UTC. */
+  'quota',
   /** Act (change state), then close the connection without answering: a lost response. */
   'commitThenDrop',
 ]);

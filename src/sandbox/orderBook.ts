@@ -7,7 +7,7 @@ import { availableUnits, evaluateInterceptions } from './interceptions.js';
 import { orderWebhookParams, orderWeight } from './orderView.js';
 import type { Sandbox } from './sandbox.js';
 import { findLine, postage } from './seed.js';
-import type { OrderStatus, SandboxOrder, SubStatus } from './state.js';
+import type { OrderStatus, SandboxOrder, StatusChange, SubStatus } from './state.js';
 
 export const round2 = (n: number): number => Math.round(n * 100) / 100;
 
@@ -115,6 +115,7 @@ export function setStatus(
   subStatus?: SubStatus,
 ): void {
   if (order.status === status && order.subStatus === subStatus) return;
+  rememberStatus(order, sb.now());
   order.status = status;
   if (subStatus === undefined) delete order.subStatus;
   else order.subStatus = subStatus;
@@ -124,4 +125,14 @@ export function setStatus(
     messageType: 'UPDATE',
     params: orderWebhookParams(order, sb.now()),
   });
+}
+
+/** Enough for every step of an order's life; older entries are dropped. */
+const HISTORY_LENGTH = 10;
+
+/** Records the status the order is leaving now, for queries that lag behind (orderLag.ts). */
+function rememberStatus(order: SandboxOrder, now: number): void {
+  const left: StatusChange = { status: order.status, until: now };
+  if (order.subStatus !== undefined) left.subStatus = order.subStatus;
+  order.statusHistory = [...(order.statusHistory ?? []), left].slice(-HISTORY_LENGTH);
 }

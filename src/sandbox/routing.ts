@@ -11,6 +11,7 @@ import { API_PREFIX, type Endpoint } from '../supplier/endpoint.js';
 import { formatIssues, SupplierCode } from '../supplier/errors.js';
 import type { FilePart } from '../supplier/http.js';
 import { toFieldIssues } from '../supplier/issues.js';
+import { SandboxOnlyCode } from './codes.js';
 import type { Sandbox } from './sandbox.js';
 import type { SandboxAccount } from './state.js';
 
@@ -126,6 +127,12 @@ export class SandboxRouter {
       }
       if (fault?.kind === 'busy') {
         throw new SandboxError(SupplierCode.SystemBusy, 'System busy, please retry later');
+      }
+      if (fault?.kind === 'quota') {
+        throw new SandboxError(
+          SandboxOnlyCode.QuotaUsedUp,
+          'Daily quota used up, it resets at 00:00 UTC',
+        );
       }
       if (fault?.kind === 'rateLimit' || !sb.limiter.allow(openId ?? req.ip, ep.rate)) {
         sb.count(openId, (s) => (s.rateLimited += 1));

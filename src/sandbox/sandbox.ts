@@ -10,7 +10,9 @@ import { RateLimiter } from './rateLimit.js';
 import {
   emptyState,
   emptyStats,
+  upgradeState,
   type SandboxAccount,
+  type SandboxSettings,
   type SandboxState,
   type SandboxStats,
   type WebhookTopic,
@@ -38,6 +40,10 @@ export interface SandboxOptions {
   tokenCacheMs: number;
   /** Delays before the 3 retries of a failed webhook push. */
   webhookRetryDelaysMs: number[];
+  /** Default of every account: order queries lag this far behind (0 = none). */
+  batchLagMs: number;
+  /** Default of every account: how long a payId can be paid. */
+  payWindowSeconds: number;
   log: Logger;
 }
 
@@ -55,6 +61,8 @@ export const DEFAULT_SANDBOX_OPTIONS: Omit<SandboxOptions, 'log'> = {
   refreshTokenLifetimeMs: 180 * DAY_MS,
   tokenCacheMs: DAY_MS,
   webhookRetryDelaysMs: [1_000, 5_000, 15_000],
+  batchLagMs: 0,
+  payWindowSeconds: DAY_MS / 1_000,
 };
 
 export class Sandbox {
@@ -62,6 +70,8 @@ export class Sandbox {
   readonly limiter: RateLimiter;
   readonly webhooks: WebhookDispatcher;
   readonly lifecycle: Lifecycle;
+  /** Settings of accounts without their own; the start options until POST /__sandbox/settings. */
+  readonly defaults: SandboxSettings;
   private readonly file: StateFile;
 
   private constructor(
@@ -81,12 +91,17 @@ export class Sandbox {
     );
     this.webhooks = new WebhookDispatcher(this);
     this.lifecycle = new Lifecycle(this);
+    this.defaults = {
+      batchLagMs: options.batchLagMs,
+      payWindowSeconds: options.payWindowSeconds,
+    };
   }
 
   static async open(options: SandboxOptions): Promise<Sandbox> {
     const path =
       options.dataDir === undefined ? undefined : `${options.dataDir}/sandbox-state.json`;
-    const state = (await StateFile.load(path)) ?? emptyState(options.lifecycleStepMs);
+    const loaded = await StateFile.load(path);
+    const state = loaded ? upgradeState(loaded) : emptyState(options.lifecycleStepMs);
     // The speed is the caller's choice at each start; /__sandbox/lifecycle changes it until then.
     state.lifecycleStepMs = options.lifecycleStepMs;
     const sb = new Sandbox(state, options);
@@ -168,6 +183,11 @@ export class Sandbox {
     const a = this.state.accounts[openId];
     if (!a) throw new Error(`no sandbox account ${openId}`);
     return a;
+  }
+
+  /** The account's settings: its own where it has them, the defaults otherwise. */
+  settingsFor(openId: string): SandboxSettings {
+    return { ...this.defaults, ...this.state.accounts[openId]?.settings };
   }
 
   /** Updates the global counters and the account's own. */

@@ -13,6 +13,7 @@ import { registerOrderControlRoutes } from './routes/orderControls.js';
 import { registerOrderQueryRoutes } from './routes/orderQueries.js';
 import { registerOrderRoutes } from './routes/orders.js';
 import { registerPaymentRoutes } from './routes/payment.js';
+import { registerSettingsControlRoutes } from './routes/settingsControls.js';
 import { registerShopRoutes } from './routes/shops.js';
 import { registerWaybillRoutes } from './routes/waybill.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
@@ -103,6 +104,7 @@ export function buildApp(sandbox: Sandbox): FastifyInstance {
   registerWebhookRoutes(router);
   registerControlRoutes(app, sandbox);
   registerOrderControlRoutes(app, sandbox);
+  registerSettingsControlRoutes(app, sandbox);
   registerCatalogueEventControlRoutes(app, sandbox);
   return app;
 }

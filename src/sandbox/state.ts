@@ -30,6 +30,14 @@ export interface WebhookSubscription {
   hourly: Record<string, { ok: number; failed: number }>;
 }
 
+/** Behaviour that can differ per account (POST /__sandbox/settings). */
+export interface SandboxSettings {
+  /** Order queries show each order as it was this many milliseconds ago; 0 = as it is now. */
+  batchLagMs: number;
+  /** How long a payId of saveGenerateParentOrder can be paid (payExpireTime). */
+  payWindowSeconds: number;
+}
+
 export interface SandboxAccount {
   openId: string;
   apiKey: string;
@@ -41,6 +49,8 @@ export interface SandboxAccount {
   /** Product subscription cap of the account's tier (lv1 100 … lv5 10000). */
   subscriptionCap: number;
   myProducts: string[];
+  /** This account's own settings; the others follow the sandbox's defaults. */
+  settings?: Partial<SandboxSettings>;
 }
 
 export interface OrderLine {
@@ -52,6 +62,13 @@ export interface OrderLine {
   /** Store flow: the store-side ids the caller sent. */
   storeProductId?: string;
   storeVariantId?: string;
+}
+
+/** A status the order left, and when: what a lagging query still shows until then. */
+export interface StatusChange {
+  status: OrderStatus;
+  subStatus?: SubStatus;
+  until: number;
 }
 
 export interface SandboxOrder {
@@ -87,6 +104,8 @@ export interface SandboxOrder {
   shippedAt?: number;
   deliveredAt?: number;
   disputeId?: string;
+  /** The latest statuses the order left, oldest first (absent in state files of older versions). */
+  statusHistory?: StatusChange[];
 }
 
 export interface SandboxShipment {
@@ -95,6 +114,8 @@ export interface SandboxShipment {
   orderIds: string[];
   payId?: string;
   payExpiresAt?: number;
+  /** payIds replaced after they expired: paying with one is refused as expired. */
+  expiredPayIds?: string[];
   amount: number;
   paid: boolean;
 }
@@ -177,6 +198,7 @@ export interface SandboxStats {
   duplicateCreatesRefused: number;
   payments: number;
   repeatedPaymentsRefused: number;
+  expiredPaymentsRefused: number;
   webhooksDelivered: number;
   webhooksFailed: number;
   faultsInjected: number;
@@ -207,6 +229,7 @@ export function emptyStats(): SandboxStats {
     duplicateCreatesRefused: 0,
     payments: 0,
     repeatedPaymentsRefused: 0,
+    expiredPaymentsRefused: 0,
     webhooksDelivered: 0,
     webhooksFailed: 0,
     faultsInjected: 0,
@@ -228,4 +251,13 @@ export function emptyState(lifecycleStepMs: number): SandboxState {
     statsByAccount: {},
     lifecycleStepMs,
   };
+}
+
+/** Fills in what state files written by older versions lack (counters added since). */
+export function upgradeState(state: SandboxState): SandboxState {
+  state.stats = { ...emptyStats(), ...state.stats };
+  for (const [openId, stats] of Object.entries(state.statsByAccount)) {
+    state.statsByAccount[openId] = { ...emptyStats(), ...stats };
+  }
+  return state;
 }

@@ -1,7 +1,8 @@
 /** `dropflow sandbox`: the supplier simulator on its own (architecture §6, docs/sandbox.md). */
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../../config.js';
 import { createLogger } from '../../log.js';
+import { DEFAULT_SANDBOX_OPTIONS } from '../../sandbox/sandbox.js';
 import { startSandbox } from '../../sandbox/server.js';
 import { nonNegativeInt, portOption, positiveNumber, untilSignal } from '../options.js';
 
@@ -14,6 +15,14 @@ interface SandboxFlags {
   batchRate: number;
   lifecycleMs: number;
   allowLocalWebhooks?: boolean;
+  batchLagMs: number;
+  payWindowSeconds: number;
+}
+
+function positiveInt(value: string): number {
+  const n = nonNegativeInt(value);
+  if (n === 0) throw new InvalidArgumentError('must be a whole number ≥ 1');
+  return n;
 }
 
 export function register(program: Command): void {
@@ -33,6 +42,18 @@ export function register(program: Command): void {
       0,
     )
     .option(
+      '--batch-lag-ms <n>',
+      'order queries show each order as it was this many ms ago (0 = no lag)',
+      nonNegativeInt,
+      DEFAULT_SANDBOX_OPTIONS.batchLagMs,
+    )
+    .option(
+      '--pay-window-seconds <n>',
+      'how long a payId can be paid (payExpireTime)',
+      positiveInt,
+      DEFAULT_SANDBOX_OPTIONS.payWindowSeconds,
+    )
+    .option(
       '--allow-local-webhooks',
       'accept http:// and localhost webhook callbacks (development)',
     )
@@ -49,6 +70,8 @@ export function register(program: Command): void {
         batchRatePerSecond: flags.batchRate,
         lifecycleStepMs: flags.lifecycleMs,
         allowLocalWebhooks: flags.allowLocalWebhooks === true,
+        batchLagMs: flags.batchLagMs,
+        payWindowSeconds: flags.payWindowSeconds,
       });
       log.info({ url: sandbox.url }, 'sandbox listening');
       process.stdout.write(

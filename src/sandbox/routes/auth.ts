@@ -16,8 +16,11 @@ export function registerAuthRoutes(r: SandboxRouter): void {
       const account = sb.accountByApiKey(apiKey);
       if (!account) throw new SandboxError(SupplierCode.UserNotFound, 'User not find');
       const t = account.tokens;
-      // Repeated calls within the cache window return the same tokens (open-api.md §5.5).
-      const tokens = t && sb.now() - t.issuedAt < sb.options.tokenCacheMs ? t : issue(sb, account);
+      // Repeated calls within the cache window return the same tokens (open-api.md §5.5), as
+      // long as the access token has not expired (POST /__sandbox/tokens/expire).
+      const cached =
+        t && sb.now() - t.issuedAt < sb.options.tokenCacheMs && t.accessExpiresAt > sb.now();
+      const tokens = cached ? t : issue(sb, account);
       return { openId: Number(account.openId), ...record(tokens) };
     },
   );

@@ -13,6 +13,7 @@ const NewAccount = z.object({
   balance: z.number().nonnegative().optional(),
 });
 const Lifecycle = z.object({ stepMs: z.number().int().nonnegative() });
+const ExpireTokens = z.object({ openId: z.string().min(1) });
 
 export function registerControlRoutes(app: FastifyInstance, sb: Sandbox): void {
   const bad = (issues: z.ZodError) => ({ error: 'invalid request', issues: issues.issues });
@@ -42,6 +43,19 @@ export function registerControlRoutes(app: FastifyInstance, sb: Sandbox): void {
     account.balance.amount = p.data.amount;
     sb.changed();
     return { openId: account.openId, balance: account.balance };
+  });
+
+  /** The account's access token expires now (its next use answers 1600001); refresh still works. */
+  app.post('/__sandbox/tokens/expire', (req, reply) => {
+    const p = ExpireTokens.safeParse(req.body);
+    if (!p.success) return reply.code(400).send(bad(p.error));
+    const account = sb.state.accounts[p.data.openId];
+    if (!account) return reply.code(404).send({ error: 'no such account' });
+    const tokens = account.tokens;
+    const live = tokens !== undefined && tokens.accessExpiresAt > sb.now();
+    if (live) tokens.accessExpiresAt = sb.now();
+    sb.changed();
+    return { openId: account.openId, expired: live ? 1 : 0 };
   });
 
   app.get('/__sandbox/faults', () => sb.faults.list());

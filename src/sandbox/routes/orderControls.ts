@@ -3,13 +3,16 @@
  * - POST /__sandbox/orders/<svcOrderId>/advance {"to": "PROCESSING"|"SHIPPED"|"DELIVERED"}
  * - POST /__sandbox/orders/<svcOrderId>/edit {address fields}: what a merchant does in the
  *   supplier's web console to fix an intercepted order before adding it to the cart again.
+ * - POST /__sandbox/orders/<svcOrderId>/expire-payment: the pay window of the order's parent
+ *   order is over now.
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { optText } from '../../supplier/fields.js';
 import { advanceOrder } from '../lifecycle.js';
 import { evaluateOrder } from '../orderBook.js';
-import { orderObject } from '../orderView.js';
+import { orderObject, utcDate } from '../orderView.js';
+import { expirePayWindow } from '../payWindow.js';
 import type { Sandbox } from '../sandbox.js';
 import type { SandboxOrder } from '../state.js';
 
@@ -75,6 +78,28 @@ export function registerOrderControlRoutes(app: FastifyInstance, sb: Sandbox): v
         ...orderObject(order, 'detail'),
         logisticsMiss: order.logisticsMiss,
         interceptOrderReasons: order.interceptReasons,
+      };
+    },
+  );
+
+  app.post<{ Params: { svcOrderId: string } }>(
+    '/__sandbox/orders/:svcOrderId/expire-payment',
+    (req, reply) => {
+      const order = orderOf(req.params.svcOrderId);
+      if (!order) return reply.code(404).send({ error: 'no such order' });
+      const shipment =
+        order.shipmentOrderId === undefined ? undefined : sb.state.shipments[order.shipmentOrderId];
+      if (shipment?.payId === undefined) {
+        return reply.code(409).send({
+          error: 'the order has no payment id yet: confirm it and call saveGenerateParentOrder',
+        });
+      }
+      if (shipment.paid) return reply.code(409).send({ error: 'the parent order is paid' });
+      expirePayWindow(sb, shipment);
+      return {
+        shipmentOrderId: shipment.id,
+        payId: shipment.payId,
+        payExpireTime: utcDate(shipment.payExpiresAt),
       };
     },
   );

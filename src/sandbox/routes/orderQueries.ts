@@ -1,6 +1,7 @@
 /**
  * Order queries (open-api.md §4.4 items 20-23): list, detail, batch detail, proof of delivery.
- * Only the caller's orders are visible; store-flow orders awaiting a connection are not.
+ * Only the caller's orders are visible; store-flow orders awaiting a connection are not. With the
+ * account's `batchLagMs` they show the orders as they were that long ago (orderLag.ts).
  */
 import {
   getOrderDetail,
@@ -9,6 +10,7 @@ import {
   listOrders,
 } from '../../supplier/api/orders.js';
 import { findOwnOrder, ordersOf } from '../orderBook.js';
+import { orderAsOf, queryMoment } from '../orderLag.js';
 import { orderObject } from '../orderView.js';
 import { paramError, type SandboxRouter } from '../routing.js';
 import type { Sandbox } from '../sandbox.js';
@@ -39,6 +41,12 @@ function lookUp(sb: Sandbox, openId: string, keys: readonly string[]): SandboxOr
   return [...found.values()];
 }
 
+/** The orders as the account's queries show them now; those not shown yet are left out. */
+function asSeen(sb: Sandbox, openId: string, orders: readonly SandboxOrder[]): SandboxOrder[] {
+  const moment = queryMoment(sb, openId);
+  return orders.map((o) => orderAsOf(o, moment)).filter((o): o is SandboxOrder => o !== undefined);
+}
+
 const DEFAULT_PAGE_SIZE = 20;
 const MAX_PAGE_SIZE = 200;
 
@@ -51,10 +59,11 @@ export function registerOrderQueryRoutes(r: SandboxRouter): void {
     const keys =
       input.orderIds === undefined
         ? undefined
-        : new Set(lookUp(sb, account.openId, input.orderIds));
-    const matching = ordersOf(sb, account.openId)
-      .filter((o) => !o.awaitingConnection && matchesStatus(o, status))
-      .filter((o) => keys === undefined || keys.has(o))
+        : new Set(lookUp(sb, account.openId, input.orderIds).map((o) => o.svcOrderId));
+    const own = ordersOf(sb, account.openId).filter((o) => !o.awaitingConnection);
+    const matching = asSeen(sb, account.openId, own)
+      .filter((o) => matchesStatus(o, status))
+      .filter((o) => keys === undefined || keys.has(o.svcOrderId))
       .filter(
         (o) => input.shipmentOrderId === undefined || o.shipmentOrderId === input.shipmentOrderId,
       )
@@ -69,18 +78,21 @@ export function registerOrderQueryRoutes(r: SandboxRouter): void {
   });
 
   r.serve(getOrderDetail, ({ orderId, features }, account, sb) => {
-    const order = findOwnOrder(sb, account.openId, orderId);
+    const own = findOwnOrder(sb, account.openId, orderId);
+    const order = own && orderAsOf(own, queryMoment(sb, account.openId));
     // Not shown how the supplier answers an unknown id; the sandbox uses its parameter error.
     if (!order) throw paramError('orderId', `order "${orderId}" not found`);
     return orderObject(order, 'detail', features ?? []);
   });
 
   r.serve(getOrderDetailBatch, ({ orderIds }, account, sb) =>
-    lookUp(sb, account.openId, orderIds).map((o) => orderObject(o, 'batch')),
+    asSeen(sb, account.openId, lookUp(sb, account.openId, orderIds)).map((o) =>
+      orderObject(o, 'batch'),
+    ),
   );
 
   r.serve(getProofOfDelivery, ({ orderIds }, account, sb) =>
-    lookUp(sb, account.openId, orderIds).map((o) => ({
+    asSeen(sb, account.openId, lookUp(sb, account.openId, orderIds)).map((o) => ({
       orderId: o.svcOrderId,
       proofOfDeliveryList: o.status === 'DELIVERED' ? o.proofOfDelivery : [],
     })),

@@ -1,12 +1,13 @@
 /**
  * Payment from balance (supplement.md "Payment"): payBalanceV2 pays a shipment (parent order),
  * payBalance one confirmed order; sandbox orders (isSandbox 1) are not charged; nothing is paid
- * twice.
+ * twice, nor once its pay window is over (payWindow.ts).
  */
 import { getBalance, payBalance, payBalanceV2 } from '../../supplier/api/payment.js';
 import { SupplierCode } from '../../supplier/errors.js';
 import { ownShipment, payOrders, shipmentOrders } from '../checkout.js';
 import { findOwnOrder, isPaid } from '../orderBook.js';
+import { payExpired, payIdExpired, refuseExpired } from '../payWindow.js';
 import { paramError, SandboxError, type SandboxRouter } from '../routing.js';
 import type { Sandbox } from '../sandbox.js';
 
@@ -29,6 +30,7 @@ export function registerPaymentRoutes(r: SandboxRouter): void {
     if (shipment.payId === undefined) {
       throw payFail('no payment id yet: call saveGenerateParentOrder first');
     }
+    if (payIdExpired(sb, shipment, payId)) throw refuseExpired(sb, shipment, payId);
     if (shipment.payId !== payId)
       throw payFail(`payId "${payId}" is not the payment id of shipment ${shipment.id}`);
     payOrders(sb, account, unpaid);
@@ -50,6 +52,7 @@ export function registerPaymentRoutes(r: SandboxRouter): void {
         `the order belongs to parent order ${shipment.id} with several orders: pay it with payBalanceV2`,
       );
     }
+    if (shipment && payExpired(sb, shipment)) throw refuseExpired(sb, shipment);
     payOrders(sb, account, [order]);
     return order.svcOrderId;
   });

@@ -1,0 +1,63 @@
+/**
+ * GET and POST /__sandbox/settings: how a worse real supplier behaves, per account (with openId)
+ * or as the default of every account without settings of its own. See SandboxSettings.
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { Sandbox } from '../sandbox.js';
+import type { SandboxSettings } from '../state.js';
+
+const DAY_MS = 24 * 60 * 60 * 1_000;
+const MAX_PAY_WINDOW_SECONDS = 30 * 24 * 60 * 60;
+
+/** A number sets the value; null (with openId) makes the account follow the default again. */
+const Change = z.strictObject({
+  openId: z.string().min(1).optional(),
+  batchLagMs: z.number().int().nonnegative().max(DAY_MS).nullable().optional(),
+  payWindowSeconds: z.number().int().positive().max(MAX_PAY_WINDOW_SECONDS).nullable().optional(),
+});
+type Change = z.infer<typeof Change>;
+
+const KEYS = [
+  'batchLagMs',
+  'payWindowSeconds',
+] as const satisfies readonly (keyof SandboxSettings)[];
+
+export function registerSettingsControlRoutes(app: FastifyInstance, sb: Sandbox): void {
+  app.get('/__sandbox/settings', (req, reply) => {
+    const { openId } = req.query as { openId?: string };
+    if (openId === undefined) return sb.defaults;
+    if (!sb.state.accounts[openId]) return reply.code(404).send({ error: 'no such account' });
+    return { openId, ...sb.settingsFor(openId) };
+  });
+
+  app.post('/__sandbox/settings', (req, reply) => {
+    const p = Change.safeParse(req.body ?? {});
+    if (!p.success) {
+      return reply.code(400).send({ error: 'invalid request', issues: p.error.issues });
+    }
+    const { openId } = p.data;
+    if (openId === undefined) {
+      if (KEYS.some((k) => p.data[k] === null)) {
+        return reply.code(400).send({ error: 'null resets an account setting: name the openId' });
+      }
+      Object.assign(sb.defaults, merged({}, p.data));
+      return sb.defaults;
+    }
+    const account = sb.state.accounts[openId];
+    if (!account) return reply.code(404).send({ error: 'no such account' });
+    account.settings = merged(account.settings ?? {}, p.data);
+    sb.changed();
+    return { openId, ...sb.settingsFor(openId) };
+  });
+}
+
+/** The settings with the change applied: a value replaces, null removes, absent keeps. */
+function merged(settings: Partial<SandboxSettings>, change: Change): Partial<SandboxSettings> {
+  const out: Partial<SandboxSettings> = {};
+  for (const k of KEYS) {
+    const value = change[k] === undefined ? settings[k] : change[k];
+    if (value !== undefined && value !== null) out[k] = value;
+  }
+  return out;
+}
