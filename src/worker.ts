@@ -47,7 +47,10 @@ export interface CreateWorkersOptions {
   ratePerSecond?: number;
   /** The batch queries' rate: batch-queue activities per second (default 2). */
   batchRatePerSecond?: number;
-  /** A prebuilt workflow bundle (tests bundle once per file); otherwise `WORKFLOWS_PATH`. */
+  /**
+   * A prebuilt workflow bundle (tests bundle once per file); otherwise `WORKFLOWS_PATH`. Built with
+   * the `failureConverterPath` of `dataConverter`, if it has one.
+   */
   workflowBundle?: WorkflowBundleOption;
   /** Where product, variant and stock webhook events are forwarded (CATALOGUE_EVENTS_URL). */
   catalogueEventsUrl?: string;

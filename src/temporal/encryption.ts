@@ -9,6 +9,10 @@
  * `encoding: binary/encrypted` and `encryption-key-id: <id>`, as Temporal's encryption samples do.
  * Payloads that are not encrypted decode unchanged, so histories written before encryption still
  * read. Keys live in KeyObjects: printing the codec never shows them.
+ *
+ * Failures are encrypted too: with a codec, the failure converter (failureConverter.cjs) moves
+ * every failure's message and stack trace into its encoded attributes, a payload like any other,
+ * so supplier messages that echo what was sent never sit in history in clear.
  */
 import {
   createCipheriv,
@@ -17,6 +21,7 @@ import {
   randomBytes,
   type KeyObject,
 } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 
 import {
   METADATA_ENCODING_KEY,
@@ -146,7 +151,23 @@ function metadataText(payload: Payload, key: string): string | undefined {
   return value === undefined ? undefined : Buffer.from(value).toString('utf8');
 }
 
-/** The data converter of every Client and Worker of dropflow: the codec, or the SDK's default. */
+/**
+ * The module whose `failureConverter` encodes failure messages and stack traces. Clients and
+ * Workers load it from `DataConverter.failureConverterPath` (a Worker given `workflowsPath` also
+ * bundles it into the workflow code); code that bundles workflows itself must pass the same path
+ * to `bundleWorkflowCode({ failureConverterPath })`, since workflow code converts its failures
+ * inside the bundle.
+ */
+export const FAILURE_CONVERTER_PATH = fileURLToPath(
+  new URL('./failureConverter.cjs', import.meta.url),
+);
+
+/**
+ * The data converter of every Client and Worker of dropflow: with a codec, encrypted payloads and
+ * encoded failures; without one, the SDK's default (payloads and failures in clear).
+ */
 export function dataConverterFor(codec: PayloadCodec | undefined): DataConverter | undefined {
-  return codec === undefined ? undefined : { payloadCodecs: [codec] };
+  return codec === undefined
+    ? undefined
+    : { payloadCodecs: [codec], failureConverterPath: FAILURE_CONVERTER_PATH };
 }

@@ -1,21 +1,22 @@
 /**
  * Payload encryption: the codec on its own (round trip, nonces, tampering, unknown keys, clear
  * payloads, rotation), the keys' configuration, and on the real dev server an order whose history
- * holds no trace of its customer, read back through an encrypting client and the gateway's codec
- * routes.
+ * holds no trace of its customer nor of its failures' messages, read back through an encrypting
+ * client and the gateway's codec routes; without a key, failures stay in clear.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { Client } from '@temporalio/client';
+import { Client, type WorkflowHandle } from '@temporalio/client';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import proto from '@temporalio/proto';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { Stage, statusQuery } from '../../src/client/definitions.js';
+import { OrderClient } from '../../src/client/orderClient.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { startGateway, type StartedGateway } from '../../src/gateway/server.js';
 import {
@@ -39,6 +40,30 @@ const text = (bytes: Uint8Array | null | undefined) => Buffer.from(bytes ?? []).
 const plainPayload = (value: unknown): Payload => defaultPayloadConverter.toPayload(value);
 const quietLog = pino({ level: 'warn' }, pino.destination(2));
 const customer = { shippingCustomerName: 'Zelda Cipherton', shippingAddress: '77 Secretive Lane' };
+/** Raw bytes of a workflow's history as anyone with access to Temporal, without the key, reads it. */
+async function rawHistory(client: Client, workflowId: string) {
+  const history = await client.workflow.getHandle(workflowId).fetchHistory();
+  const raw = Buffer.from(proto.temporal.api.history.v1.History.encode(history).finish());
+  return { history, raw };
+}
+/** The failure of the history's first failed activity task. */
+function firstActivityFailure(history: proto.temporal.api.history.v1.IHistory) {
+  const failed = history.events?.find((e) => e.activityTaskFailedEventAttributes != null);
+  return failed?.activityTaskFailedEventAttributes?.failure ?? undefined;
+}
+/**
+ * A flow-B order the supplier refuses at createOrder (1600100), its message echoing what it was
+ * sent (`unknown variant "<vid>"`): `echo` appears in the failure's message only.
+ */
+async function refusedOrder(h: OrderHarness): Promise<{ handle: WorkflowHandle; echo: string }> {
+  const echo = `V-ECHO-${randomBytes(6).toString('hex')}`;
+  const input = validOrder({
+    ...usOrder({ ...customer, products: [{ vid: echo, quantity: 1 }] }),
+    fulfillment: { flow: 'B' },
+  });
+  const handle = await startOrder(h, input);
+  return { handle, echo };
+}
 
 describe('EncryptionCodec', () => {
   const codec = new EncryptionCodec({ current: key('k1') });
@@ -287,6 +312,47 @@ describe('an order with encryption on, on the real dev server', () => {
     // Without the key the status cannot be read; with it, it can.
     await expect(plain.workflow.getHandle(handle.workflowId).query(statusQuery)).rejects.toThrow();
     expect((await handle.query(statusQuery)).stage).toBe(Stage.AWAITING_SHIPMENT);
+
+    // A refused action's reason is a failure the workflow encodes: the client with the key reads
+    // it, one without reads nothing of it.
+    const orderNumber = input.order.orderNumber;
+    await expect(new OrderClient(h.client, h.queues).approvePayment(orderNumber)).rejects.toThrow(
+      /approvePayment refused: no payment waits for approval/,
+    );
+    const blind = await new OrderClient(plain, h.queues)
+      .approvePayment(orderNumber)
+      .catch((err: unknown) => err);
+    expect(blind).toBeInstanceOf(Error);
+    expect((blind as Error).message).not.toMatch(/no payment waits for approval/);
+  });
+
+  it("keeps failures' messages out of history: only the key reads them", async () => {
+    const { handle, echo } = await refusedOrder(h);
+    // The workflow (and `dropflow status`, through the encrypting client) reads the supplier's
+    // own words.
+    const status = await reachStage(handle, Stage.NEEDS_ATTENTION);
+    expect(status.error).toMatchObject({ code: 1600100 });
+    expect(status.error?.message).toContain(echo);
+
+    const { history, raw } = await rawHistory(plain, handle.workflowId);
+    const failure = firstActivityFailure(history);
+    expect(failure?.message).toBe('Encoded failure');
+    expect(text(failure?.encodedAttributes?.metadata?.['encoding'])).toBe(ENCRYPTED_ENCODING);
+    expect(raw.includes(echo), echo).toBe(false);
+    expect(raw.includes('Param error'), 'the supplier message').toBe(false);
+
+    // The Temporal UI decodes the failure through the codec routes, as it does payloads.
+    const { res, body } = await codecCall(
+      withToken,
+      'decode',
+      [toJson(failure!.encodedAttributes!)],
+      bearer,
+    );
+    expect(res.status).toBe(200);
+    const attributes = JSON.parse(Buffer.from(body.payloads![0]!.data, 'base64').toString()) as {
+      message: string;
+    };
+    expect(attributes.message).toContain(`unknown variant "${echo}"`);
   });
 
   it("decodes the history's payloads over HTTP, as the Temporal UI does", async () => {
@@ -366,5 +432,25 @@ describe('an order with encryption on, on the real dev server', () => {
     const other = await codecCall(byOrigin, 'encode', x, { origin: 'https://evil.example.com' });
     expect(other.res.status).toBe(403);
     expect(other.res.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('an order without a key, on the real dev server', () => {
+  let h: OrderHarness;
+  beforeAll(async () => {
+    h = await orderHarness('no-encryption');
+  });
+  afterAll(() => h.close());
+
+  it("keeps failures' messages in clear in history, as Temporal writes them", async () => {
+    const { handle, echo } = await refusedOrder(h);
+    const status = await reachStage(handle, Stage.NEEDS_ATTENTION);
+    expect(status.error?.message).toContain(echo);
+
+    const { history, raw } = await rawHistory(h.client, handle.workflowId);
+    const failure = firstActivityFailure(history);
+    expect(failure?.message).toContain(`unknown variant "${echo}"`);
+    expect(failure?.encodedAttributes).toBeFalsy();
+    expect(raw.includes(customer.shippingCustomerName)).toBe(true);
   });
 });
