@@ -11,6 +11,7 @@ import {
   ApplicationFailure,
   condition,
   getExternalWorkflowHandle,
+  patched,
   setCurrentDetails,
   setHandler,
 } from '@temporalio/workflow';
@@ -31,6 +32,8 @@ import {
 import { FailureType } from '../client/failures.js';
 import { activities } from './activities.js';
 import { failureInfo, supplierFailure } from './failures.js';
+import { disputeOrderV1 } from './v1/disputeOrder.js';
+import { Patch } from './versions.js';
 
 const OUTCOMES: Record<number, DisputeOutcome['result']> = {
   1: 'refund',
@@ -63,6 +66,8 @@ interface StepOptions<T> {
 }
 
 export async function disputeOrder(input: DisputeInput): Promise<DisputeStatus> {
+  // Decided once, at the start: a dispute keeps the code it started with.
+  if (!patched(Patch.ReconcilingSteps)) return disputeOrderV1(input);
   const { supplier } = activities();
   const status: DisputeStatus = {
     orderNumber: input.orderNumber,

@@ -2,7 +2,7 @@
  * `fulfillOrder` (architecture §3): one order, from the store's hand-over to COMPLETED, through
  * the supplier's flow. Each step lives in ./steps; this file wires handlers and the sequence.
  */
-import { allHandlersFinished, condition, setHandler } from '@temporalio/workflow';
+import { allHandlersFinished, condition, patched, setHandler } from '@temporalio/workflow';
 import {
   approvePaymentUpdate,
   cancelUpdate,
@@ -26,8 +26,12 @@ import { checkout } from './steps/checkout.js';
 import { pay } from './steps/payment.js';
 import { planOrder } from './steps/plan.js';
 import { followDelivery, uploadWaybill } from './steps/shipment.js';
+import { fulfillOrderV1 } from './v1/fulfillOrder.js';
+import { Patch } from './versions.js';
 
 export async function fulfillOrder(input: OrderInput): Promise<OrderStatus> {
+  // Decided once, at the start: an order keeps the code it started with.
+  if (!patched(Patch.ReconcilingSteps)) return fulfillOrderV1(input);
   const o = new Order(input);
   const acts = activities();
   registerHandlers(o);

@@ -50,6 +50,14 @@ const DisputedLine = z.object({
   price: amount(),
 });
 
+/** A dispute's `status`. */
+export const DisputeStatus = {
+  Processing: 'Processing',
+  Completed: 'Completed',
+  Cancelled: 'Cancelled',
+} as const;
+export type DisputeStatus = (typeof DisputeStatus)[keyof typeof DisputeStatus];
+
 /** finallyDeal: 1 refund, 2 reissue, 3 reject. */
 export const FinallyDeal = { Refund: 1, Reissue: 2, Reject: 3 } as const;
 /** expectType: what the caller asks for. */

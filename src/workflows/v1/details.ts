@@ -1,0 +1,26 @@
+/** The order summary shown in the Temporal UI (setCurrentDetails), in Markdown. */
+import type { OrderStatus } from '../../client/definitions.js';
+
+export function renderDetails(s: OrderStatus): string {
+  const lines = [`**${s.stage}** — order ${s.orderNumber}, flow ${s.flow}`];
+  if (s.svcOrderId) lines.push(`supplier order: ${s.svcOrderId}`);
+  if (s.logisticName) lines.push(`logistics: ${s.logisticName}`);
+  if (s.amounts?.orderAmount !== undefined) lines.push(`amount: ${s.amounts.orderAmount} USD`);
+  if (s.trackNumber)
+    lines.push(`tracking: ${s.trackNumber}${s.trackingUrl ? ` (${s.trackingUrl})` : ''}`);
+  if (s.interception) {
+    lines.push(`intercepted at ${s.interception.step}:`);
+    for (const r of s.interception.reasons) lines.push(`- ${r.code ?? ''} ${r.message}`.trim());
+  }
+  if (s.error) {
+    lines.push(
+      `error at ${s.error.step}: ${s.error.message}` +
+        (s.error.code !== undefined
+          ? ` (code ${s.error.code}` +
+            (s.error.requestId ? `, requestId ${s.error.requestId})` : ')')
+          : ''),
+    );
+  }
+  if (s.waitingFor) lines.push(`waiting for: ${s.waitingFor}`);
+  return lines.join('\n\n');
+}
