@@ -2,7 +2,8 @@
  * A codec server for the Temporal UI and CLI (Temporal's codec server protocol), served only when
  * payloads are encrypted: `POST /codec/encode` and `POST /codec/decode` take and answer
  * `{"payloads": [{"metadata": {"<key>": "<base64>"}, "data": "<base64>"}]}` (Payload in proto3
- * JSON), run through the payload codec. The UI is configured with the endpoint `<gateway>/codec`.
+ * JSON), run through the payload codec: payloads and the encoded attributes of failures (their
+ * message and stack trace) alike. The UI is configured with the endpoint `<gateway>/codec`.
  *
  * Who may call: with a token (CODEC_TOKEN), whoever sends `Authorization: Bearer <token>`; without
  * one, only browsers on an allowed origin (CODEC_CORS_ORIGIN; the UI's in `dropflow dev`), so the
