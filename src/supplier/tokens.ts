@@ -4,6 +4,12 @@
  * refresh token has expired, the API key is used again. One cache per account and process, shared
  * by every client; concurrent callers wait for one exchange. Tokens, the key and openId are never
  * logged.
+ *
+ * Token calls are spaced per account (TOKEN_CALL_INTERVAL_MS), counted from the previous call's
+ * answer as well as its start: the supplier counts arrivals, and a call held up on its way (a new
+ * connection, a busy event loop) would otherwise arrive closer to the next one than the spacing.
+ * A 1600200 from a token endpoint (another process of the account took its slot) is waited out
+ * and the call sent again, a bounded number of times.
  */
 import { createHash } from 'node:crypto';
 import { getAccessToken, logout, refreshAccessToken, TokenRecord } from './api/auth.js';
@@ -11,7 +17,6 @@ import type { Endpoint } from './endpoint.js';
 import { openEnvelope } from './envelope.js';
 import { SupplierCode, SupplierError } from './errors.js';
 import { SupplierHttp, type HttpOptions } from './http.js';
-import { Pacer } from './pacer.js';
 
 /** Refresh this long before the access token's expiry, or at 90% of a shorter lifetime. */
 const REFRESH_MARGIN_MS = 60 * 60 * 1000;
@@ -21,6 +26,8 @@ const REFRESH_MARGIN_MS = 60 * 60 * 1000;
  * healthy process makes one token call per access-token lifetime.
  */
 export const TOKEN_CALL_INTERVAL_MS = 15_000;
+/** Times a token call refused with 1600200 is sent again before the error is the caller's. */
+export const TOKEN_CALL_RATE_LIMIT_RETRIES = 2;
 
 interface Tokens {
   openId: string | undefined;
@@ -34,14 +41,14 @@ interface Tokens {
 export class TokenManager {
   private tokens: Tokens | undefined;
   private pending: Promise<Tokens> | undefined;
-  private readonly pacer: Pacer;
+  private readonly pacer: TokenCallPacer;
 
   constructor(
     private readonly http: SupplierHttp,
     private readonly apiKey: string,
     tokenCallIntervalMs = TOKEN_CALL_INTERVAL_MS,
   ) {
-    this.pacer = new Pacer(tokenCallIntervalMs);
+    this.pacer = new TokenCallPacer(tokenCallIntervalMs);
   }
 
   /** Waits for this account's next token-call slot (direct token calls share it). */
@@ -75,8 +82,7 @@ export class TokenManager {
     if (!this.tokens) return;
     const t = await this.current();
     this.tokens = undefined;
-    await this.pacer.take();
-    await this.expire(t.accessToken);
+    await this.paced(() => this.expire(t.accessToken));
   }
 
   private current(): Promise<Tokens> {
@@ -91,16 +97,33 @@ export class TokenManager {
   private async renew(old: Tokens | undefined): Promise<Tokens> {
     if (old && Date.now() < old.refreshExpiresAt) {
       try {
-        await this.pacer.take();
-        const r = await this.exchange(refreshAccessToken, { refreshToken: old.refreshToken });
+        const r = await this.paced(() =>
+          this.exchange(refreshAccessToken, { refreshToken: old.refreshToken }),
+        );
         return this.keep(r, old.openId);
       } catch (err) {
         if (!(err instanceof SupplierError && err.code === SupplierCode.RefreshFailed)) throw err;
       }
     }
-    await this.pacer.take();
-    const r = await this.exchange(getAccessToken, { apiKey: this.apiKey });
+    const r = await this.paced(() => this.exchange(getAccessToken, { apiKey: this.apiKey }));
     return this.keep(r, undefined);
+  }
+
+  /** One token call in the account's next slot; a 1600200 is waited out (bounded). */
+  private async paced<T>(call: () => Promise<T>): Promise<T> {
+    for (let retries = 0; ; retries += 1) {
+      await this.pacer.take();
+      let waitMs: number | undefined;
+      try {
+        return await call();
+      } catch (err) {
+        const limited = err instanceof SupplierError && err.code === SupplierCode.TooManyRequests;
+        if (!limited || retries >= TOKEN_CALL_RATE_LIMIT_RETRIES) throw err;
+        waitMs = err.retryAfterMs;
+      } finally {
+        this.pacer.answered(waitMs);
+      }
+    }
   }
 
   private keep(r: TokenRecord, openId: string | undefined): Tokens {
@@ -126,6 +149,29 @@ export class TokenManager {
 
   private async expire(accessToken: string): Promise<void> {
     openEnvelope(logout.name, await this.http.send(logout, {}, accessToken), logout.response);
+  }
+}
+
+/**
+ * Token-call slots of one account in this process, handed out in call order: a call starts an
+ * interval after the previous one started and after its answer came back (or later, when the
+ * supplier asked for more).
+ */
+class TokenCallPacer {
+  private next = 0;
+
+  constructor(private readonly intervalMs: number) {}
+
+  async take(): Promise<void> {
+    const now = Date.now();
+    const at = Math.max(now, this.next);
+    this.next = at + this.intervalMs;
+    if (at > now) await new Promise((resolve) => setTimeout(resolve, at - now));
+  }
+
+  /** The call that took the last slot was answered (or failed) now. */
+  answered(waitMs = 0): void {
+    this.next = Math.max(this.next, Date.now() + Math.max(this.intervalMs, waitMs));
   }
 }
 

@@ -1,8 +1,10 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FaultRule } from '../../src/sandbox/faults.js';
 import { startSandbox, type StartedSandbox } from '../../src/sandbox/server.js';
 import { SupplierClient } from '../../src/supplier/client.js';
 import { SupplierCode, SupplierError } from '../../src/supplier/errors.js';
+import { TOKEN_CALL_RATE_LIMIT_RETRIES } from '../../src/supplier/tokens.js';
 import { accountStats, newSandboxAccount, rawCall } from '../support/sandbox.js';
 
 describe('tokens (open-api.md §5)', () => {
@@ -48,6 +50,31 @@ describe('token lifecycle in the client', () => {
   const client = () =>
     new SupplierClient({ baseUrl: sandbox.url, apiKey: 'sandbox', tokenCallIntervalMs: 1_000 });
   const calls = () => sandbox.sandbox.state.stats.calls;
+  const REFRESH = 'authentication/refreshAccessToken';
+  /** What the supplier has seen so far: refreshes, key exchanges, calls refused with 1600200. */
+  const seen = () => ({
+    refresh: calls()[REFRESH] ?? 0,
+    obtain: calls()['authentication/getAccessToken'] ?? 0,
+    rateLimited: sandbox.sandbox.state.stats.rateLimited,
+  });
+  const since = (before: ReturnType<typeof seen>) => {
+    const now = seen();
+    return {
+      refresh: now.refresh - before.refresh,
+      obtain: now.obtain - before.obtain,
+      rateLimited: now.rateLimited - before.rateLimited,
+    };
+  };
+  /** A fault on this sandbox's account, through POST /__sandbox/faults. */
+  const injectFault = async (rule: Partial<FaultRule> & Pick<FaultRule, 'path' | 'kind'>) => {
+    const openId = sandbox.sandbox.accountByApiKey('sandbox')!.openId;
+    const res = await fetch(`${sandbox.url}/__sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ openId, ...rule }),
+    });
+    expect(res.status).toBe(201);
+  };
 
   it('refreshes an expired access token with the refresh token, and re-obtains it when refresh fails', async () => {
     const c = client();
@@ -64,6 +91,50 @@ describe('token lifecycle in the client', () => {
     expect(again).not.toBe(refreshed);
     expect(calls()['authentication/refreshAccessToken']).toBe(2);
     expect(calls()['authentication/getAccessToken']).toBe(3);
+    await c.close();
+  });
+
+  it('spaces token calls from the last answer: one held up on its way does not get the next refused', async () => {
+    const c = client();
+    await c.tokens.accessToken();
+    // The supplier sees this refresh 400 ms after it was sent, as if the network had held it up.
+    await injectFault({ path: REFRESH, kind: 'latency', latencyMs: 400 });
+    const before = seen();
+    const late = await c.tokens.accessToken();
+    const next = await c.tokens.accessToken();
+    expect(next).not.toBe(late);
+    expect(since(before)).toEqual({ refresh: 2, obtain: 0, rateLimited: 0 });
+    await c.close();
+  });
+
+  it('waits out a 1600200 from refreshAccessToken and refreshes', async () => {
+    const c = client();
+    const first = await c.tokens.accessToken();
+    await injectFault({ path: REFRESH, kind: 'rateLimit' });
+    const before = seen();
+    const refreshed = await c.tokens.accessToken();
+    expect(refreshed).not.toBe(first);
+    // Refused once, sent again: still the refresh token, not the API key.
+    expect(since(before)).toEqual({ refresh: 2, obtain: 0, rateLimited: 1 });
+    await c.close();
+  });
+
+  it('gives up after a bounded number of 1600200 answers, with the supplier code', async () => {
+    const c = client();
+    await c.tokens.accessToken();
+    await injectFault({
+      path: REFRESH,
+      kind: 'rateLimit',
+      times: TOKEN_CALL_RATE_LIMIT_RETRIES + 1,
+    });
+    const before = seen();
+    const err = await c.tokens.accessToken().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SupplierError);
+    expect(err).toMatchObject({ code: SupplierCode.TooManyRequests, kind: 'retryable' });
+    const attempts = TOKEN_CALL_RATE_LIMIT_RETRIES + 1;
+    expect(since(before)).toEqual({ refresh: attempts, obtain: 0, rateLimited: attempts });
+    // The account's limit frees up again: the next call refreshes.
+    expect(await c.tokens.accessToken()).toMatch(/\w+/);
     await c.close();
   });
 });
