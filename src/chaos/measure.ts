@@ -1,0 +1,261 @@
+/**
+ * The verdict of a chaos run: every order's (and dispute's) state as its workflow tells it,
+ * compared with the sandbox's own record of the account. Pure: the run gathers, this judges.
+ */
+import {
+  Stage,
+  WAITING_STAGES,
+  type DisputeStatus,
+  type OrderStatus,
+} from '../client/definitions.js';
+import { isPaid } from '../sandbox/orderBook.js';
+import type { SandboxDispute, SandboxOrder, SandboxStats } from '../sandbox/state.js';
+import type { Flow } from './orders.js';
+
+/** Workflow execution statuses (the SDK's `status.name`) that count as failed workflows. */
+export const FAILED_EXECUTIONS: ReadonlySet<string> = new Set([
+  'FAILED',
+  'TIMED_OUT',
+  'TERMINATED',
+]);
+const RUNNING = 'RUNNING';
+const DELIVERED: SandboxOrder['status'] = 'DELIVERED';
+
+/** Stages an order is in only before its payment went out. */
+const BEFORE_PAYMENT: ReadonlySet<Stage> = new Set([
+  Stage.RECEIVED,
+  Stage.CREATED,
+  Stage.IN_CART,
+  Stage.CONFIRMED,
+  Stage.AWAITING_PAYMENT,
+  Stage.AWAITING_FUNDS,
+  Stage.AWAITING_CONNECTION,
+]);
+/** Stages an order reaches only once paid. */
+const AFTER_PAYMENT: ReadonlySet<Stage> = new Set([
+  Stage.PAID,
+  Stage.AWAITING_WAYBILL,
+  Stage.AWAITING_SHIPMENT,
+  Stage.SHIPPED,
+  Stage.DELIVERED,
+  Stage.COMPLETED,
+]);
+const SETTLED_DISPUTE: ReadonlySet<DisputeStatus['stage']> = new Set([
+  'OPEN',
+  'RESOLVED',
+  'CANCELLED',
+]);
+
+export interface ObservedOrder {
+  orderNumber: string;
+  flow: Flow;
+  /** What its status query answered; undefined when it could not be asked. */
+  status: OrderStatus | undefined;
+  /** RUNNING, COMPLETED, FAILED, … ; undefined when the workflow was not found. */
+  execution: string | undefined;
+}
+
+export interface ObservedDispute {
+  workflowId: string;
+  orderNumber: string;
+  status: DisputeStatus | undefined;
+  execution: string | undefined;
+}
+
+export interface ObservedExecution {
+  workflowId: string;
+  type: string;
+  status: string;
+}
+
+export interface Observation {
+  orders: readonly ObservedOrder[];
+  disputes: readonly ObservedDispute[];
+  /** Every workflow execution of the namespace. */
+  executions: readonly ObservedExecution[];
+  /** The sandbox's orders and disputes of the chaos account, and its counters. */
+  sandboxOrders: readonly SandboxOrder[];
+  sandboxDisputes: readonly SandboxDispute[];
+  stats: SandboxStats;
+}
+
+export const Counter = {
+  failedWorkflows: 'failedWorkflows',
+  duplicateCreates: 'duplicateCreates',
+  secondPayments: 'secondPayments',
+  stuckWithoutReason: 'stuckWithoutReason',
+  mismatches: 'mismatches',
+} as const;
+export type Counter = (typeof Counter)[keyof typeof Counter];
+
+/** One thing that made a counter non-zero: which order or workflow, and why (no personal data). */
+export interface Finding {
+  counter: Counter;
+  subject: string;
+  detail: string;
+}
+
+export interface Verdict {
+  orders: number;
+  byStage: Record<string, number>;
+  completed: number;
+  attention: number;
+  failedWorkflows: number;
+  duplicateCreates: number;
+  secondPayments: number;
+  stuckWithoutReason: number;
+  mismatches: number;
+  disputesByStage: Record<string, number>;
+  findings: Finding[];
+}
+
+/** Waiting for a person (or an outside event), and saying why. */
+export function waitsWithReason(status: OrderStatus): boolean {
+  return (
+    WAITING_STAGES.includes(status.stage) &&
+    (status.waitingFor !== undefined ||
+      status.error !== undefined ||
+      status.interception !== undefined)
+  );
+}
+
+/** Where the run may stop waiting for this order. */
+export function orderSettled(status: OrderStatus): boolean {
+  return (
+    status.stage === Stage.COMPLETED || status.stage === Stage.CANCELLED || waitsWithReason(status)
+  );
+}
+
+export function disputeSettled(status: DisputeStatus): boolean {
+  return (
+    SETTLED_DISPUTE.has(status.stage) ||
+    (status.stage === 'NEEDS_ATTENTION' && status.error !== undefined)
+  );
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    out.set(k, [...(out.get(k) ?? []), item]);
+  }
+  return out;
+}
+
+function bump(record: Record<string, number>, key: string): void {
+  record[key] = (record[key] ?? 0) + 1;
+}
+
+export function judge(o: Observation): Verdict {
+  const findings: Finding[] = [];
+  const find = (counter: Counter, subject: string, detail: string): void => {
+    findings.push({ counter, subject, detail });
+  };
+  const byStage: Record<string, number> = {};
+  const disputesByStage: Record<string, number> = {};
+  let completed = 0;
+  let attention = 0;
+  const atSupplier = groupBy(o.sandboxOrders, (s) => s.orderNumber);
+
+  for (const order of o.orders) {
+    const { orderNumber, status } = order;
+    const theirs = atSupplier.get(orderNumber) ?? [];
+    bump(byStage, status?.stage ?? `(${order.execution ?? 'not found'})`);
+
+    if (theirs.length > 1) {
+      find(Counter.duplicateCreates, orderNumber, `${theirs.length} supplier orders`);
+    }
+    const paid = theirs.filter(isPaid);
+    if (paid.length > 1) {
+      find(Counter.secondPayments, orderNumber, `${paid.length} supplier orders paid`);
+    }
+
+    if (status === undefined) {
+      if (order.execution === RUNNING || order.execution === undefined) {
+        find(
+          Counter.stuckWithoutReason,
+          orderNumber,
+          `no status (${order.execution ?? 'no workflow'})`,
+        );
+      }
+      continue;
+    }
+    const stage = status.stage;
+    if (stage === Stage.COMPLETED) completed += 1;
+    if (WAITING_STAGES.includes(stage)) attention += 1;
+    if (order.execution === RUNNING && !orderSettled(status)) {
+      find(Counter.stuckWithoutReason, orderNumber, `open at ${stage} without a reason`);
+    }
+
+    const mine =
+      status.svcOrderId === undefined
+        ? undefined
+        : theirs.find((s) => s.svcOrderId === status.svcOrderId);
+    const mismatch = (detail: string): void => {
+      find(Counter.mismatches, orderNumber, `${stage}: ${detail}`);
+    };
+    if (status.svcOrderId !== undefined && mine === undefined) {
+      mismatch(`the supplier has no order ${status.svcOrderId} for it`);
+    }
+    if (stage === Stage.COMPLETED) {
+      if (mine === undefined) mismatch('completed without a supplier order');
+      else if (mine.status !== DELIVERED || !isPaid(mine)) {
+        mismatch(`the supplier's order is ${mine.status}${isPaid(mine) ? '' : ', not paid'}`);
+      }
+    }
+    if (stage === Stage.CANCELLED && paid.length > 0)
+      mismatch('cancelled, yet paid at the supplier');
+    if (BEFORE_PAYMENT.has(stage) && paid.length > 0) mismatch('paid at the supplier');
+    if (AFTER_PAYMENT.has(stage) && paid.length === 0) mismatch('not paid at the supplier');
+  }
+
+  const disputesOf = groupBy(o.sandboxDisputes, (d) => d.orderId);
+  for (const [orderId, list] of disputesOf) {
+    if (list.length > 1) {
+      find(Counter.duplicateCreates, list[0]?.orderNumber ?? orderId, `${list.length} disputes`);
+    }
+  }
+  const knownDisputes = new Set(o.sandboxDisputes.map((d) => d.id));
+  for (const d of o.disputes) {
+    const stage = d.status?.stage;
+    bump(disputesByStage, stage ?? `(${d.execution ?? 'not found'})`);
+    if (stage === 'NEEDS_ATTENTION') attention += 1;
+    if (d.execution === RUNNING && (d.status === undefined || !disputeSettled(d.status))) {
+      find(
+        Counter.stuckWithoutReason,
+        d.workflowId,
+        `dispute open at ${stage ?? '?'} without a reason`,
+      );
+    }
+    if (d.status?.disputeId !== undefined && !knownDisputes.has(d.status.disputeId)) {
+      find(Counter.mismatches, d.workflowId, `the supplier has no dispute ${d.status.disputeId}`);
+    }
+  }
+
+  for (const e of o.executions) {
+    if (FAILED_EXECUTIONS.has(e.status)) {
+      find(Counter.failedWorkflows, e.workflowId, `${e.type} ${e.status}`);
+    }
+  }
+
+  const count = (counter: Counter): number => findings.filter((f) => f.counter === counter).length;
+  const extraOrders = [...atSupplier.values()].reduce((n, l) => n + Math.max(0, l.length - 1), 0);
+  const extraDisputes = [...disputesOf.values()].reduce((n, l) => n + Math.max(0, l.length - 1), 0);
+  const extraPaid = [...atSupplier.values()].reduce(
+    (n, l) => n + Math.max(0, l.filter(isPaid).length - 1),
+    0,
+  );
+  return {
+    orders: o.orders.length,
+    byStage,
+    completed,
+    attention,
+    failedWorkflows: count(Counter.failedWorkflows),
+    duplicateCreates: extraOrders + extraDisputes,
+    secondPayments: o.stats.repeatedPaymentsRefused + extraPaid,
+    stuckWithoutReason: count(Counter.stuckWithoutReason),
+    mismatches: count(Counter.mismatches),
+    disputesByStage,
+    findings,
+  };
+}

@@ -1,0 +1,81 @@
+/** Gathering what the workflows and the sandbox say at the end of a run (measure.ts judges it). */
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+
+import { disputeStatus } from '../client/disputeClient.js';
+import { orderWorkflowId } from '../client/definitions.js';
+import type { OrderClient } from '../client/orderClient.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
+import { emptyStats } from '../sandbox/state.js';
+import type { ObservedDispute, ObservedExecution, ObservedOrder, Observation } from './measure.js';
+import type { ChaosOrder } from './orders.js';
+
+/** Attempts at a query that fails (a worker starting, the server coming back) before giving up. */
+const QUERY_ATTEMPTS = 5;
+const QUERY_RETRY_MS = 2_000;
+
+async function attempt<T>(fn: () => Promise<T>): Promise<T | undefined> {
+  for (let i = 1; ; i += 1) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError || i >= QUERY_ATTEMPTS) return undefined;
+      await new Promise((resolve) => setTimeout(resolve, QUERY_RETRY_MS));
+    }
+  }
+}
+
+async function executionStatus(client: Client, workflowId: string): Promise<string | undefined> {
+  return attempt(async () => (await client.workflow.getHandle(workflowId).describe()).status.name);
+}
+
+export async function observeOrder(orders: OrderClient, o: ChaosOrder): Promise<ObservedOrder> {
+  const [status, execution] = await Promise.all([
+    attempt(() => orders.status(o.orderNumber)),
+    executionStatus(orders.client, orderWorkflowId(o.orderNumber)),
+  ]);
+  return { orderNumber: o.orderNumber, flow: o.flow, status, execution };
+}
+
+export async function observeDispute(
+  orders: OrderClient,
+  d: { workflowId: string; orderNumber: string },
+): Promise<ObservedDispute> {
+  const [status, execution] = await Promise.all([
+    attempt(() => disputeStatus(orders, d.workflowId)),
+    executionStatus(orders.client, d.workflowId),
+  ]);
+  return { ...d, status, execution };
+}
+
+export async function listExecutions(client: Client): Promise<ObservedExecution[]> {
+  const out: ObservedExecution[] = [];
+  for await (const info of client.workflow.list()) {
+    out.push({ workflowId: info.workflowId, type: info.type, status: info.status.name });
+  }
+  return out;
+}
+
+export async function observe(
+  orders: OrderClient,
+  chaosOrders: readonly ChaosOrder[],
+  disputes: readonly { workflowId: string; orderNumber: string }[],
+  sandbox: Sandbox,
+  openId: string,
+): Promise<Observation> {
+  const observedOrders: ObservedOrder[] = [];
+  // A few at a time: every query replays a history on the one worker.
+  for (let i = 0; i < chaosOrders.length; i += 8) {
+    const batch = chaosOrders.slice(i, i + 8).map((o) => observeOrder(orders, o));
+    observedOrders.push(...(await Promise.all(batch)));
+  }
+  const observedDisputes = await Promise.all(disputes.map((d) => observeDispute(orders, d)));
+  const state = sandbox.state;
+  return {
+    orders: observedOrders,
+    disputes: observedDisputes,
+    executions: await listExecutions(orders.client),
+    sandboxOrders: Object.values(state.orders).filter((s) => s.openId === openId),
+    sandboxDisputes: Object.values(state.disputes).filter((d) => d.openId === openId),
+    stats: state.statsByAccount[openId] ?? emptyStats(),
+  };
+}

@@ -1,0 +1,118 @@
+/** The chaos run's report: a table for people, one JSON object for machines. */
+import type { Verdict } from './measure.js';
+
+export interface FaultTally {
+  /** Times each kind hit the run: calls a sandbox fault answered, or disruptions done. */
+  hit: Record<string, number>;
+  /** Sandbox faults armed per kind (calls they could hit); disruptions are not armed. */
+  armed: Record<string, number>;
+}
+
+export interface ChaosReport {
+  seed: number;
+  runId: string;
+  durationMs: number;
+  verdict: Verdict;
+  faults: FaultTally;
+  /** What the run could not do, or did differently, in words. */
+  notes: string[];
+  /** Logs and databases of the run, when kept. */
+  workDir: string | undefined;
+}
+
+/** The JSON summary: exactly these keys. */
+export interface ChaosSummary {
+  orders: number;
+  faultsByKind: Record<string, number>;
+  completed: number;
+  attention: number;
+  failedWorkflows: number;
+  duplicateCreates: number;
+  secondPayments: number;
+  stuckWithoutReason: number;
+  mismatches: number;
+}
+
+export function summary(r: ChaosReport): ChaosSummary {
+  const v = r.verdict;
+  return {
+    orders: v.orders,
+    faultsByKind: r.faults.hit,
+    completed: v.completed,
+    attention: v.attention,
+    failedWorkflows: v.failedWorkflows,
+    duplicateCreates: v.duplicateCreates,
+    secondPayments: v.secondPayments,
+    stuckWithoutReason: v.stuckWithoutReason,
+    mismatches: v.mismatches,
+  };
+}
+
+/** The counters that must be 0 for the run to pass. */
+export function failingCounters(s: ChaosSummary): string[] {
+  const counters = {
+    failedWorkflows: s.failedWorkflows,
+    duplicateCreates: s.duplicateCreates,
+    secondPayments: s.secondPayments,
+    stuckWithoutReason: s.stuckWithoutReason,
+    mismatches: s.mismatches,
+  };
+  return Object.entries(counters)
+    .filter(([, n]) => n !== 0)
+    .map(([name]) => name);
+}
+
+function rows(pairs: readonly (readonly [string, string | number])[]): string[] {
+  const width = Math.max(0, ...pairs.map(([k]) => k.length));
+  return pairs.map(([k, v]) => `  ${k.padEnd(width)}  ${String(v).padStart(6)}`);
+}
+
+function duration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+}
+
+export function formatTable(r: ChaosReport): string {
+  const s = summary(r);
+  const v = r.verdict;
+  const kinds = [...new Set([...Object.keys(r.faults.hit), ...Object.keys(r.faults.armed)])];
+  const faultRows = kinds.map((k) => {
+    const armed = r.faults.armed[k];
+    const hit = r.faults.hit[k] ?? 0;
+    return [k, armed === undefined ? `${hit}` : `${hit} / ${armed}`] as const;
+  });
+  const failing = failingCounters(s);
+  const lines = [
+    `dropflow chaos: ${v.orders} orders, seed ${r.seed}, run ${r.runId}, ${duration(r.durationMs)}`,
+    '',
+    'Orders by final stage',
+    ...rows(Object.entries(v.byStage).sort(([a], [b]) => a.localeCompare(b))),
+  ];
+  if (Object.keys(v.disputesByStage).length > 0) {
+    lines.push('', 'Disputes by stage', ...rows(Object.entries(v.disputesByStage)));
+  }
+  lines.push(
+    '',
+    'Faults injected (calls hit / armed)',
+    ...rows(faultRows),
+    '',
+    'Counters',
+    ...rows([
+      ['completed', s.completed],
+      ['attention', s.attention],
+      ['failedWorkflows', s.failedWorkflows],
+      ['duplicateCreates', s.duplicateCreates],
+      ['secondPayments', s.secondPayments],
+      ['stuckWithoutReason', s.stuckWithoutReason],
+      ['mismatches', s.mismatches],
+    ]),
+  );
+  if (v.findings.length > 0) {
+    lines.push('', 'Findings');
+    for (const f of v.findings) lines.push(`  ${f.counter}  ${f.subject}  ${f.detail}`);
+  }
+  if (r.notes.length > 0) lines.push('', 'Notes', ...r.notes.map((n) => `  ${n}`));
+  if (r.workDir !== undefined) lines.push('', `Logs and databases kept in ${r.workDir}`);
+  lines.push('', failing.length === 0 ? 'PASS' : `FAIL: ${failing.join(', ')}`);
+  return lines.join('\n');
+}

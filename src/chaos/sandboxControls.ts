@@ -1,0 +1,92 @@
+/**
+ * The sandbox's test controls (/__sandbox/…) for the chaos account: faults, settings, token
+ * expiry. Controls another version of the sandbox may not have yet answer `false`, not an error,
+ * so the report can say what was left out.
+ */
+import type { FaultKind } from '../sandbox/faults.js';
+
+/** The sandbox's daily-quota fault (1600201); not every sandbox version knows it. */
+export const QUOTA_FAULT = 'quota';
+export type SandboxFaultKind = FaultKind | typeof QUOTA_FAULT;
+
+export interface FaultRequest {
+  /** Endpoint path after /api2.0/v1/, or `*`. */
+  path: string;
+  kind: SandboxFaultKind;
+  times: number;
+  latencyMs?: number;
+}
+
+export interface PendingFault {
+  path: string;
+  kind: string;
+  times: number;
+  openId?: string;
+}
+
+export interface SandboxSettings {
+  batchLagMs?: number;
+  payWindowSeconds?: number;
+}
+
+export class SandboxControls {
+  constructor(
+    readonly baseUrl: string,
+    readonly openId: string,
+  ) {}
+
+  /** A fresh account: its own rate limit, balance and orders. */
+  static async createAccount(
+    baseUrl: string,
+    balance: number,
+  ): Promise<{ apiKey: string; openId: string }> {
+    const res = await post(baseUrl, '/__sandbox/accounts', { balance });
+    if (res.status !== 201) throw new Error(`creating a sandbox account: HTTP ${res.status}`);
+    return (await res.json()) as { apiKey: string; openId: string };
+  }
+
+  /** Arms a fault for this account; false when the sandbox does not know the kind. */
+  async addFault(fault: FaultRequest): Promise<boolean> {
+    const res = await post(this.baseUrl, '/__sandbox/faults', { ...fault, openId: this.openId });
+    if (res.status === 201) return true;
+    if (res.status === 400) return false;
+    throw new Error(`arming a ${fault.kind} fault: HTTP ${res.status}`);
+  }
+
+  /** The account's faults not used up yet. */
+  async pendingFaults(): Promise<PendingFault[]> {
+    const res = await fetch(`${this.baseUrl}/__sandbox/faults`);
+    if (res.status !== 200) throw new Error(`listing faults: HTTP ${res.status}`);
+    const all = (await res.json()) as PendingFault[];
+    return all.filter((f) => f.openId === this.openId);
+  }
+
+  async clearFaults(): Promise<void> {
+    await fetch(`${this.baseUrl}/__sandbox/faults?openId=${encodeURIComponent(this.openId)}`, {
+      method: 'DELETE',
+    });
+  }
+
+  /** Account settings such as batch-query lag; false when the sandbox has no settings control. */
+  async settings(settings: SandboxSettings): Promise<boolean> {
+    const res = await post(this.baseUrl, '/__sandbox/settings', {
+      openId: this.openId,
+      ...settings,
+    });
+    return res.ok;
+  }
+
+  /** Expires the account's current tokens; false when the sandbox has no such control. */
+  async expireTokens(): Promise<boolean> {
+    const res = await post(this.baseUrl, '/__sandbox/tokens/expire', { openId: this.openId });
+    return res.ok;
+  }
+}
+
+function post(baseUrl: string, path: string, body: unknown): Promise<Response> {
+  return fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
