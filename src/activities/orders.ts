@@ -12,13 +12,21 @@ import {
   deleteOrder,
   getOrderLogisticsInfo,
   interceptedOrderId,
+  listOrders,
   saveGenerateParentOrder,
   updateLogistics,
   type CreateOrderRequest,
   type InterceptedOrder,
   type InterceptReason as SupplierReason,
 } from '../supplier/api/orders.js';
+import { OrderStatus } from '../supplier/api/constants.js';
 import { supplierCall } from './supplierCall.js';
+
+/** The supplier's `yyyy-MM-dd HH:mm:ss` (UTC) as an ISO instant; undefined when unreadable. */
+function utcTime(text: string): string | undefined {
+  const at = Date.parse(`${text.replace(' ', 'T')}Z`);
+  return Number.isNaN(at) ? undefined : new Date(at).toISOString();
+}
 
 export interface Reason {
   code?: number;
@@ -123,7 +131,7 @@ export function orderActivities(supplier: SupplierClient) {
 
     async saveGenerateParentOrder(
       shipmentOrderId: string,
-    ): Promise<StepOutcome & { payId?: string; amount?: number }> {
+    ): Promise<StepOutcome & { payId?: string; amount?: number; payExpiresAt?: string }> {
       const r = await supplierCall(supplier, saveGenerateParentOrder, { shipmentOrderId });
       const intercepted = r.interceptOrders.length > 0;
       if (!intercepted && r.payId == null) {
@@ -135,10 +143,21 @@ export function orderActivities(supplier: SupplierClient) {
           ? interception(r.interceptOrders, interceptedOrderId(r.interceptOrders[0]!) ?? '').reasons
           : [],
         ...(r.payId != null && { payId: r.payId }),
+        ...(r.payExpireTime != null && { payExpiresAt: utcTime(r.payExpireTime) }),
         ...((r.paymentInformation?.payableAmount ?? r.orderMoney) != null && {
           amount: r.paymentInformation?.payableAmount ?? r.orderMoney ?? undefined,
         }),
       };
+    },
+
+    /** The supplier order ids an unpaid shipment (parent order) holds. */
+    async ordersOfShipment(shipmentOrderId: string): Promise<string[]> {
+      const r = await supplierCall(supplier, listOrders, {
+        shipmentOrderId,
+        status: OrderStatus.Unpaid,
+        pageSize: 100,
+      });
+      return r.list.flatMap((o) => [o.svcOrderId, o.orderId].filter((id) => id != null));
     },
 
     async getOrderLogisticsInfo(orderCode: string): Promise<LogisticsChoice[]> {

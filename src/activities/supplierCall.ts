@@ -37,6 +37,7 @@ export function toApplicationFailure(endpoint: string, err: unknown): unknown {
       code: err.code,
       message: err.supplierMessage,
       requestId: err.requestId,
+      ...(err.retryAfterMs !== undefined && { retryAfterMs: err.retryAfterMs }),
     };
     const type =
       err.kind === 'business'

@@ -191,6 +191,11 @@ export interface OrderStatus {
   interception?: { step: string; reasons: { code?: number; message: string }[] };
   /** The blocking failure, while NEEDS_ATTENTION (or the last one that was resolved). */
   error?: FailureInfo;
+  /**
+   * A call that may have acted and whose outcome is not known yet (its answer was lost): nothing
+   * is sent again, and nothing it would forbid is allowed, until the supplier shows the truth.
+   */
+  outcomeUnknown?: { step: string; since: string };
   /** What the order waits for, in words. */
   waitingFor?: string;
   /** The latest dispute about the order, when one was opened. */

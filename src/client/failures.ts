@@ -21,4 +21,6 @@ export interface SupplierFailureDetails {
   code?: number;
   message: string;
   requestId?: string;
+  /** When to try again, where the supplier's answer says (a daily quota: its reset). */
+  retryAfterMs?: number;
 }

@@ -78,6 +78,16 @@ export const FulfillmentChoices = z.object({
   connections: z.array(StoreConnection).max(100).default([]),
   /** A supplier sandbox order (isSandbox 1): payment simulated, nothing charged or shipped. */
   sandboxOrder: z.boolean().default(false),
+  /**
+   * How long the supplier's own view (its order queries) may trail what it did: after a lost
+   * answer, a call not seen done this long after is taken as not done. Default 120.
+   */
+  supplierLagSeconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 3_600)
+    .optional(),
   /** How long a delivered order waits for proof of delivery before it completes without. */
   proofOfDeliveryWaitHours: z
     .number()

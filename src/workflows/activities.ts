@@ -9,10 +9,10 @@ import { FailureType } from '../client/failures.js';
 import { queuesOf } from '../temporal/taskQueues.js';
 
 /**
- * Retryable failures (rate limit, busy, 5xx) are retried with backoff; after this many attempts
- * the order stops at NEEDS_ATTENTION so that a person sees a supplier that stays unwell.
+ * Reads are retried a few times by Temporal; what still fails reaches the workflow's supplier
+ * step, which waits out a busy supplier and asks a person about the rest.
  */
-const MAX_ATTEMPTS = 30;
+const MAX_ATTEMPTS = 5;
 
 const retry = {
   initialInterval: '1 second',
@@ -30,9 +30,9 @@ const retry = {
 export interface Activities {
   supplier: SupplierActivities;
   /**
-   * The same, tried once: for calls that must never be sent twice blindly (createOrderV3,
-   * payBalanceV2). A retry of a call whose attempt timed out or whose worker died could repeat what
-   * the supplier already did; the workflow looks the order up before it tries again.
+   * The same, tried once: for calls that may act (create, cart, confirm, payment, waybill,
+   * connection, dispute). A retry of a call whose attempt timed out or whose worker died could
+   * repeat what the supplier already did; the supplier step settles the outcome first.
    */
   supplierOnce: SupplierActivities;
   batch: BatchActivities;

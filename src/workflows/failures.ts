@@ -6,6 +6,7 @@ import {
   type SupplierFailureDetails,
 } from '../client/failures.js';
 import type { FailureInfo } from '../client/definitions.js';
+import { SupplierCode } from '../supplier/errors.js';
 
 export interface SupplierFailure {
   type: FailureTypeName;
@@ -31,12 +32,23 @@ export function isBusiness(f: SupplierFailure | undefined, code: number): boolea
 }
 
 export function failureInfo(step: string, f: SupplierFailure): FailureInfo {
+  // The activity's message already names the endpoint; say it once.
+  const prefix = `${f.details.endpoint}: `;
+  const message = f.details.message.startsWith(prefix)
+    ? f.details.message
+    : `${prefix}${f.details.message}`;
   return {
     step,
-    message: `${f.details.endpoint}: ${f.details.message}`,
+    message,
     ...(f.details.code !== undefined && { code: f.details.code }),
     ...(f.details.requestId !== undefined && { requestId: f.details.requestId }),
   };
+}
+
+/** What the operator sees of a failed activity: the supplier's words when there are any. */
+export function failureOf(step: string, err: ActivityFailure): FailureInfo {
+  const f = supplierFailure(err);
+  return f ? failureInfo(step, f) : { step, message: err.cause?.message ?? err.message };
 }
 
 /**
@@ -50,12 +62,35 @@ export function mayHaveActed(err: unknown): boolean {
   return f === undefined || f.type === FailureType.Ambiguous;
 }
 
-/** Whether trying the same call again later may succeed (rate limit, busy, 5xx before acting). */
-export function isRetryable(err: unknown): boolean {
-  return supplierFailure(err)?.type === FailureType.Retryable;
+/**
+ * The supplier asks us to slow down: busy, rate-limited, or a used-up daily quota. Such answers
+ * are waited out, never counted against a step's attempts.
+ */
+export function isThrottled(f: SupplierFailure | undefined): boolean {
+  if (f?.type !== FailureType.Retryable) return false;
+  const code = f.details.code;
+  return (
+    code === SupplierCode.SystemBusy ||
+    code === SupplierCode.TooManyRequests ||
+    (f.details.retryAfterMs ?? 0) > MAX_BACKOFF_MS
+  );
 }
 
-/** A growing pause between the workflow's own retries: 2 s, 4 s, … up to a minute. */
+/** Whether trying again later may succeed (5xx, a reset before sending, an activity timeout). */
+export function isTransient(err: unknown): boolean {
+  const f = supplierFailure(err);
+  return f === undefined || f.type === FailureType.Retryable || f.type === FailureType.Ambiguous;
+}
+
+const MAX_BACKOFF_MS = 10 * 60_000;
+
+/** A growing pause between the workflow's own retries: 2 s, 4 s, … up to ten minutes. */
 export function backoff(attempt: number): number {
-  return Math.min(2 ** attempt, 60) * 1_000;
+  return Math.min(2 ** Math.min(attempt, 20) * 1_000, MAX_BACKOFF_MS);
+}
+
+/** How long to wait after a throttled answer: until the quota resets, or a growing backoff. */
+export function throttleDelay(f: SupplierFailure, attempt: number): number {
+  const after = f.details.retryAfterMs ?? 0;
+  return after > MAX_BACKOFF_MS ? after : Math.max(after, backoff(attempt));
 }

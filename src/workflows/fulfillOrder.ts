@@ -1,6 +1,7 @@
 /**
- * `fulfillOrder` (architecture §3): one order, from the store's hand-over to COMPLETED, through
- * the supplier's flow. Each step lives in ./steps; this file wires handlers and the sequence.
+ * `fulfillOrder`: one order, from the store's hand-over to COMPLETED, through the supplier's
+ * flow. Each step lives in ./steps and calls the supplier through ./steps/supplierStep.ts; this
+ * file wires handlers and the sequence. Orders started before the reconciling steps run ./v1.
  */
 import { allHandlersFinished, condition, patched, setHandler } from '@temporalio/workflow';
 import {
@@ -43,7 +44,11 @@ export async function fulfillOrder(input: OrderInput): Promise<OrderStatus> {
     if (usesPlatformLogistics(input.fulfillment)) await uploadWaybill(o, acts);
     await followDelivery(o);
   } catch (err) {
-    if (!(err instanceof CancelRequested)) throw err;
+    if (!(err instanceof CancelRequested)) {
+      // Every supplier call is caught by its step; anything else is a bug. A plain Error fails
+      // the workflow task, not the order: Temporal retries it until a fixed worker runs it.
+      throw new Error(`unexpected failure in fulfillOrder: ${String(err)}`);
+    }
     await cancelOrder(o, acts, err.reason);
   }
   // Actions that arrived as the order finished are answered, so every Update completes.

@@ -1,18 +1,22 @@
 /**
- * The state of one order workflow, as one explicit object: the status snapshot (the `status`
- * query), the search attributes and current details that mirror it, what the supplier has told us,
- * and the operator actions waiting to be applied.
+ * The state of one order workflow, as one object and its only writer: the status snapshot (the
+ * `status` query), the search attributes and current details that mirror it, what the supplier
+ * has told us, where the money stands, and the operator actions waiting to be applied. Steps say
+ * what happened through its methods; they never set its fields.
  */
+import type { Duration } from '@temporalio/common';
 import { condition, setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
 import {
   Stage,
   WAITING_STAGES,
   type ActionResult,
+  type FailureInfo,
   type OrderStatus,
   type SupplierNews,
   type TimelineEntry,
 } from '../client/definitions.js';
 import { flowLabel, type OrderInput } from '../client/orderInput.js';
+import type { Amounts, Reason } from '../activities/orders.js';
 import {
   FulfillmentFlow,
   FulfillmentStage,
@@ -21,6 +25,11 @@ import {
   SvcOrderId,
 } from '../temporal/searchAttributes.js';
 import { renderDetails } from './details.js';
+import {
+  DEFAULT_SUPPLIER_LAG_SECONDS,
+  type OutcomeInDoubt,
+  type StepHost,
+} from './steps/supplierStep.js';
 
 export type ActionKind =
   'resume' | 'changeLogistics' | 'approvePayment' | 'provideWaybill' | 'cancel';
@@ -47,24 +56,25 @@ export class CancelRequested extends Error {
   }
 }
 
+/**
+ * Where the order's money stands. Only `none` lets an order be cancelled: from the moment a
+ * payment is sent until the supplier shows it paid or proves it unpaid, nothing a payment would
+ * forbid is allowed.
+ */
+type Payment = 'none' | 'sending' | 'unknown' | 'paid';
+
+export interface WaitOptions {
+  /** Ends the wait without an action (an outside event arrived). */
+  until?: () => boolean;
+  /** Ends the wait after this long without either; the order stays in the stage. */
+  timeout?: Duration;
+}
+
 /** How many webhook message ids are remembered for deduplication. */
 const SEEN_LIMIT = 1_000;
 
-export class Order {
+export class Order implements StepHost {
   readonly status: OrderStatus;
-  /** Payment went through. */
-  paid = false;
-  /**
-   * A payment request is out, or its outcome is unknown: from here on the order can no longer be
-   * cancelled (a dispute can be opened instead). False again after the supplier refused it.
-   */
-  mayHavePaid = false;
-  /** The operator actions the workflow waits for right now; validators refuse the others. */
-  readonly accepting = new Set<ActionKind>();
-  /** The supplier confirmed the cart (addCartConfirm): the order can no longer be deleted. */
-  confirmed = false;
-  /** Waiting for approvePayment. */
-  awaitingApproval = false;
   /** The latest word from the supplier, merged from webhooks and sweeps. */
   readonly news: Omit<SupplierNews, 'messageId' | 'kind'> & {
     connected?: boolean;
@@ -72,6 +82,16 @@ export class Order {
   } = {};
   /** Grows with every new message, so waits can tell that something arrived. */
   newsVersion = 0;
+  /** The operator actions the workflow waits for right now; validators refuse the others. */
+  readonly accepting = new Set<ActionKind>();
+  /** The cancel action being carried out, answered once the order is CANCELLED. */
+  pendingCancel: PendingAction | undefined;
+
+  private payment: Payment = 'none';
+  private cartIsConfirmed = false;
+  private approvalAwaited = false;
+  /** The last stage in which the order was at work, not waiting: where a finished wait returns. */
+  private workingStage: Stage = Stage.RECEIVED;
   private readonly seen: string[] = [];
   private readonly actions: PendingAction[] = [];
   private nextActionId = 1;
@@ -92,10 +112,11 @@ export class Order {
 
   /** Moves to a stage: timeline, search attributes and the UI's current details follow. */
   enter(stage: Stage, note?: string): void {
-    // Reasons and errors describe the stop; moving on clears them.
     if (!WAITING_STAGES.includes(stage)) {
+      // Reasons and errors describe a stop; moving on clears them.
       delete this.status.interception;
       delete this.status.error;
+      this.workingStage = stage;
     }
     delete this.status.waitingFor;
     this.status.stage = stage;
@@ -109,26 +130,158 @@ export class Order {
       { key: FulfillmentStage, value: stage },
       { key: OrderNumber, value: this.status.orderNumber },
       { key: FulfillmentFlow, value: this.status.flow },
-      { key: NeedsAttention, value: WAITING_STAGES.includes(stage) || this.awaitingApproval },
+      { key: NeedsAttention, value: this.needsPerson },
     ]);
-    setCurrentDetails(renderDetails(this.status));
+    this.show();
   }
 
   /** Says what the order waits for (status and UI). */
   waitFor(what: string): void {
     this.status.waitingFor = what;
-    setCurrentDetails(renderDetails(this.status));
+    this.show();
+  }
+
+  /** A wait ended with the thing it waited for: the order is at work again where it was. */
+  waitEnded(note?: string): void {
+    if (this.stage !== this.workingStage) this.enter(this.workingStage, note);
+    else if (this.status.waitingFor !== undefined) {
+      delete this.status.waitingFor;
+      this.show();
+    }
   }
 
   /** Records a note on the timeline without changing stage. */
   note(note: string): void {
     this.status.timeline.push({ stage: this.stage, at: new Date().toISOString(), note });
+    this.show();
+  }
+
+  /** A step stopped: why, for the operator (cleared when the order moves on). */
+  failed(info: FailureInfo): void {
+    this.status.error = info;
+    this.show();
+  }
+
+  intercepted(step: string, reasons: Reason[]): void {
+    this.status.interception = { step, reasons };
+    this.show();
+  }
+
+  private show(): void {
     setCurrentDetails(renderDetails(this.status));
   }
 
-  setSvcOrderId(svcOrderId: string): void {
+  private get needsPerson(): boolean {
+    return WAITING_STAGES.includes(this.stage) || this.approvalAwaited;
+  }
+
+  // ---- what the supplier did ------------------------------------------------------------------
+
+  created(svcOrderId: string, amounts: Amounts | undefined, note?: string): void {
     this.status.svcOrderId = svcOrderId;
+    if (amounts !== undefined) this.status.amounts = amounts;
     upsertSearchAttributes([{ key: SvcOrderId, value: svcOrderId }]);
+    this.enter(Stage.CREATED, note);
+  }
+
+  createdUnconnected(amounts: Amounts): void {
+    this.status.amounts = amounts;
+  }
+
+  logisticsChosen(logisticName: string): void {
+    this.status.logisticName = logisticName;
+  }
+
+  cartConfirmed(shipmentOrderId: string, note?: string): void {
+    this.cartIsConfirmed = true;
+    this.status.shipmentOrderId = shipmentOrderId;
+    this.enter(Stage.CONFIRMED, note);
+  }
+
+  /** The supplier confirmed the cart: the order can no longer be deleted. */
+  get confirmed(): boolean {
+    return this.cartIsConfirmed;
+  }
+
+  parentOrderGenerated(payId: string): void {
+    this.status.payId = payId;
+  }
+
+  get supplierLagMs(): number {
+    return (this.input.fulfillment.supplierLagSeconds ?? DEFAULT_SUPPLIER_LAG_SECONDS) * 1_000;
+  }
+
+  unknownOutcome(): OutcomeInDoubt | undefined {
+    return this.status.outcomeUnknown;
+  }
+
+  /** A call that may have acted lost its answer; until settled, it is not sent again. */
+  outcomeUnknown(step: string): void {
+    this.status.outcomeUnknown ??= { step, since: new Date().toISOString() };
+    if (step === PAYMENT_STEP) this.payment = 'unknown';
+    this.show();
+  }
+
+  /** The truth about an unknown outcome is established. */
+  outcomeSettled(): void {
+    delete this.status.outcomeUnknown;
+    this.show();
+  }
+
+  /** The tracking the supplier told us, in the status. */
+  trackingHeard(): void {
+    const n = this.news;
+    if (n.trackNumber !== undefined) this.status.trackNumber = n.trackNumber;
+    if (n.trackingUrl !== undefined) this.status.trackingUrl = n.trackingUrl;
+    if (n.trackingEvents !== undefined) this.status.trackingEvents = n.trackingEvents;
+    if (n.logisticName !== undefined) this.status.logisticName = n.logisticName;
+  }
+
+  proofOfDeliveryReceived(urls: string[]): void {
+    this.status.proofOfDelivery = urls;
+    this.enter(Stage.COMPLETED, 'proof of delivery received');
+  }
+
+  // ---- money ----------------------------------------------------------------------------------
+
+  /** A payment request is about to leave: from here the order cannot be cancelled. */
+  paymentSending(): void {
+    if (this.payment === 'none') this.payment = 'sending';
+  }
+
+  /** The supplier refused the payment, and no earlier attempt is in doubt: nothing was paid. */
+  paymentRefused(): void {
+    if (this.payment === 'sending') this.payment = 'none';
+  }
+
+  /** The supplier took the money (its answer, or its own view of the order shows it). */
+  paymentMade(note?: string): void {
+    this.payment = 'paid';
+    this.enter(Stage.PAID, note);
+  }
+
+  get paid(): boolean {
+    return this.payment === 'paid';
+  }
+
+  /** Whether the order can still be cancelled: nothing paid, no payment sent or in doubt. */
+  get cancellable(): boolean {
+    return this.payment === 'none';
+  }
+
+  approvalAsked(): void {
+    this.approvalAwaited = true;
+    this.enter(Stage.AWAITING_PAYMENT, 'the payment waits for approval');
+  }
+
+  approvalGiven(): void {
+    this.approvalAwaited = false;
+    this.enter(Stage.AWAITING_PAYMENT, 'payment approved');
+  }
+
+  /** Whether the order waits for approvePayment. */
+  get awaitingApproval(): boolean {
+    return this.approvalAwaited;
   }
 
   // ---- supplier news --------------------------------------------------------------------------
@@ -152,6 +305,69 @@ export class Order {
     if (kind === 'makeup' && facts.makeupStatus === 'PAID') this.news.toppedUp = true;
     this.newsVersion += 1;
     return true;
+  }
+
+  /** Forgets an earlier top-up: the next one is news. */
+  awaitTopUp(): void {
+    this.news.toppedUp = false;
+  }
+
+  // ---- waiting for people and events ------------------------------------------------------------
+
+  /**
+   * Enters a waiting stage and waits for one of `actions` (cancel too, while the order can be
+   * cancelled), for `until`, or for the timeout. Returns the action taken, or undefined when the
+   * wait ended without. Only while waiting do the Updates of `actions` pass their validators; a
+   * second one that arrived with the first is answered as already handled. A cancel throws
+   * CancelRequested. When the wait ends with an action or `until`, the order is back at work in
+   * the stage it was in before (its waitingFor and NeedsAttention cleared).
+   */
+  async waitAt(
+    stage: Stage,
+    waitingFor: string,
+    actions: readonly ActionKind[],
+    options: WaitOptions = {},
+  ): Promise<PendingAction | undefined> {
+    if (this.stage !== stage) this.enter(stage);
+    this.waitFor(waitingFor);
+    const withCancel = this.cancellable;
+    const kinds: readonly ActionKind[] = withCancel ? [...actions, 'cancel'] : actions;
+    const wake = () => this.hasAction(kinds) || (options.until?.() ?? false);
+    for (const kind of actions) this.accepting.add(kind);
+    let woken: boolean;
+    try {
+      woken =
+        options.timeout === undefined
+          ? (await condition(wake), true)
+          : await condition(wake, options.timeout);
+    } finally {
+      for (const kind of actions) this.accepting.delete(kind);
+    }
+    if (withCancel) this.checkCancel();
+    const action = this.take(actions);
+    this.refuseWaiting('already handled by an earlier request', actions);
+    if (woken) this.waitEnded(action?.kind);
+    return action;
+  }
+
+  /**
+   * A step cannot go on by itself: stop at NEEDS_ATTENTION with the step, the supplier's code,
+   * message and requestId until an operator resumes (the caller then goes on with the step) or
+   * cancels.
+   */
+  async needsAttention(info: FailureInfo, remedy?: string): Promise<void> {
+    this.enter(Stage.NEEDS_ATTENTION);
+    this.failed(info);
+    for (;;) {
+      const action = await this.waitAt(
+        Stage.NEEDS_ATTENTION,
+        remedy ?? `resume after the cause of ${info.step} is fixed, or cancel`,
+        ['resume'],
+      );
+      if (!action) continue;
+      this.answer(action, `going on with ${info.step}`);
+      return;
+    }
   }
 
   // ---- operator actions -----------------------------------------------------------------------
@@ -187,21 +403,20 @@ export class Order {
     }
   }
 
-  /** Whether the order can still be cancelled (nothing paid, no payment under way). */
-  get cancellable(): boolean {
-    return !this.paid && !this.mayHavePaid;
-  }
-
-  /** Cancels now if an operator asked to (checked between steps). */
+  /** Cancels now if an operator asked to and the order still can be (checked between steps). */
   checkCancel(): void {
     const cancel = this.take(['cancel']);
     if (!cancel) return;
+    if (!this.cancellable) {
+      this.answer(cancel, 'a payment is under way or made; open a dispute instead', false);
+      return;
+    }
     const reason =
       (cancel.input as { reason?: string } | undefined)?.reason ?? 'cancelled by operator';
     this.pendingCancel = cancel;
     throw new CancelRequested(reason);
   }
-
-  /** The cancel action being carried out, answered once the order is CANCELLED. */
-  pendingCancel: PendingAction | undefined;
 }
+
+/** The step whose unknown outcome is a payment in doubt. */
+export const PAYMENT_STEP = 'payBalanceV2';

@@ -1,24 +1,27 @@
 /**
  * From the order to a payable parent order: createOrderV3 → addCart → addCartConfirm →
- * saveGenerateParentOrder, stopping at INTERCEPTED with the supplier's reasons wherever the
- * supplier intercepts, and reconciling lost responses by looking the order up.
+ * saveGenerateParentOrder, each through the reconciling supplier step, stopping at INTERCEPTED
+ * with the supplier's reasons wherever the supplier intercepts.
  */
-import { ActivityFailure, sleep } from '@temporalio/workflow';
 import type { CreatedOrder, Reason, StepOutcome } from '../../activities/orders.js';
-import { Stage, type ChangeLogisticsInput } from '../../client/definitions.js';
-import { FailureType } from '../../client/failures.js';
+import { Stage } from '../../client/definitions.js';
 import type { CreateOrderRequest } from '../../supplier/api/orders.js';
+import { OrderStatus } from '../../supplier/api/constants.js';
 import { SupplierCode } from '../../supplier/errors.js';
 import type { Activities } from '../activities.js';
-import { backoff, isBusiness, isRetryable, mayHaveActed, supplierFailure } from '../failures.js';
+import { isBusiness } from '../failures.js';
 import type { Order } from '../order.js';
-import { lookUpOrder, MAX_UNANSWERED_IN_A_ROW, reached } from './lookup.js';
-import { failureOf, needsAttention, waitAt } from './wait.js';
+import { awaitConnection } from './connection.js';
+import { intercepted } from './interception.js';
+import { lookUpOrder, orderReached } from './lookup.js';
+import { supplierCall, supplierStep } from './supplierStep.js';
 
 export interface ParentOrder {
   shipmentOrderId: string;
   payId: string;
   amount: number | undefined;
+  /** When the supplier stops taking payment for this payId (ISO), if it said. */
+  expiresAt: string | undefined;
 }
 
 export async function checkout(
@@ -27,46 +30,89 @@ export async function checkout(
   body: CreateOrderRequest,
 ): Promise<ParentOrder> {
   await createOrder(o, acts, body);
-
   const svcOrderId = o.status.svcOrderId!;
-  await cartStep(o, acts, 'addCart', Stage.IN_CART, 'IN_CART', () =>
-    acts.supplier.addCart(svcOrderId),
-  );
 
-  const confirmed = await cartStep(o, acts, 'addCartConfirm', Stage.CONFIRMED, undefined, () =>
-    acts.supplier.addCartConfirm(svcOrderId),
-  );
-  o.confirmed = true;
-  // The activity refuses a confirmation without one (NEEDS_ATTENTION), so it is here.
-  const shipmentOrderId = confirmed.shipmentOrderId!;
-  o.status.shipmentOrderId = shipmentOrderId;
-
-  const parent = await cartStep(
+  await cartStep(
     o,
     acts,
-    'saveGenerateParentOrder',
-    Stage.AWAITING_PAYMENT,
-    undefined,
-    () => acts.supplier.saveGenerateParentOrder(shipmentOrderId),
+    'addCart',
+    () => acts.supplierOnce.addCart(svcOrderId),
+    async () => {
+      const seen = await orderReached(o, acts, OrderStatus.InCart);
+      return seen.done ? { ...seen, value: { intercepted: false, reasons: [] } } : seen;
+    },
   );
-  // As above: a parent order without a payId stops in the activity.
-  const payId = parent.payId!;
-  o.status.payId = payId;
-  const amount = parent.amount ?? o.status.amounts?.orderAmount;
-  return { shipmentOrderId, payId, amount };
+  o.enter(Stage.IN_CART);
+
+  const confirmed = await cartStep(
+    o,
+    acts,
+    'addCartConfirm',
+    () => acts.supplierOnce.addCartConfirm(svcOrderId),
+    () => confirmedShipment(o, acts, svcOrderId),
+  );
+  // The activity refuses a confirmation without a shipment (NEEDS_ATTENTION), so it is here.
+  o.cartConfirmed(confirmed.shipmentOrderId!);
+  return generateParentOrder(o, acts);
 }
 
-/** createOrderV3, never twice: a lost response or 1603003 is answered by finding the order. */
+/**
+ * saveGenerateParentOrder over the confirmed shipment. The supplier's order view does not show
+ * parent orders; a repeat within the pay window answers the same payId and moves no money, so a
+ * lost answer is settled by asking again. Called again when a payId expired unpaid.
+ */
+export async function generateParentOrder(o: Order, acts: Activities): Promise<ParentOrder> {
+  const shipmentOrderId = o.status.shipmentOrderId!;
+  const parent = await cartStep(o, acts, 'saveGenerateParentOrder', () =>
+    acts.supplier.saveGenerateParentOrder(shipmentOrderId),
+  );
+  // As above: a parent order without a payId stops in the activity.
+  o.parentOrderGenerated(parent.payId!);
+  o.enter(Stage.AWAITING_PAYMENT);
+  return {
+    shipmentOrderId,
+    payId: parent.payId!,
+    amount: parent.amount ?? o.status.amounts?.orderAmount,
+    expiresAt: parent.payExpiresAt,
+  };
+}
+
+/** createOrderV3, never twice: a lost answer or 1603003 is settled by finding the order. */
 async function createOrder(o: Order, acts: Activities, body: CreateOrderRequest): Promise<void> {
-  const created = await createOnce(o, acts, body);
-  if (created === 'found') return;
-  o.status.amounts = created.amounts;
-  if (created.shipmentOrderId !== undefined) o.status.shipmentOrderId = created.shipmentOrderId;
+  const storeFlow = o.input.fulfillment.flow === 'C';
+  const result = await supplierStep<CreatedOrder>(o, {
+    name: 'createOrderV3',
+    send: () => acts.supplierOnce.createOrderV3(body),
+    lookUp: async () => {
+      const found = await lookUpOrder(o, acts);
+      if (!found) return { done: false };
+      const adopted: CreatedOrder = {
+        svcOrderId: found.svcOrderId,
+        amounts: found.orderAmount === undefined ? {} : { orderAmount: found.orderAmount },
+        logisticsMiss: false,
+        reasons: [],
+      };
+      return {
+        done: true,
+        value: adopted,
+        note: 'found at the supplier after an unanswered create',
+      };
+    },
+    // A store-flow order waiting for its connection exists but no query shows it.
+    doubtful: (f) => !storeFlow && isBusiness(f, SupplierCode.DuplicateOrder),
+    expected: (f) => storeFlow && isBusiness(f, SupplierCode.DuplicateOrder),
+  });
+  if (!result.ok) {
+    o.note('the supplier holds the order, unconnected');
+    await awaitConnection(o, acts);
+    return;
+  }
+  const created = result.value;
   if (created.svcOrderId === undefined) {
+    o.createdUnconnected(created.amounts);
     await awaitConnection(o, acts);
   } else {
-    o.setSvcOrderId(created.svcOrderId);
-    o.enter(Stage.CREATED);
+    o.created(created.svcOrderId, created.amounts, result.note);
   }
   const reasons = [
     ...created.reasons,
@@ -79,214 +125,41 @@ async function createOrder(o: Order, acts: Activities, body: CreateOrderRequest)
 }
 
 /**
- * Sends createOrderV3 until it is answered, each attempt once (no blind activity retries): when
- * the supplier may have acted, or says the order exists, the order is looked up first and adopted.
+ * The shipment of a confirmation whose answer was lost. The supplier shows the order UNPAID once
+ * confirmed; a confirmed order is not confirmed into a second shipment, so the repeat's shipment
+ * is the one, once the supplier lists the order in it.
  */
-async function createOnce(
+async function confirmedShipment(
   o: Order,
   acts: Activities,
-  body: CreateOrderRequest,
-): Promise<CreatedOrder | 'found'> {
-  let unsure = 0;
-  let busy = 0;
-  for (;;) {
-    o.checkCancel();
-    try {
-      return await acts.supplierOnce.createOrderV3(body);
-    } catch (err) {
-      const unknownOutcome = mayHaveActed(err);
-      if (unknownOutcome || isBusiness(supplierFailure(err), SupplierCode.DuplicateOrder)) {
-        const existing = await lookUpOrder(o, acts);
-        if (existing) {
-          o.setSvcOrderId(existing.svcOrderId);
-          if (existing.orderAmount !== undefined) {
-            o.status.amounts = { orderAmount: existing.orderAmount };
-          }
-          o.enter(Stage.CREATED, 'found at the supplier after an unanswered create');
-          return 'found';
-        }
-        if (unknownOutcome && ++unsure <= MAX_UNANSWERED_IN_A_ROW) {
-          await sleep(backoff(unsure));
-          continue;
-        }
-      } else if (isRetryable(err) && ++busy <= MAX_UNANSWERED_IN_A_ROW) {
-        await sleep(backoff(busy));
-        continue;
-      }
-      unsure = 0;
-      busy = 0;
-      await needsAttention(o, 'createOrderV3', err);
-    }
-  }
+  svcOrderId: string,
+): Promise<{ done: true; value: StepOutcome & { shipmentOrderId?: string } } | { done: false }> {
+  const seen = await orderReached(o, acts, OrderStatus.Unpaid);
+  if (!seen.done) return { done: false };
+  const again = await acts.supplierOnce.addCartConfirm(svcOrderId);
+  const shipment = again.shipmentOrderId;
+  if (shipment === undefined) return { done: false };
+  const members = await acts.supplier.ordersOfShipment(shipment);
+  return members.includes(svcOrderId) ? { done: true, value: again } : { done: false };
 }
 
 /**
- * Flow C: the supplier filed the order as unconnected (its store product is new to it). Connect
- * the variants the input maps, then find the order; otherwise wait for ORDER_CONNNECTED, or a
- * resume after someone connected it.
- */
-async function awaitConnection(o: Order, acts: Activities): Promise<void> {
-  if (o.input.fulfillment.connections.length > 0) {
-    await connectStoreProducts(o, acts);
-    if (await adoptConnected(o, acts)) return;
-  }
-  for (;;) {
-    const action = await waitAt(
-      o,
-      Stage.AWAITING_CONNECTION,
-      'the store product to be connected (ORDER_CONNNECTED), or resume after connecting it',
-      ['resume'],
-      { until: () => o.news.connected === true && o.news.svcOrderId !== undefined },
-    );
-    if (o.news.connected === true && o.news.svcOrderId !== undefined) {
-      o.setSvcOrderId(o.news.svcOrderId);
-      o.enter(Stage.CREATED, 'store product connected');
-      if (action) o.answer(action, 'connected');
-      return;
-    }
-    const connected = await adoptConnected(o, acts);
-    if (action) {
-      if (connected) o.answer(action, 'connected; continuing');
-      else o.answer(action, 'the supplier still files the order as unconnected', false);
-    }
-    if (connected) return;
-  }
-}
-
-async function adoptConnected(o: Order, acts: Activities): Promise<boolean> {
-  const found = await lookUpOrder(o, acts);
-  if (!found) return false;
-  o.setSvcOrderId(found.svcOrderId);
-  // The unconnected order was priced at 0; the connected one has the supplier's amount.
-  if (found.orderAmount !== undefined) o.status.amounts = { orderAmount: found.orderAmount };
-  o.enter(Stage.CREATED, 'store product connected');
-  return true;
-}
-
-/** Connects the store variants the input maps to catalogue variants (createConnection). */
-async function connectStoreProducts(o: Order, acts: Activities): Promise<void> {
-  const logistics = o.status.logisticName ?? '';
-  for (const c of o.input.fulfillment.connections) {
-    for (;;) {
-      try {
-        await acts.supplier.createConnection({ ...c, logistics });
-        o.note(`connected store variant ${c.storeVariantId} to ${c.svcVariantId}`);
-        break;
-      } catch (err) {
-        await needsAttention(o, 'createConnection', err);
-      }
-    }
-  }
-}
-
-/**
- * One cart step: run it; if the supplier intercepts, stop at INTERCEPTED and run it again after
- * resume or a logistics change. A lost response is checked against the order's status.
+ * One cart step: run it through the reconciling step; if the supplier intercepts, stop at
+ * INTERCEPTED and run it again after resume or a logistics change.
  */
 async function cartStep<T extends StepOutcome>(
   o: Order,
   acts: Activities,
-  step: string,
-  stageAfter: Stage,
-  doneAtStatus: string | undefined,
-  run: () => Promise<T>,
+  name: string,
+  send: () => Promise<T>,
+  lookUp?: () => Promise<{ done: true; value: T } | { done: false }>,
 ): Promise<T> {
-  let unanswered = 0;
   for (;;) {
-    o.checkCancel();
-    try {
-      const outcome = await run();
-      if (!outcome.intercepted) {
-        o.enter(stageAfter);
-        return outcome;
-      }
-      await intercepted(o, acts, step, outcome.reasons);
-    } catch (err) {
-      const f = supplierFailure(err);
-      if (f?.type === FailureType.Ambiguous && ++unanswered <= MAX_UNANSWERED_IN_A_ROW) {
-        // The cart steps are safe to repeat; a step whose result we don't need is done when the
-        // supplier's status shows it.
-        const now = await lookUpOrder(o, acts);
-        if (doneAtStatus !== undefined && reached(now?.orderStatus, doneAtStatus)) {
-          o.enter(stageAfter, `${step} found done after an unanswered call`);
-          return { intercepted: false, reasons: [] } as unknown as T;
-        }
-        continue;
-      }
-      unanswered = 0;
-      await needsAttention(o, step, err);
-    }
+    const { value, note } = await supplierCall(o, { name, send, ...(lookUp && { lookUp }) });
+    if (note !== undefined) o.note(`${name}: ${note}`);
+    if (!value.intercepted) return value;
+    await intercepted(o, acts, name, value.reasons);
   }
 }
 
-/** Stops at INTERCEPTED until resume (retry the step), a logistics change that clears it, or cancel. */
-export async function intercepted(
-  o: Order,
-  acts: Activities,
-  step: string,
-  reasons: Reason[],
-): Promise<void> {
-  o.status.interception = { step, reasons };
-  for (;;) {
-    const action = await waitAt(
-      o,
-      Stage.INTERCEPTED,
-      'resume after fixing the cause at the supplier, changeLogistics, or cancel',
-      ['resume', 'changeLogistics'],
-    );
-    if (!action) continue;
-    if (action.kind === 'resume') {
-      o.answer(action, `retrying ${step}`);
-      return;
-    }
-    const { logisticName } = action.input as ChangeLogisticsInput;
-    const refusal = await changeLogistics(o, acts, logisticName);
-    if (refusal === undefined) {
-      o.status.logisticName = logisticName;
-      o.note(`logistics changed to ${logisticName}`);
-      o.answer(action, `logistics changed to ${logisticName}; retrying ${step}`);
-      return;
-    }
-    o.status.interception = { step: 'updateLogistics', reasons: refusal };
-    o.answer(
-      action,
-      `the supplier refused ${logisticName}: ${refusal.map((r) => r.message).join('; ')}`,
-      false,
-    );
-  }
-}
-
-/** The order's optional logistics, then updateLogistics; returns the refusal reasons, if any. */
-async function changeLogistics(
-  o: Order,
-  acts: Activities,
-  logisticName: string,
-): Promise<Reason[] | undefined> {
-  const orderCode = o.status.svcOrderId;
-  if (orderCode === undefined) return [{ message: 'the order does not exist at the supplier yet' }];
-  try {
-    const options = await acts.supplier.getOrderLogisticsInfo(orderCode);
-    const option = options.find(
-      (x) => x.logisticsName.toLowerCase() === logisticName.toLowerCase(),
-    );
-    if (!option) {
-      return [
-        {
-          message: `not offered for this order; offered: ${options.map((x) => x.logisticsName).join(', ')}`,
-        },
-      ];
-    }
-    const outcome = await acts.supplier.updateLogistics({
-      orderCode,
-      optionId: option.id,
-      logisticsName: option.logisticsName,
-    });
-    return outcome.intercepted ? outcome.reasons : undefined;
-  } catch (err) {
-    if (!(err instanceof ActivityFailure)) throw err;
-    const failure = failureOf('updateLogistics', err);
-    return [
-      { ...(failure.code !== undefined && { code: failure.code }), message: failure.message },
-    ];
-  }
-}
+export type { Reason };

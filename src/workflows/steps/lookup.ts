@@ -1,7 +1,9 @@
-/** Finding what the supplier already did, after a lost response or a duplicate-order answer. */
+/** The supplier's own view of the order: what settles a call whose outcome was unknown. */
 import type { OrderSnapshot } from '../../activities/lookups.js';
+import { OrderStatus, reachedStatus } from '../../supplier/api/constants.js';
 import type { Activities } from '../activities.js';
 import type { Order } from '../order.js';
+import type { Seen } from './supplierStep.js';
 
 /** The supplier's order for this order (by svc order id when known, else by order number). */
 export async function lookUpOrder(o: Order, acts: Activities): Promise<OrderSnapshot | undefined> {
@@ -15,17 +17,23 @@ export async function lookUpOrder(o: Order, acts: Activities): Promise<OrderSnap
   );
 }
 
-const PROGRESS = ['CREATED', 'IN_CART', 'UNPAID', 'UNSHIPPED', 'SHIPPED', 'DELIVERED'];
-
-/** Whether the supplier's status is at or past `status` on the way to delivery. */
-export function reached(orderStatus: string | undefined, status: string): boolean {
-  if (orderStatus === undefined) return false;
-  const at = PROGRESS.indexOf(orderStatus);
-  return at >= 0 && at >= PROGRESS.indexOf(status);
+/**
+ * Whether the order is at or past `status`, as the supplier shows it or as its own webhooks and
+ * sweeps already told (a SHIPPED message proves the payment even when the query lags).
+ */
+export async function orderReached(
+  o: Order,
+  acts: Activities,
+  status: OrderStatus,
+): Promise<Seen<OrderSnapshot | undefined>> {
+  if (reachedStatus(o.news.orderStatus, status)) {
+    return { done: true, value: undefined, note: `the supplier reported ${o.news.orderStatus}` };
+  }
+  const now = await lookUpOrder(o, acts);
+  return reachedStatus(now?.orderStatus, status)
+    ? { done: true, value: now, note: `the supplier shows ${now?.orderStatus}` }
+    : { done: false };
 }
 
-/**
- * Unanswered calls in a row that a step reconciles and retries on its own; past this, the
- * supplier is not well and a person should look (NEEDS_ATTENTION, then resume).
- */
-export const MAX_UNANSWERED_IN_A_ROW = 5;
+/** Paid: UNSHIPPED (PENDING or PROCESSING alike) or any later status. */
+export const PAID_STATUS = OrderStatus.Unshipped;

@@ -1,77 +1,76 @@
 /**
- * Paying the parent order from the balance, never twice: the payment policy (approval), 1604000
- * (AWAITING_FUNDS until a top-up, a resume, or a periodic balance check shows enough), and a lost
- * response answered by looking at the order's status before any new attempt.
+ * Paying the parent order from the balance, never twice and never unsure: the payment policy
+ * (approval), 1604000 (AWAITING_FUNDS until a top-up, a resume, or a periodic balance check
+ * shows enough), an expired payId generated again once the order is proven unpaid, and a lost
+ * answer — or an "already paid"/"pay failed" answer — settled by the supplier's view of the order
+ * (or its own messages: a SHIPPED webhook proves the payment) through the reconciling step.
  */
-import { sleep } from '@temporalio/workflow';
 import { Stage } from '../../client/definitions.js';
+import { OrderStatus } from '../../supplier/api/constants.js';
 import { SupplierCode } from '../../supplier/errors.js';
 import type { Activities } from '../activities.js';
-import {
-  backoff,
-  failureInfo,
-  isBusiness,
-  isRetryable,
-  mayHaveActed,
-  supplierFailure,
-} from '../failures.js';
-import type { Order } from '../order.js';
-import type { ParentOrder } from './checkout.js';
-import { lookUpOrder, MAX_UNANSWERED_IN_A_ROW, reached } from './lookup.js';
-import { needsAttention, waitAt } from './wait.js';
+import { failureInfo, isBusiness } from '../failures.js';
+import { PAYMENT_STEP, type Order } from '../order.js';
+import { generateParentOrder, type ParentOrder } from './checkout.js';
+import { orderReached } from './lookup.js';
+import { supplierStep, type Seen } from './supplierStep.js';
 
 /** How often an order in AWAITING_FUNDS asks for the balance on its own. */
 const BALANCE_CHECK_INTERVAL = '30 minutes';
 
-export async function pay(o: Order, acts: Activities, parent: ParentOrder): Promise<void> {
+export async function pay(o: Order, acts: Activities, first: ParentOrder): Promise<void> {
+  let parent = first;
   await approval(o, parent.amount);
-  let unsure = 0;
-  let busy = 0;
+  /** A payment of this order was in doubt: a later 1604000 may be the first one's doing. */
+  let doubted = false;
+  const renew = async () => {
+    const before = parent.payId;
+    parent = await generateParentOrder(o, acts);
+    if (parent.payId !== before) o.note(`payId ${before} expired unpaid; paying ${parent.payId}`);
+  };
   for (;;) {
     o.checkCancel();
-    // From here the order can no longer be cancelled: a payment may happen.
-    o.mayHavePaid = true;
-    try {
-      await acts.supplierOnce.payBalanceV2({
-        shipmentOrderId: parent.shipmentOrderId,
-        payId: parent.payId,
-      });
-      break;
-    } catch (err) {
-      if (mayHaveActed(err)) {
-        // The answer was lost or the attempt died: look before paying again.
-        if (await isPaid(o, acts)) break;
-        if (++unsure <= MAX_UNANSWERED_IN_A_ROW) {
-          await sleep(backoff(unsure));
-          continue;
-        }
-      } else {
-        // The supplier answered (or the request never left): nothing was paid.
-        o.mayHavePaid = false;
-        if (isRetryable(err) && ++busy <= MAX_UNANSWERED_IN_A_ROW) {
-          await sleep(backoff(busy));
-          continue;
-        }
-        const f = supplierFailure(err);
-        if (isBusiness(f, SupplierCode.InsufficientBalance)) {
-          o.status.error = failureInfo('payBalanceV2', f!);
-          await awaitFunds(o, acts, parent.amount);
-          continue;
-        }
-      }
-      unsure = 0;
-      busy = 0;
-      await needsAttention(o, 'payBalanceV2', err);
-      // Someone may have paid in the supplier's console meanwhile.
-      if (await isPaid(o, acts)) break;
+    if (expired(parent)) await renew();
+    o.paymentSending();
+    const result = await supplierStep(o, {
+      name: PAYMENT_STEP,
+      send: () =>
+        acts.supplierOnce.payBalanceV2({
+          shipmentOrderId: parent.shipmentOrderId,
+          payId: parent.payId,
+        }),
+      lookUp: () => {
+        doubted = true;
+        return paidAtSupplier(o, acts);
+      },
+      // Proven unpaid after a doubt: the payId may have expired meanwhile.
+      beforeResend: renew,
+      doubtful: (f) =>
+        isBusiness(f, SupplierCode.PayFailed) ||
+        (doubted && isBusiness(f, SupplierCode.InsufficientBalance)),
+      expected: (f) => isBusiness(f, SupplierCode.InsufficientBalance),
+      cancellable: false,
+    });
+    if (result.ok) {
+      o.paymentMade(result.found ? `paid (${result.note ?? 'found at the supplier'})` : undefined);
+      return;
     }
+    // 1604000 with nothing in doubt: nothing was paid.
+    o.paymentRefused();
+    await awaitFunds(o, acts, parent.amount, failureInfo(PAYMENT_STEP, result.failure));
   }
-  o.paid = true;
-  o.enter(Stage.PAID);
 }
 
-async function isPaid(o: Order, acts: Activities): Promise<boolean> {
-  return reached((await lookUpOrder(o, acts))?.orderStatus, 'UNSHIPPED');
+function expired(parent: ParentOrder): boolean {
+  return parent.expiresAt !== undefined && new Date().getTime() >= Date.parse(parent.expiresAt);
+}
+
+/** Paid: the supplier shows the order UNSHIPPED (PENDING or PROCESSING) or later, or told us so. */
+async function paidAtSupplier(o: Order, acts: Activities): Promise<Seen<string | undefined>> {
+  const seen = await orderReached(o, acts, OrderStatus.Unshipped);
+  return seen.done
+    ? { done: true, value: undefined, ...(seen.note !== undefined && { note: seen.note }) }
+    : { done: false };
 }
 
 /** The payment policy: pay at once, up to an amount, or after approvePayment. */
@@ -81,30 +80,33 @@ async function approval(o: Order, amount: number | undefined): Promise<void> {
     policy.policy === 'approval' ||
     (policy.policy === 'upTo' && (amount === undefined || amount > policy.maxAmount));
   if (!needed) return;
-  o.awaitingApproval = true;
-  // Entered again so that NeedsAttention turns true for operators' lists.
-  o.enter(Stage.AWAITING_PAYMENT, 'the payment waits for approval');
+  o.approvalAsked();
   const why =
     policy.policy === 'approval'
       ? 'approvePayment (the payment policy asks for approval)'
       : `approvePayment (${amount ?? 'unknown'} USD is above the automatic limit of ${policy.maxAmount} USD)`;
   for (;;) {
-    const action = await waitAt(o, Stage.AWAITING_PAYMENT, why, ['approvePayment']);
+    const action = await o.waitAt(Stage.AWAITING_PAYMENT, why, ['approvePayment']);
     if (!action) continue;
-    o.awaitingApproval = false;
+    o.approvalGiven();
     o.answer(action, 'payment approved');
-    o.note('payment approved');
     return;
   }
 }
 
-async function awaitFunds(o: Order, acts: Activities, amount: number | undefined): Promise<void> {
-  o.news.toppedUp = false;
+async function awaitFunds(
+  o: Order,
+  acts: Activities,
+  amount: number | undefined,
+  refusal: ReturnType<typeof failureInfo>,
+): Promise<void> {
+  o.awaitTopUp();
+  o.enter(Stage.AWAITING_FUNDS);
+  o.failed(refusal);
   // Set by a makeup (top-up) message; read through a function, as a signal handler changes it.
   const toppedUp = () => o.news.toppedUp === true;
   for (;;) {
-    const action = await waitAt(
-      o,
+    const action = await o.waitAt(
       Stage.AWAITING_FUNDS,
       `a balance top-up of at least ${amount ?? 'the order amount'} USD (makeup payment), resume, or cancel`,
       ['resume'],
@@ -122,10 +124,15 @@ async function awaitFunds(o: Order, acts: Activities, amount: number | undefined
       return;
     }
     if (amount === undefined) continue;
-    try {
-      if ((await acts.supplier.getBalance()) >= amount) return;
-    } catch {
+    const balance = await supplierStep(o, {
+      name: 'getBalance',
+      send: () => acts.supplier.getBalance(),
       // The next check or a top-up will tell.
+      expected: () => true,
+    });
+    if (balance.ok && balance.value >= amount) {
+      o.waitEnded('the balance covers the payment');
+      return;
     }
   }
 }

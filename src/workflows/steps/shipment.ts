@@ -5,20 +5,25 @@
 import { condition } from '@temporalio/workflow';
 import { Stage, type WaybillInput } from '../../client/definitions.js';
 import { FailureType } from '../../client/failures.js';
+import {
+  endedStatus,
+  OrderStatus,
+  reachedStatus,
+  UnshippedSubStatus,
+} from '../../supplier/api/constants.js';
 import { SupplierCode } from '../../supplier/errors.js';
 import type { Activities } from '../activities.js';
-import { failureInfo, isBusiness, supplierFailure } from '../failures.js';
+import { failureInfo, isBusiness } from '../failures.js';
 import type { Order } from '../order.js';
-import { reached } from './lookup.js';
-import { needsAttention, waitAt } from './wait.js';
+import { lookUpOrder } from './lookup.js';
+import { supplierStep, type Seen } from './supplierStep.js';
 
 /** Flow A: the warehouse starts work only once it has the waybill. */
 export async function uploadWaybill(o: Order, acts: Activities): Promise<void> {
   let waybill: WaybillInput | undefined = o.input.fulfillment.waybill;
   for (;;) {
     if (waybill === undefined) {
-      const action = await waitAt(
-        o,
+      const action = await o.waitAt(
         Stage.AWAITING_WAYBILL,
         'provideWaybill (carrier, tracking number, label file)',
         ['provideWaybill'],
@@ -27,24 +32,40 @@ export async function uploadWaybill(o: Order, acts: Activities): Promise<void> {
       waybill = action.input as WaybillInput;
       o.answer(action, 'uploading the waybill');
     }
-    try {
-      await acts.supplier.uploadWaybillInfo({ svcOrderId: o.status.svcOrderId!, waybill });
-      o.note(`waybill uploaded (${waybill.carrier} ${waybill.trackNumber})`);
+    const label = waybill;
+    const result = await supplierStep(o, {
+      name: 'uploadWaybillInfo',
+      send: () =>
+        acts.supplierOnce.uploadWaybillInfo({ svcOrderId: o.status.svcOrderId!, waybill: label }),
+      lookUp: () => waybillSeen(o, acts, label),
+      // Refused as if the order had moved on: an upload whose answer was lost may have done it.
+      doubtful: (f) => isBusiness(f, SupplierCode.OrderStatusChanged),
+      expected: (f) =>
+        isBusiness(f, SupplierCode.CarrierNotSupported) || f.type === FailureType.InvalidRequest,
+    });
+    if (result.ok) {
+      o.note(
+        `waybill uploaded (${label.carrier} ${label.trackNumber})${result.found ? `: ${result.note ?? 'found'}` : ''}`,
+      );
       return;
-    } catch (err) {
-      const f = supplierFailure(err);
-      if (
-        f &&
-        (isBusiness(f, SupplierCode.CarrierNotSupported) || f.type === FailureType.InvalidRequest)
-      ) {
-        // A waybill the warehouse cannot take: ask for another one.
-        o.status.error = failureInfo('uploadWaybillInfo', f);
-        waybill = undefined;
-        continue;
-      }
-      await needsAttention(o, 'uploadWaybillInfo', err);
     }
+    // A waybill the warehouse cannot take: ask for another one.
+    o.enter(Stage.AWAITING_WAYBILL);
+    o.failed(failureInfo('uploadWaybillInfo', result.failure));
+    waybill = undefined;
   }
+}
+
+/** The warehouse has the waybill: its tracking number shows, it is processing, or it shipped. */
+async function waybillSeen(o: Order, acts: Activities, waybill: WaybillInput): Promise<Seen<void>> {
+  const now = await lookUpOrder(o, acts);
+  const seen =
+    now !== undefined &&
+    (now.trackNumber === waybill.trackNumber ||
+      (now.orderStatus === OrderStatus.Unshipped &&
+        now.subStatus === UnshippedSubStatus.Processing) ||
+      reachedStatus(now.orderStatus, OrderStatus.Shipped));
+  return seen ? { done: true, value: undefined, note: 'the warehouse has it' } : { done: false };
 }
 
 /** Follows the order to COMPLETED (or CANCELLED by the supplier). */
@@ -56,20 +77,21 @@ export async function followDelivery(o: Order): Promise<void> {
   for (;;) {
     const seen = o.newsVersion;
     const s = o.news.orderStatus;
-    copyTracking(o);
-    if (s === 'CANCELLED' || s === 'CLOSED') {
+    o.trackingHeard();
+    if (endedStatus(s)) {
       o.enter(Stage.CANCELLED, `the supplier reports the order ${s}`);
       return;
     }
-    if (reached(s, 'SHIPPED') && o.stage === Stage.AWAITING_SHIPMENT) o.enter(Stage.SHIPPED);
-    if (reached(s, 'DELIVERED') && o.stage !== Stage.DELIVERED) {
+    if (reachedStatus(s, OrderStatus.Shipped) && o.stage === Stage.AWAITING_SHIPMENT) {
+      o.enter(Stage.SHIPPED);
+    }
+    if (reachedStatus(s, OrderStatus.Delivered) && o.stage !== Stage.DELIVERED) {
       o.enter(Stage.DELIVERED);
       proofDeadline = new Date().getTime() + proofWaitMs;
     }
     if (o.stage === Stage.DELIVERED && proofDeadline !== undefined) {
       if ((o.news.proofOfDelivery?.length ?? 0) > 0) {
-        o.status.proofOfDelivery = o.news.proofOfDelivery;
-        o.enter(Stage.COMPLETED, 'proof of delivery received');
+        o.proofOfDeliveryReceived(o.news.proofOfDelivery!);
         return;
       }
       const left = Math.max(0, proofDeadline - new Date().getTime());
@@ -85,12 +107,4 @@ export async function followDelivery(o: Order): Promise<void> {
     }
     await condition(() => o.newsVersion !== seen);
   }
-}
-
-function copyTracking(o: Order): void {
-  const n = o.news;
-  if (n.trackNumber !== undefined) o.status.trackNumber = n.trackNumber;
-  if (n.trackingUrl !== undefined) o.status.trackingUrl = n.trackingUrl;
-  if (n.trackingEvents !== undefined) o.status.trackingEvents = n.trackingEvents;
-  if (n.logisticName !== undefined) o.status.logisticName = n.logisticName;
 }

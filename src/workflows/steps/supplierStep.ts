@@ -1,0 +1,216 @@
+/**
+ * The one way a workflow calls the supplier. Every call goes through `supplierStep`:
+ *
+ * - A call that may act (create, cart, confirm, parent order, payment, waybill, connection,
+ *   dispute) is sent once. When its outcome is unknown (the answer was lost, the attempt died) or
+ *   the supplier answers in a way that may mean "already done" (`doubtful`: a duplicate order,
+ *   "already paid"), nothing is sent again until `lookUp` establishes the truth: done (its value
+ *   is used), or proven not done — the supplier still does not show it once its view had time to
+ *   catch up (`lagMs`). While in doubt the order says so (status.outcomeUnknown), and a payment in
+ *   doubt keeps cancel shut.
+ * - A read is simply sent again.
+ * - Busy, rate-limited and quota answers are waited out (growing pauses; a quota until its reset)
+ *   and never spend attempts. Other transient failures are tried a few times.
+ * - Whatever else fails — a look-up included — stops at NEEDS_ATTENTION with the step, the
+ *   supplier's code, message and requestId; `resume` goes on from there (looking up first when
+ *   the outcome is still unknown). A refusal the caller handles (`expected`) is returned to it.
+ *
+ * No activity failure ever fails the workflow.
+ */
+import { ActivityFailure, sleep } from '@temporalio/workflow';
+import {
+  backoff,
+  failureInfo,
+  failureOf,
+  isThrottled,
+  isTransient,
+  mayHaveActed,
+  supplierFailure,
+  throttleDelay,
+  type SupplierFailure,
+} from '../failures.js';
+import type { FailureInfo } from '../../client/definitions.js';
+
+/** A call that may have acted and whose outcome is not known yet. */
+export interface OutcomeInDoubt {
+  step: string;
+  /** When it became unknown (ISO). */
+  since: string;
+}
+
+/** The workflow state a supplier step reports to (an order, a dispute). */
+export interface StepHost {
+  /** Throws the workflow's cancel if an operator asked for one and it may be honoured now. */
+  checkCancel(): void;
+  unknownOutcome(): OutcomeInDoubt | undefined;
+  outcomeUnknown(step: string): void;
+  outcomeSettled(): void;
+  note(text: string): void;
+  waitFor(what: string): void;
+  waitEnded(): void;
+  /** How long the supplier's own view may trail what it did. */
+  readonly supplierLagMs: number;
+  /** Stops for a person until resumed (or throws the workflow's cancel). */
+  needsAttention(info: FailureInfo, remedy?: string): Promise<void>;
+}
+
+/** What the supplier's own view says of a call whose outcome was unknown. */
+export type Seen<T> = { done: true; value: T; note?: string } | { done: false };
+
+export interface SupplierStep<T> {
+  /** The operator's name for the step: the endpoint. */
+  name: string;
+  /** Sends the call once. */
+  send: () => Promise<T>;
+  /** For calls that may act: whether the supplier shows it done. Reads leave it out. */
+  lookUp?: () => Promise<Seen<T>>;
+  /** Refusals that may mean the call was done already: settled by `lookUp`, not believed. */
+  doubtful?: (f: SupplierFailure) => boolean;
+  /** Refusals the caller handles: returned as `refused`. */
+  expected?: (f: SupplierFailure) => boolean;
+  /** Called when the call was proven not done, before it is sent again. */
+  beforeResend?: () => Promise<void>;
+  /** Cancel is honoured between attempts (default true; the order decides if it may be). */
+  cancellable?: boolean;
+}
+
+export type StepResult<T> =
+  { ok: true; value: T; found: boolean; note?: string } | { ok: false; failure: SupplierFailure };
+
+/** How long the supplier's view may trail its acts, unless the order says otherwise. */
+export const DEFAULT_SUPPLIER_LAG_SECONDS = 120;
+/** Attempts of a transient failure (5xx, reset, timeout of a read) before a person is asked. */
+export const MAX_TRANSIENT_ATTEMPTS = 5;
+/** Failed look-ups in a row, while an outcome is unknown, before a person is asked. */
+export const MAX_LOOKUP_FAILURES = 5;
+/** "Already done" answers that the supplier's view still contradicts before a person is asked. */
+export const MAX_DOUBTFUL_ANSWERS = 2;
+
+export async function supplierStep<T>(o: StepHost, step: SupplierStep<T>): Promise<StepResult<T>> {
+  let transient = 0;
+  let throttled = 0;
+  let doubtful = 0;
+  for (;;) {
+    if (step.cancellable !== false) o.checkCancel();
+    if (step.lookUp && o.unknownOutcome()?.step === step.name) {
+      const seen = await settle(o, step.name, step.lookUp);
+      if (seen.done) {
+        o.outcomeSettled();
+        return {
+          ok: true,
+          value: seen.value,
+          found: true,
+          ...(seen.note !== undefined && { note: seen.note }),
+        };
+      }
+      o.outcomeSettled();
+      o.note(`${step.name} proven not done at the supplier; sending it again`);
+      await step.beforeResend?.();
+    }
+    try {
+      return { ok: true, value: await step.send(), found: false };
+    } catch (err) {
+      if (!(err instanceof ActivityFailure)) throw err;
+      const f = supplierFailure(err);
+      if (step.lookUp && mayHaveActed(err)) {
+        o.outcomeUnknown(step.name);
+        o.note(`${step.name}: no answer (${failureOf(step.name, err).message}); looking it up`);
+        continue;
+      }
+      if (step.lookUp && f && step.doubtful?.(f)) {
+        if (++doubtful > MAX_DOUBTFUL_ANSWERS) {
+          o.outcomeUnknown(step.name);
+          await o.needsAttention(
+            failureInfo(step.name, f),
+            `check ${step.name} at the supplier: it answers as if done but does not show it; resume to look again, or cancel`,
+          );
+          continue;
+        }
+        o.outcomeUnknown(step.name);
+        o.note(`${step.name}: ${f.details.message}; looking it up`);
+        continue;
+      }
+      if (isThrottled(f)) {
+        await waitOut(o, f!, ++throttled);
+        continue;
+      }
+      if (f && step.expected?.(f)) return { ok: false, failure: f };
+      if (isTransient(err) && ++transient <= MAX_TRANSIENT_ATTEMPTS) {
+        await sleep(backoff(transient));
+        continue;
+      }
+      transient = 0;
+      await o.needsAttention(failureOf(step.name, err));
+    }
+  }
+}
+
+/**
+ * Looks the outcome of `name` up until the supplier shows it done, or shows it not done after
+ * its view had `lagMs` to catch up since the outcome became unknown.
+ */
+async function settle<T>(
+  o: StepHost,
+  name: string,
+  lookUp: () => Promise<Seen<T>>,
+): Promise<Seen<T>> {
+  const lagMs = o.supplierLagMs;
+  const since = Date.parse(o.unknownOutcome()!.since);
+  let failures = 0;
+  let throttled = 0;
+  for (let attempt = 1; ; attempt++) {
+    const askedAt = new Date().getTime();
+    try {
+      const seen = await lookUp();
+      failures = 0;
+      if (seen.done || askedAt - since >= lagMs) return seen;
+      o.waitFor(`the supplier's view of ${name} (it may lag behind; looking again)`);
+      await sleep(
+        Math.min(backoff(attempt), Math.max(1_000, since + lagMs - new Date().getTime())),
+      );
+      o.waitEnded();
+    } catch (err) {
+      if (!(err instanceof ActivityFailure)) throw err;
+      const f = supplierFailure(err);
+      if (isThrottled(f)) {
+        await waitOut(o, f!, ++throttled);
+        continue;
+      }
+      if (++failures <= MAX_LOOKUP_FAILURES) {
+        await sleep(backoff(failures));
+        continue;
+      }
+      failures = 0;
+      const info = failureOf(`${name} look-up`, err);
+      await o.needsAttention(
+        {
+          ...info,
+          message: `the outcome of ${name} is unknown and looking it up failed: ${info.message}`,
+        },
+        `resume to look ${name} up again once the supplier answers, or check it in the supplier's console`,
+      );
+    }
+  }
+}
+
+/** The supplier asks us to slow down: say so, and wait. */
+async function waitOut(o: StepHost, f: SupplierFailure, attempt: number): Promise<void> {
+  const ms = throttleDelay(f, attempt);
+  o.waitFor(
+    `the supplier asks to slow down (${f.details.message}); trying again in ${Math.round(ms / 1000)} s`,
+  );
+  await sleep(ms);
+  o.waitEnded();
+}
+
+/** A step whose refusals the caller does not handle: it returns only once the call is done. */
+export async function supplierCall<T>(
+  o: StepHost,
+  step: Omit<SupplierStep<T>, 'expected'>,
+): Promise<{ value: T; found: boolean; note?: string }> {
+  for (;;) {
+    const r = await supplierStep(o, step);
+    if (r.ok) return r;
+    await o.needsAttention(failureInfo(step.name, r.failure));
+  }
+}
