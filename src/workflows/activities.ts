@@ -12,7 +12,7 @@ import { queuesOf } from '../temporal/taskQueues.js';
  * Reads are retried a few times by Temporal; what still fails reaches the workflow's supplier
  * step, which waits out a busy supplier and asks a person about the rest.
  */
-const MAX_ATTEMPTS = 5;
+const MAX_ATTEMPTS = 3;
 
 const retry = {
   initialInterval: '1 second',

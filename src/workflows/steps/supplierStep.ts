@@ -80,9 +80,9 @@ export type StepResult<T> =
 /** How long the supplier's view may trail its acts, unless the order says otherwise. */
 export const DEFAULT_SUPPLIER_LAG_SECONDS = 120;
 /** Attempts of a transient failure (5xx, reset, timeout of a read) before a person is asked. */
-export const MAX_TRANSIENT_ATTEMPTS = 5;
+export const MAX_TRANSIENT_ATTEMPTS = 3;
 /** Failed look-ups in a row, while an outcome is unknown, before a person is asked. */
-export const MAX_LOOKUP_FAILURES = 5;
+export const MAX_LOOKUP_FAILURES = 3;
 /** "Already done" answers that the supplier's view still contradicts before a person is asked. */
 export const MAX_DOUBTFUL_ANSWERS = 2;
 
