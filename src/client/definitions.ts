@@ -244,6 +244,10 @@ export interface DisputeStatus {
   reason?: string;
   outcome?: DisputeOutcome;
   error?: FailureInfo;
+  /** A call that may have acted whose outcome is not known yet (see OrderStatus). */
+  outcomeUnknown?: { step: string; since: string };
+  /** What the dispute waits for, in words. */
+  waitingFor?: string;
   timeline: { stage: DisputeStage; at: string; note?: string }[];
 }
 

@@ -11,7 +11,6 @@ import { API_PREFIX, type Endpoint } from '../supplier/endpoint.js';
 import { formatIssues, SupplierCode } from '../supplier/errors.js';
 import type { FilePart } from '../supplier/http.js';
 import { toFieldIssues } from '../supplier/issues.js';
-import { SandboxOnlyCode } from './codes.js';
 import type { Sandbox } from './sandbox.js';
 import type { SandboxAccount } from './state.js';
 
@@ -130,7 +129,7 @@ export class SandboxRouter {
       }
       if (fault?.kind === 'quota') {
         throw new SandboxError(
-          SandboxOnlyCode.QuotaUsedUp,
+          SupplierCode.QuotaUsedUp,
           'Daily quota used up, it resets at 00:00 UTC',
         );
       }

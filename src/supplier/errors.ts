@@ -9,6 +9,8 @@ export const SupplierCode = {
   RefreshFailed: 1600003,
   ParamError: 1600100,
   TooManyRequests: 1600200,
+  /** The daily request quota is used up; it resets at 00:00 UTC. */
+  QuotaUsedUp: 1600201,
   ParamErrorHttp400: 1600300,
   UserNotFound: 1601000,
   ConfirmFailed: 1603001,
@@ -43,6 +45,8 @@ export type SupplierErrorKind = 'retryable' | 'reauthenticate' | 'business' | 'f
 
 const BUSINESS_CODES: ReadonlySet<number> = new Set([
   SupplierCode.DuplicateOrder,
+  // "Order pay fail": already paid, or the payId expired; the workflow settles which.
+  SupplierCode.PayFailed,
   SupplierCode.InsufficientBalance,
   SupplierCode.BalancePaymentRestricted,
   SupplierCode.OrderStatusChanged,

@@ -4,8 +4,8 @@
  * after the next 00:00 UTC.
  */
 import { expect, it } from 'vitest';
-import { SandboxOnlyCode } from '../../src/sandbox/codes.js';
-import { classify, SupplierError } from '../../src/supplier/errors.js';
+
+import { classify, SupplierCode, SupplierError } from '../../src/supplier/errors.js';
 import { accountStats, injectFault, newSandboxAccount, rawCall } from '../support/sandbox.js';
 
 const DAY_MS = 24 * 60 * 60 * 1_000;
@@ -17,7 +17,7 @@ it('a used-up daily quota is retryable only from the next UTC day; later calls g
   const err = await client.api.getBalance({}).catch((e: unknown) => e);
   expect(err).toBeInstanceOf(SupplierError);
   const refused = err as SupplierError;
-  expect(refused).toMatchObject({ code: SandboxOnlyCode.QuotaUsedUp, kind: 'retryable' });
+  expect(refused).toMatchObject({ code: SupplierCode.QuotaUsedUp, kind: 'retryable' });
   expect(refused.supplierMessage).toMatch(/quota/i);
   expect(refused.retryAfterMs).toBeGreaterThan(0);
   expect(refused.retryAfterMs).toBeLessThanOrEqual(DAY_MS);
@@ -27,7 +27,7 @@ it('a used-up daily quota is retryable only from the next UTC day; later calls g
     token: await client.tokens.accessToken(),
   });
   expect(raw.body).toMatchObject({
-    code: SandboxOnlyCode.QuotaUsedUp,
+    code: SupplierCode.QuotaUsedUp,
     result: false,
     data: null,
   });
