@@ -2,6 +2,7 @@
  * The verdict of a chaos run: every order's (and dispute's) state as its workflow tells it,
  * compared with the sandbox's own record of the account. Pure: the run gathers, this judges.
  */
+import { isStage } from '../client/orderClient.js';
 import {
   Stage,
   WAITING_STAGES,
@@ -53,6 +54,8 @@ export interface ObservedOrder {
   status: OrderStatus | undefined;
   /** RUNNING, COMPLETED, FAILED, … ; undefined when the workflow was not found. */
   execution: string | undefined;
+  /** Its search attributes: what visibility says when the query cannot be answered. */
+  visible: { stage: string | undefined; svcOrderId: string | undefined };
 }
 
 export interface ObservedDispute {
@@ -160,7 +163,12 @@ export function judge(o: Observation): Verdict {
   for (const order of o.orders) {
     const { orderNumber, status } = order;
     const theirs = atSupplier.get(orderNumber) ?? [];
-    bump(byStage, status?.stage ?? `(${order.execution ?? 'not found'})`);
+    // Unanswered queries: visibility's stage, and the execution's status, in brackets.
+    bump(
+      byStage,
+      status?.stage ??
+        `${order.visible.stage ?? '?'} (${order.execution ?? 'not found'}, no answer)`,
+    );
 
     if (theirs.length > 1) {
       find(Counter.duplicateCreates, orderNumber, `${theirs.length} supplier orders`);
@@ -170,32 +178,29 @@ export function judge(o: Observation): Verdict {
       find(Counter.secondPayments, orderNumber, `${paid.length} supplier orders paid`);
     }
 
-    if (status === undefined) {
-      if (order.execution === RUNNING || order.execution === undefined) {
-        find(
-          Counter.stuckWithoutReason,
-          orderNumber,
-          `no status (${order.execution ?? 'no workflow'})`,
-        );
+    if (order.execution === RUNNING || order.execution === undefined) {
+      if (status === undefined) {
+        const why = `no answer to its status query (${order.execution ?? 'no workflow'})`;
+        find(Counter.stuckWithoutReason, orderNumber, why);
+      } else if (!orderSettled(status)) {
+        find(Counter.stuckWithoutReason, orderNumber, `open at ${status.stage} without a reason`);
       }
-      continue;
     }
-    const stage = status.stage;
+    // A closed workflow whose status cannot be read is judged by its search attributes.
+    const known = status?.stage ?? order.visible.stage;
+    if (known === undefined || !isStage(known)) continue;
+    const stage = known;
+    const svcOrderId = status?.svcOrderId ?? order.visible.svcOrderId;
     if (stage === Stage.COMPLETED) completed += 1;
     if (WAITING_STAGES.includes(stage)) attention += 1;
-    if (order.execution === RUNNING && !orderSettled(status)) {
-      find(Counter.stuckWithoutReason, orderNumber, `open at ${stage} without a reason`);
-    }
 
     const mine =
-      status.svcOrderId === undefined
-        ? undefined
-        : theirs.find((s) => s.svcOrderId === status.svcOrderId);
+      svcOrderId === undefined ? undefined : theirs.find((s) => s.svcOrderId === svcOrderId);
     const mismatch = (detail: string): void => {
       find(Counter.mismatches, orderNumber, `${stage}: ${detail}`);
     };
-    if (status.svcOrderId !== undefined && mine === undefined) {
-      mismatch(`the supplier has no order ${status.svcOrderId} for it`);
+    if (svcOrderId !== undefined && mine === undefined) {
+      mismatch(`the supplier has no order ${svcOrderId} for it`);
     }
     if (stage === Stage.COMPLETED) {
       if (mine === undefined) mismatch('completed without a supplier order');

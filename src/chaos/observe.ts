@@ -6,17 +6,20 @@ import { orderWorkflowId } from '../client/definitions.js';
 import type { OrderClient } from '../client/orderClient.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { emptyStats } from '../sandbox/state.js';
+import { FulfillmentStage, SvcOrderId } from '../temporal/searchAttributes.js';
 import type { ObservedDispute, ObservedExecution, ObservedOrder, Observation } from './measure.js';
 import type { ChaosOrder } from './orders.js';
 
 /** Attempts at a query that fails (a worker starting, the server coming back) before giving up. */
-const QUERY_ATTEMPTS = 5;
+const QUERY_ATTEMPTS = 3;
 const QUERY_RETRY_MS = 2_000;
+/** A workflow whose tasks fail never answers a query: the server would hold it for 30 s. */
+const QUERY_DEADLINE_MS = 10_000;
 
-async function attempt<T>(fn: () => Promise<T>): Promise<T | undefined> {
+async function attempt<T>(client: Client, fn: () => Promise<T>): Promise<T | undefined> {
   for (let i = 1; ; i += 1) {
     try {
-      return await fn();
+      return await client.connection.withDeadline(Date.now() + QUERY_DEADLINE_MS, fn);
     } catch (err) {
       if (err instanceof WorkflowNotFoundError || i >= QUERY_ATTEMPTS) return undefined;
       await new Promise((resolve) => setTimeout(resolve, QUERY_RETRY_MS));
@@ -24,27 +27,37 @@ async function attempt<T>(fn: () => Promise<T>): Promise<T | undefined> {
   }
 }
 
-async function executionStatus(client: Client, workflowId: string): Promise<string | undefined> {
-  return attempt(async () => (await client.workflow.getHandle(workflowId).describe()).status.name);
+function describe(client: Client, workflowId: string) {
+  return attempt(client, () => client.workflow.getHandle(workflowId).describe());
 }
 
 export async function observeOrder(orders: OrderClient, o: ChaosOrder): Promise<ObservedOrder> {
-  const [status, execution] = await Promise.all([
-    attempt(() => orders.status(o.orderNumber)),
-    executionStatus(orders.client, orderWorkflowId(o.orderNumber)),
+  const [status, described] = await Promise.all([
+    attempt(orders.client, () => orders.status(o.orderNumber)),
+    describe(orders.client, orderWorkflowId(o.orderNumber)),
   ]);
-  return { orderNumber: o.orderNumber, flow: o.flow, status, execution };
+  const attributes = described?.typedSearchAttributes;
+  return {
+    orderNumber: o.orderNumber,
+    flow: o.flow,
+    status,
+    execution: described?.status.name,
+    visible: {
+      stage: attributes?.get(FulfillmentStage),
+      svcOrderId: attributes?.get(SvcOrderId),
+    },
+  };
 }
 
 export async function observeDispute(
   orders: OrderClient,
   d: { workflowId: string; orderNumber: string },
 ): Promise<ObservedDispute> {
-  const [status, execution] = await Promise.all([
-    attempt(() => disputeStatus(orders, d.workflowId)),
-    executionStatus(orders.client, d.workflowId),
+  const [status, described] = await Promise.all([
+    attempt(orders.client, () => disputeStatus(orders, d.workflowId)),
+    describe(orders.client, d.workflowId),
   ]);
-  return { ...d, status, execution };
+  return { ...d, status, execution: described?.status.name };
 }
 
 export async function listExecutions(client: Client): Promise<ObservedExecution[]> {
