@@ -102,6 +102,11 @@ export const Env = z.object({
   CATALOGUE_EVENTS_URL: z.url({ protocol: /^https?$/ }).optional(),
   METRICS_PORT: port.default(9464),
   /**
+   * Before polling, a worker replays the histories of up to this many open workflows on its queue
+   * through its own code and refuses to start if one would break (0 = skip the check).
+   */
+  REPLAY_CHECK_LIMIT: z.coerce.number().int().min(0).max(1_000).default(50),
+  /**
    * Encrypts Temporal payloads (inputs, results, signals, queries, memo) with AES-256-GCM; every
    * worker, gateway and CLI of the deployment needs it. Unset: payloads are stored in clear
    * (`dropflow dev` then keeps a key of its own in the data directory). Never logged.

@@ -3,19 +3,22 @@
  * queues) against a Temporal server, until SIGINT/SIGTERM, then a graceful drain. Run as many as
  * you like: rate limits live in the task queues, not in the process.
  */
+import { bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
 import type { Command } from 'commander';
 
 import { loadConfig, supplierTarget } from '../../config.js';
-import { createLogger } from '../../log.js';
+import { createLogger, type Logger } from '../../log.js';
 import { SupplierClient } from '../../supplier/client.js';
 import { dataConverterFor } from '../../temporal/encryption.js';
 import { installRuntimeLogger } from '../../temporal/runtimeLogger.js';
 import { queuePrefix } from '../../temporal/taskQueues.js';
 import { ensureTrackingSchedule } from '../../temporal/trackingSchedule.js';
-import { createWorkers } from '../../worker.js';
-import { portOption, untilSignal } from '../options.js';
+import { replayOpenWorkflows } from '../../temporal/replayCheck.js';
+import { createWorkers, WORKFLOWS_PATH } from '../../worker.js';
+import { nonNegativeInt, portOption, untilSignal } from '../options.js';
 import {
   cliPayloadCodec,
+  connectTemporal,
   nativeConnectionOptions,
   temporalOptions,
   temporalTarget,
@@ -25,6 +28,7 @@ import {
 interface WorkerFlags extends TemporalFlags {
   trackingSchedule: boolean;
   metricsPort?: number;
+  replayCheck?: number;
 }
 
 export function register(program: Command): void {
@@ -38,6 +42,11 @@ export function register(program: Command): void {
         '--metrics-port <n>',
         'Prometheus metrics of the workers on this port, /metrics (env METRICS_PORT, default 9464; 0 = off)',
         portOption,
+      )
+      .option(
+        '--replay-check <n>',
+        'replay up to n open workflows through this code before polling; refuse to start if one breaks (env REPLAY_CHECK_LIMIT, default 50; 0 = off)',
+        nonNegativeInt,
       )
       .option(
         '--no-tracking-schedule',
@@ -64,8 +73,18 @@ export function register(program: Command): void {
       ratePerSecond: config.SUPPLIER_RATE_PER_SECOND,
       batchRatePerSecond: config.SUPPLIER_BATCH_RATE_PER_SECOND,
     });
+    const dataConverter = dataConverterFor(codec);
+    const workflowBundle = await bundleWorkflowCode({
+      workflowsPath: WORKFLOWS_PATH,
+      ...(dataConverter?.failureConverterPath !== undefined && {
+        failureConverterPath: dataConverter.failureConverterPath,
+      }),
+    });
+    const limit = flags.replayCheck ?? config.REPLAY_CHECK_LIMIT;
+    if (limit > 0) await refuseBreakingCode(flags, workflowBundle, limit, log);
     try {
       const workers = await createWorkers({
+        workflowBundle,
         address: target.address,
         connectionOptions: nativeConnectionOptions(target),
         namespace: target.namespace,
@@ -74,7 +93,7 @@ export function register(program: Command): void {
         ratePerSecond: config.SUPPLIER_RATE_PER_SECOND,
         batchRatePerSecond: config.SUPPLIER_BATCH_RATE_PER_SECOND,
         catalogueEventsUrl: config.CATALOGUE_EVENTS_URL,
-        dataConverter: dataConverterFor(codec),
+        dataConverter,
         log,
       });
       const running = workers.run();
@@ -104,4 +123,32 @@ export function register(program: Command): void {
       await supplier.close();
     }
   });
+}
+
+/** The deploy gate: open workflows must replay on this code before the worker takes tasks. */
+async function refuseBreakingCode(
+  flags: WorkerFlags,
+  workflowBundle: WorkflowBundle,
+  limit: number,
+  log: Logger,
+): Promise<void> {
+  const temporal = await connectTemporal(flags);
+  try {
+    const dataConverter = dataConverterFor(temporal.codec);
+    const check = await replayOpenWorkflows(temporal.client, {
+      taskQueue: temporal.target.queues.orders,
+      workflowBundle,
+      limit,
+      ...(dataConverter !== undefined && { dataConverter }),
+    });
+    for (const f of check.failures) log.error(f, 'this code cannot replay an open workflow');
+    if (check.failures.length > 0) {
+      throw new Error(
+        `refusing to start: ${check.failures.length} of ${check.checked} open workflows would break on this code (docs/changing-workflows.md)`,
+      );
+    }
+    log.info({ checked: check.checked }, 'open workflows replay on this code');
+  } finally {
+    await temporal.close();
+  }
 }
