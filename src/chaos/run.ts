@@ -75,7 +75,7 @@ export const DEFAULT_CHAOS_OPTIONS: Omit<ChaosOptions, 'orders' | 'seed' | 'prog
 };
 
 export function deadlineFor(orders: number): number {
-  return 240_000 + orders * 8_000;
+  return 300_000 + orders * 8_000;
 }
 
 const POLL_MS = 2_000;
