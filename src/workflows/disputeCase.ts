@@ -100,7 +100,7 @@ export class DisputeCase implements StepHost {
     this.show();
   }
 
-  outcomeSettled(): void {
+  outcomeSettled(_done: boolean): void {
     delete this.status.outcomeUnknown;
     this.show();
   }

@@ -222,8 +222,12 @@ export class Order implements StepHost {
     this.show();
   }
 
-  /** The truth about an unknown outcome is established. */
-  outcomeSettled(): void {
+  /** The truth about an unknown outcome is established: `done`, or proven not done. */
+  outcomeSettled(done: boolean): void {
+    // A payment proven not made is about to be sent again.
+    if (!done && this.status.outcomeUnknown?.step === PAYMENT_STEP && this.payment === 'unknown') {
+      this.payment = 'sending';
+    }
     delete this.status.outcomeUnknown;
     this.show();
   }

@@ -24,6 +24,8 @@ export async function pay(o: Order, acts: Activities, first: ParentOrder): Promi
   /** A payment of this order was in doubt: a later 1604000 may be the first one's doing. */
   let doubted = false;
   const renew = async () => {
+    // Proven unpaid after its lag window: a 1604000 from here on is the balance's own word.
+    doubted = false;
     const before = parent.payId;
     parent = await generateParentOrder(o, acts);
     if (parent.payId !== before) o.note(`payId ${before} expired unpaid; paying ${parent.payId}`);

@@ -44,7 +44,7 @@ export interface StepHost {
   checkCancel(): void;
   unknownOutcome(): OutcomeInDoubt | undefined;
   outcomeUnknown(step: string): void;
-  outcomeSettled(): void;
+  outcomeSettled(done: boolean): void;
   note(text: string): void;
   waitFor(what: string): void;
   waitEnded(): void;
@@ -95,7 +95,7 @@ export async function supplierStep<T>(o: StepHost, step: SupplierStep<T>): Promi
     if (step.lookUp && o.unknownOutcome()?.step === step.name) {
       const seen = await settle(o, step.name, step.lookUp);
       if (seen.done) {
-        o.outcomeSettled();
+        o.outcomeSettled(true);
         return {
           ok: true,
           value: seen.value,
@@ -103,7 +103,7 @@ export async function supplierStep<T>(o: StepHost, step: SupplierStep<T>): Promi
           ...(seen.note !== undefined && { note: seen.note }),
         };
       }
-      o.outcomeSettled();
+      o.outcomeSettled(false);
       o.note(`${step.name} proven not done at the supplier; sending it again`);
       await step.beforeResend?.();
     }
