@@ -76,3 +76,13 @@ export async function injectFault(
   if (res.status !== 201)
     throw new Error(`injecting a fault: HTTP ${res.status} ${await res.text()}`);
 }
+
+/** Clears the faults still pending for one account: the supplier is well again. */
+export async function clearFaults(openId: string): Promise<void> {
+  const res = await fetch(`${sandboxUrl()}/__sandbox/faults?openId=${encodeURIComponent(openId)}`, {
+    method: 'DELETE',
+  });
+  if (res.status !== 200 && res.status !== 204) {
+    throw new Error(`clearing faults: HTTP ${res.status} ${await res.text()}`);
+  }
+}
