@@ -80,6 +80,7 @@ export function deadlineFor(orders: number): number {
 
 const POLL_MS = 2_000;
 const QUERY_DEADLINE_MS = 5_000;
+const PARALLEL_QUERIES = 8;
 const SUBMIT_TIMEOUT_MS = 120_000;
 const DISPUTABLE: ReadonlySet<Stage> = new Set([Stage.SHIPPED, Stage.DELIVERED, Stage.COMPLETED]);
 
@@ -318,19 +319,22 @@ async function waitUntilSettled(
   const final = new Set<string>();
   let lastLine = '';
   while (Date.now() < deadline) {
-    let settled = 0;
-    for (const order of orders) {
-      if (final.has(order.orderNumber)) {
-        settled += 1;
-        continue;
+    const open = orders.filter((o) => !final.has(o.orderNumber));
+    let settled = orders.length - open.length;
+    // A few queries at a time: a round of 50 one by one would trail the orders by minutes.
+    for (let i = 0; i < open.length; i += PARALLEL_QUERIES) {
+      const batch = open.slice(i, i + PARALLEL_QUERIES);
+      const answers = await Promise.all(
+        batch.map((o) => quickly(stack, () => stack.orders.status(o.orderNumber))),
+      );
+      for (const status of answers) {
+        if (status === undefined) continue;
+        latest.set(status.orderNumber, status);
+        if (status.stage === Stage.COMPLETED || status.stage === Stage.CANCELLED) {
+          final.add(status.orderNumber);
+        }
+        if (orderSettled(status)) settled += 1;
       }
-      const status = await quickly(stack, () => stack.orders.status(order.orderNumber));
-      if (status === undefined) continue;
-      latest.set(order.orderNumber, status);
-      if (status.stage === Stage.COMPLETED || status.stage === Stage.CANCELLED) {
-        final.add(order.orderNumber);
-      }
-      if (orderSettled(status)) settled += 1;
     }
     let disputesSettled = 0;
     for (const d of disputes) {
