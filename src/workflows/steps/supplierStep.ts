@@ -79,9 +79,9 @@ export type StepResult<T> =
 
 /** How long the supplier's view may trail its acts, unless the order says otherwise. */
 export const DEFAULT_SUPPLIER_LAG_SECONDS = 120;
-/** Attempts of a transient failure (5xx, reset, timeout of a read) before a person is asked. */
+/** Failed attempts of a transient kind (5xx, reset, a read's timeout) that ask a person. */
 export const MAX_TRANSIENT_ATTEMPTS = 3;
-/** Failed look-ups in a row, while an outcome is unknown, before a person is asked. */
+/** Failed look-ups in a row, while an outcome is unknown, that ask a person. */
 export const MAX_LOOKUP_FAILURES = 3;
 /** "Already done" answers that the supplier's view still contradicts before a person is asked. */
 export const MAX_DOUBTFUL_ANSWERS = 2;
@@ -93,7 +93,7 @@ export async function supplierStep<T>(o: StepHost, step: SupplierStep<T>): Promi
   for (;;) {
     if (step.cancellable !== false) o.checkCancel();
     if (step.lookUp && o.unknownOutcome()?.step === step.name) {
-      const seen = await settle(o, step.name, step.lookUp);
+      const seen = await settleOutcome(o, step.name, step.lookUp);
       if (seen.done) {
         o.outcomeSettled(true);
         return {
@@ -135,7 +135,7 @@ export async function supplierStep<T>(o: StepHost, step: SupplierStep<T>): Promi
         continue;
       }
       if (f && step.expected?.(f)) return { ok: false, failure: f };
-      if (isTransient(err) && ++transient <= MAX_TRANSIENT_ATTEMPTS) {
+      if (isTransient(err) && ++transient < MAX_TRANSIENT_ATTEMPTS) {
         await sleep(backoff(transient));
         continue;
       }
@@ -147,13 +147,16 @@ export async function supplierStep<T>(o: StepHost, step: SupplierStep<T>): Promi
 
 /**
  * Looks the outcome of `name` up until the supplier shows it done, or shows it not done after
- * its view had `lagMs` to catch up since the outcome became unknown.
+ * its view had the host's lag to catch up since the outcome became unknown. Look-ups that keep
+ * failing stop for a person (resume looks again), or, with `askPerson` false (a cancel that is
+ * already decided), end the search with `unsettled`.
  */
-async function settle<T>(
+export async function settleOutcome<T>(
   o: StepHost,
   name: string,
   lookUp: () => Promise<Seen<T>>,
-): Promise<Seen<T>> {
+  { askPerson = true } = {},
+): Promise<Seen<T> | { done: false; unsettled: FailureInfo }> {
   const lagMs = o.supplierLagMs;
   const since = Date.parse(o.unknownOutcome()!.since);
   let failures = 0;
@@ -176,17 +179,19 @@ async function settle<T>(
         await waitOut(o, f!, ++throttled);
         continue;
       }
-      if (++failures <= MAX_LOOKUP_FAILURES) {
+      if (++failures < MAX_LOOKUP_FAILURES) {
         await sleep(backoff(failures));
         continue;
       }
       failures = 0;
       const info = failureOf(`${name} look-up`, err);
+      const unsettled = {
+        ...info,
+        message: `the outcome of ${name} is unknown and looking it up failed: ${info.message}`,
+      };
+      if (!askPerson) return { done: false, unsettled };
       await o.needsAttention(
-        {
-          ...info,
-          message: `the outcome of ${name} is unknown and looking it up failed: ${info.message}`,
-        },
+        unsettled,
         `resume to look ${name} up again once the supplier answers, or check it in the supplier's console`,
       );
     }
