@@ -4,6 +4,7 @@
  * starts, by `dropflow submit`, the gateway and the typed client alike.
  */
 import { z } from 'zod';
+import { OrderFlow } from '../supplier/api/constants.js';
 import { CreateOrderV3Request, type CreateOrderRequest } from '../supplier/api/orders.js';
 import type { FieldIssue } from '../supplier/errors.js';
 import { toFieldIssues } from '../supplier/issues.js';
@@ -139,7 +140,7 @@ export function parseOrder(raw: unknown): ParsedOrder {
 
   const f = choices.data;
   const o = order.data;
-  if ((f.flow === 'C') !== (o.orderFlow === 2)) {
+  if ((f.flow === 'C') !== (o.orderFlow === OrderFlow.Store)) {
     issues.push({ field: 'orderFlow', rule: 'must be 2 exactly when fulfillment.flow is C' });
   }
   if (!usesPlatformLogistics(f) && (f.storage !== undefined || f.waybill !== undefined)) {

@@ -5,14 +5,19 @@
  */
 import type { SupplierNews, TrackingEvent } from '../client/definitions.js';
 import type { WebhookEvent } from '../client/webhookDefinitions.js';
-import { ORDER_CONNECTED_MESSAGE_TYPE, type WebhookMessage } from '../supplier/webhookMessages.js';
+import { WebhookChange, WebhookType } from '../supplier/api/webhooks.js';
+import type { WebhookMessage } from '../supplier/webhookMessages.js';
 
-export type OrderMessage = Extract<WebhookMessage, { type: 'ORDER' }>;
-export type LogisticMessage = Extract<WebhookMessage, { type: 'LOGISTIC' }>;
-export type MakeupMessage = Extract<WebhookMessage, { type: 'MAKEUP' }>;
+export type OrderMessage = Extract<WebhookMessage, { type: typeof WebhookType.Order }>;
+export type LogisticMessage = Extract<WebhookMessage, { type: typeof WebhookType.Logistic }>;
+export type MakeupMessage = Extract<WebhookMessage, { type: typeof WebhookType.Makeup }>;
 
 /** The catalogue topics: product, variant and stock changes. */
-export const CATALOGUE_TYPES: ReadonlySet<string> = new Set(['PRODUCT', 'VARIANT', 'STOCK']);
+export const CATALOGUE_TYPES: ReadonlySet<string> = new Set([
+  WebhookType.Product,
+  WebhookType.Variant,
+  WebhookType.Stock,
+]);
 
 type Facts = Omit<SupplierNews, 'messageId' | 'kind'>;
 
@@ -31,7 +36,7 @@ export function orderNews(m: OrderMessage): SupplierNews {
   const p = m.params;
   return {
     messageId: m.messageId,
-    kind: m.messageType === ORDER_CONNECTED_MESSAGE_TYPE ? 'connected' : 'order',
+    kind: m.messageType === WebhookChange.OrderConnected ? 'connected' : 'order',
     ...present<Facts>({
       svcOrderId: p.svcOrderId,
       orderStatus: p.orderStatus,

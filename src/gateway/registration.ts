@@ -8,7 +8,11 @@
  * clear message. `allowLocal` lifts it for the sandbox (`dropflow dev`).
  */
 import { callbackRefusal } from '../supplier/callbackAddress.js';
-import { WEBHOOK_TOPICS, type WebhookTopicSetting } from '../supplier/api/webhooks.js';
+import {
+  TopicSettingType,
+  WEBHOOK_TOPICS,
+  type WebhookTopicSetting,
+} from '../supplier/api/webhooks.js';
 import type { SupplierClient } from '../supplier/client.js';
 import { SupplierCode, SupplierError } from '../supplier/errors.js';
 import { WEBHOOK_PATH } from './webhookRoute.js';
@@ -51,7 +55,10 @@ export async function enableWebhooks(
   supplier: SupplierClient,
   callbackUrl: string,
 ): Promise<readonly string[]> {
-  const setting: WebhookTopicSetting = { type: 'ENABLE', callbackUrls: [callbackUrl] };
+  const setting: WebhookTopicSetting = {
+    type: TopicSettingType.Enable,
+    callbackUrls: [callbackUrl],
+  };
   await supplier.api.setWebhooks(
     Object.fromEntries(WEBHOOK_TOPICS.map((topic) => [topic, setting])),
   );

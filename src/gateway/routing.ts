@@ -23,7 +23,9 @@ import {
   catalogueEventsId,
 } from '../client/webhookDefinitions.js';
 import { queuePrefix, type TaskQueues } from '../temporal/taskQueues.js';
-import { ORDER_CONNECTED_MESSAGE_TYPE, type WebhookMessage } from '../supplier/webhookMessages.js';
+import { MakeupStatus } from '../supplier/api/constants.js';
+import { WebhookChange, WebhookType } from '../supplier/api/webhooks.js';
+import type { WebhookMessage } from '../supplier/webhookMessages.js';
 import {
   CATALOGUE_TYPES,
   logisticsNews,
@@ -74,11 +76,11 @@ export class WebhookRouter {
   async route(m: WebhookMessage, receivedAt: Date): Promise<RouteOutcome> {
     if (CATALOGUE_TYPES.has(m.type)) return this.catalogue(m, receivedAt);
     switch (m.type) {
-      case 'ORDER':
+      case WebhookType.Order:
         return this.order(m);
-      case 'LOGISTIC':
+      case WebhookType.Logistic:
         return this.logistics(m);
-      case 'MAKEUP':
+      case WebhookType.Makeup:
         return this.makeup(m);
       default:
         // ORDERSPLIT, PRIVATE_ORDER: no workflow consumes them; the inbox shows them to people.
@@ -95,7 +97,7 @@ export class WebhookRouter {
       const result = await this.targets.signal(id, news);
       if (result === 'signalled') return { outcome: 'delivered', workflowIds: [id] };
       if (result === 'closed') return { outcome: 'closed', workflowIds: [id] };
-      if (m.messageType === ORDER_CONNECTED_MESSAGE_TYPE) {
+      if (m.messageType === WebhookChange.OrderConnected) {
         const waiting = await this.targets.inStage(Stage.AWAITING_CONNECTION, orderNumber);
         const routed = fromDelivery(await this.targets.signalAll(waiting, news));
         if (routed) return routed;
@@ -126,7 +128,7 @@ export class WebhookRouter {
 
   private async makeup(m: MakeupMessage): Promise<RouteOutcome> {
     const news = makeupNews(m);
-    if (m.params.status === 'PAID') {
+    if (m.params.status === MakeupStatus.Paid) {
       const waiting = await this.targets.inStage(Stage.AWAITING_FUNDS);
       const routed = fromDelivery(await this.targets.signalAll(waiting, news));
       // An order that just started waiting may not be listed yet: keep it and try again.

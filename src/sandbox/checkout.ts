@@ -3,6 +3,7 @@
  * payment id, and the charge to the balance. The routes of orders and payment, and
  * createOrderV2's balance payment (payType 2), all go through these.
  */
+import { OrderStatus, UnshippedSubStatus } from '../supplier/api/constants.js';
 import { SupplierCode } from '../supplier/errors.js';
 import {
   evaluateOrder,
@@ -43,17 +44,17 @@ export interface CartOutcome {
 export function addToCart(sb: Sandbox, openId: string, ids: readonly string[]): CartOutcome {
   const outcome: CartOutcome = { added: [], intercepted: [] };
   for (const order of ownOrders(sb, openId, ids)) {
-    if (order.status === 'IN_CART') {
+    if (order.status === OrderStatus.InCart) {
       outcome.added.push(order);
       continue;
     }
-    if (order.status !== 'CREATED') continue;
+    if (order.status !== OrderStatus.Created) continue;
     evaluateOrder(sb, order);
     if (isIntercepted(order)) {
       outcome.intercepted.push(order);
       continue;
     }
-    setStatus(sb, order, 'IN_CART');
+    setStatus(sb, order, OrderStatus.InCart);
     outcome.added.push(order);
   }
   return outcome;
@@ -74,11 +75,11 @@ export function confirmCart(sb: Sandbox, openId: string, ids: readonly string[])
   const already: SandboxOrder[] = [];
   const intercepted: SandboxOrder[] = [];
   for (const order of ownOrders(sb, openId, ids)) {
-    if (order.status === 'UNPAID' && order.shipmentOrderId !== undefined) {
+    if (order.status === OrderStatus.Unpaid && order.shipmentOrderId !== undefined) {
       already.push(order);
       continue;
     }
-    if (order.status !== 'IN_CART') continue;
+    if (order.status !== OrderStatus.InCart) continue;
     evaluateOrder(sb, order);
     if (isIntercepted(order)) intercepted.push(order);
     else fresh.push(order);
@@ -109,7 +110,7 @@ export function createShipment(
   sb.state.shipments[shipment.id] = shipment;
   for (const order of orders) {
     order.shipmentOrderId = shipment.id;
-    setStatus(sb, order, 'UNPAID');
+    setStatus(sb, order, OrderStatus.Unpaid);
   }
   return shipment;
 }
@@ -140,11 +141,14 @@ export function generateParentOrder(
   shipment: SandboxShipment,
 ): Record<string, unknown> {
   const orders = shipmentOrders(sb, shipment);
-  const payable = !shipment.paid && orders.some((o) => o.status === 'UNPAID' && !isPaid(o));
+  const payable =
+    !shipment.paid && orders.some((o) => o.status === OrderStatus.Unpaid && !isPaid(o));
   ensurePayId(sb, shipment, payable);
   const products = round2(orders.reduce((s, o) => s + o.productAmount, 0));
   const freight = round2(orders.reduce((s, o) => s + o.postageAmount, 0));
-  const charge = shipment.paid ? 0 : chargeFor(orders.filter((o) => o.status === 'UNPAID'));
+  const charge = shipment.paid
+    ? 0
+    : chargeFor(orders.filter((o) => o.status === OrderStatus.Unpaid));
   return {
     orderMoney: shipment.amount,
     payExpireTime: utcDate(shipment.payExpiresAt ?? sb.now()),
@@ -198,7 +202,7 @@ export function payOrders(
   const now = sb.now();
   for (const order of orders) {
     order.paidAt = now;
-    setStatus(sb, order, 'UNSHIPPED', 'PENDING');
+    setStatus(sb, order, OrderStatus.Unshipped, UnshippedSubStatus.Pending);
   }
   for (const shipment of new Set(orders.map((o) => o.shipmentOrderId))) {
     const s = shipment === undefined ? undefined : sb.state.shipments[shipment];

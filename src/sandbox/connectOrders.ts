@@ -4,6 +4,7 @@
  * the account's waiting orders: an order whose lines are now all connected becomes a normal order
  * priced from the catalogue, and the order topic hears ORDER_CONNNECTED (sic, supplement.md).
  */
+import { WebhookChange, WebhookTopic, WebhookType } from '../supplier/api/webhooks.js';
 import { refreshOrder } from './orderBook.js';
 import { orderWebhookParams } from './orderView.js';
 import type { Sandbox } from './sandbox.js';
@@ -52,9 +53,9 @@ export function connectAwaitingOrders(sb: Sandbox, openId: string): SandboxOrder
     order.awaitingConnection = false;
     // Prices, postage and interceptions as if the order had been created connected.
     refreshOrder(sb, order);
-    sb.emit(openId, 'order', {
-      type: 'ORDER',
-      messageType: 'ORDER_CONNNECTED',
+    sb.emit(openId, WebhookTopic.Order, {
+      type: WebhookType.Order,
+      messageType: WebhookChange.OrderConnected,
       params: orderWebhookParams(order, sb.now()),
     });
     connected.push(order);

@@ -4,6 +4,7 @@
  * on its own when the automatic lifecycle is off) or until POST /__sandbox/disputes/:id/resolve.
  * Resolution is applied lazily, whenever the account's disputes are read, so no timer is needed.
  */
+import { DisputeStatus, ExpectType, FinallyDeal, RefundType } from '../supplier/api/disputes.js';
 import { SupplierCode } from '../supplier/errors.js';
 import { findOwnOrder, PAID_STATUSES, round2 } from './orderBook.js';
 import { paramError, SandboxError } from './routing.js';
@@ -23,8 +24,6 @@ export const SUPPLIER_NAME = 'Sandbox Supplier';
 
 /** Lifecycle steps between a dispute's creation and its automatic resolution. */
 const RESOLVE_AFTER_STEPS = 3;
-
-export type FinallyDeal = 1 | 2 | 3;
 
 export function reasonName(id: number): string | undefined {
   return DISPUTE_REASONS.find((r) => r.disputeReasonId === id)?.reasonName;
@@ -58,7 +57,7 @@ export function disputesOf(sb: Sandbox, openId: string): SandboxDispute[] {
 
 export function unfinishedDispute(sb: Sandbox, order: SandboxOrder): SandboxDispute | undefined {
   return disputesOf(sb, order.openId).find(
-    (d) => d.orderId === order.svcOrderId && d.status === 'Processing',
+    (d) => d.orderId === order.svcOrderId && d.status === DisputeStatus.Processing,
   );
 }
 
@@ -68,7 +67,8 @@ export function disputableQuantity(sb: Sandbox, order: SandboxOrder, line: Order
     .filter(
       (d) =>
         d.orderId === order.svcOrderId &&
-        (d.status === 'Processing' || (d.status === 'Completed' && d.finallyDeal !== 3)),
+        (d.status === DisputeStatus.Processing ||
+          (d.status === DisputeStatus.Completed && d.finallyDeal !== FinallyDeal.Reject)),
     )
     .flatMap((d) => d.products)
     .filter((p) => p.lineItemId === line.lineItemId)
@@ -154,15 +154,15 @@ export function resolveTime(sb: Sandbox, createdAt: number): number {
  * reissue (a resend order code) or reject. Runs once per dispute: it leaves Processing.
  */
 export function resolveDispute(sb: Sandbox, d: SandboxDispute, deal: FinallyDeal): void {
-  if (d.status !== 'Processing') return;
-  d.status = 'Completed';
+  if (d.status !== DisputeStatus.Processing) return;
+  d.status = DisputeStatus.Completed;
   d.finallyDeal = deal;
-  d.money = deal === 1 ? requestedAmount(d) : 0;
-  if (deal === 1 && d.refundType === 1) {
+  d.money = deal === FinallyDeal.Refund ? requestedAmount(d) : 0;
+  if (deal === FinallyDeal.Refund && d.refundType === RefundType.Balance) {
     const balance = sb.account(d.openId).balance;
     balance.amount = round2(balance.amount + d.money);
   }
-  if (deal === 2) d.resendOrderCode = sb.nextId('RS');
+  if (deal === FinallyDeal.Reissue) d.resendOrderCode = sb.nextId('RS');
   sb.changed();
 }
 
@@ -170,8 +170,12 @@ export function resolveDispute(sb: Sandbox, d: SandboxDispute, deal: FinallyDeal
 export function settleDueDisputes(sb: Sandbox, openId: string): void {
   const now = sb.now();
   for (const d of disputesOf(sb, openId)) {
-    if (d.status === 'Processing' && d.resolvesAt <= now) {
-      resolveDispute(sb, d, d.expectType === 2 ? 2 : 1);
+    if (d.status === DisputeStatus.Processing && d.resolvesAt <= now) {
+      resolveDispute(
+        sb,
+        d,
+        d.expectType === ExpectType.Reissue ? FinallyDeal.Reissue : FinallyDeal.Refund,
+      );
     }
   }
 }

@@ -4,8 +4,9 @@
  * intercepted order is created, but addCart, addCartConfirm and confirmOrder refuse to move it
  * until the cause is fixed (/__sandbox/orders/<id>/edit, updateLogistics).
  */
+import { OrderStatus } from '../supplier/api/constants.js';
 import { destination, findVariant, linesFor, findLine } from './seed.js';
-import type { InterceptReason, OrderStatus, SandboxOrder } from './state.js';
+import type { InterceptReason, SandboxOrder } from './state.js';
 
 /** Codes of the interception reasons; one per rule, in the supplier's 1001xx style. */
 export const InterceptCode = {
@@ -134,7 +135,12 @@ export function evaluateInterceptions(
 }
 
 /** Orders that hold stock at their storage until they leave it. */
-const RESERVING: ReadonlySet<OrderStatus> = new Set(['CREATED', 'IN_CART', 'UNPAID', 'UNSHIPPED']);
+const RESERVING: ReadonlySet<OrderStatus> = new Set([
+  OrderStatus.Created,
+  OrderStatus.InCart,
+  OrderStatus.Unpaid,
+  OrderStatus.Unshipped,
+]);
 
 /**
  * Units of `vid` reserved at `storageId` by orders other than `except`. An order held back for

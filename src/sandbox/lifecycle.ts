@@ -5,26 +5,35 @@
  * themselves every `lifecycleStepMs` when that is above 0. Every status change pushes an order
  * message; SHIPPED and DELIVERED also push a logistics message.
  */
+import { OrderStatus, ShopLogisticsType, UnshippedSubStatus } from '../supplier/api/constants.js';
+import { WebhookChange, WebhookTopic, WebhookType } from '../supplier/api/webhooks.js';
 import { setStatus } from './orderBook.js';
 import { logisticsWebhookParams } from './orderView.js';
 import type { Sandbox } from './sandbox.js';
 import type { SandboxOrder } from './state.js';
 
-export type LifecycleTarget = 'PROCESSING' | 'SHIPPED' | 'DELIVERED';
+/** Where /advance can move a paid order: a subStatus of UNSHIPPED, then the statuses after it. */
+export const LIFECYCLE_TARGETS = [
+  UnshippedSubStatus.Processing,
+  OrderStatus.Shipped,
+  OrderStatus.Delivered,
+] as const;
+export type LifecycleTarget = (typeof LIFECYCLE_TARGETS)[number];
 export type AdvanceOutcome = { ok: true } | { ok: false; reason: string };
 
-const STAGES = ['PENDING', 'PROCESSING', 'SHIPPED', 'DELIVERED'] as const;
+const STAGES = [UnshippedSubStatus.Pending, ...LIFECYCLE_TARGETS] as const;
 type Stage = (typeof STAGES)[number];
 
 /** Where a paid order is in its lifecycle; undefined when it is not paid (or cancelled). */
 function stageOf(order: SandboxOrder): Stage | undefined {
-  if (order.status === 'UNSHIPPED') return order.subStatus ?? 'PENDING';
-  if (order.status === 'SHIPPED' || order.status === 'DELIVERED') return order.status;
+  if (order.status === OrderStatus.Unshipped) return order.subStatus ?? UnshippedSubStatus.Pending;
+  if (order.status === OrderStatus.Shipped || order.status === OrderStatus.Delivered)
+    return order.status;
   return undefined;
 }
 
 export function waitsForWaybill(order: SandboxOrder): boolean {
-  return order.shopLogisticsType !== 2 && order.waybill === undefined;
+  return order.shopLogisticsType !== ShopLogisticsType.Supplier && order.waybill === undefined;
 }
 
 /** A tracking number in the style of the carrier's sandbox: unique per order. */
@@ -41,7 +50,7 @@ const podUrls = (order: SandboxOrder) => [
 function step(sb: Sandbox, order: SandboxOrder, from: Stage): AdvanceOutcome {
   const now = sb.now();
   switch (from) {
-    case 'PENDING':
+    case UnshippedSubStatus.Pending:
       if (waitsForWaybill(order)) {
         return {
           ok: false,
@@ -49,22 +58,22 @@ function step(sb: Sandbox, order: SandboxOrder, from: Stage): AdvanceOutcome {
         };
       }
       order.processingAt = now;
-      setStatus(sb, order, 'UNSHIPPED', 'PROCESSING');
+      setStatus(sb, order, OrderStatus.Unshipped, UnshippedSubStatus.Processing);
       return { ok: true };
-    case 'PROCESSING':
+    case UnshippedSubStatus.Processing:
       order.shippedAt = now;
       order.trackNumber ??= order.waybill?.trackNumber ?? trackNumberFor(order);
       if (order.waybill) order.trackingProvider ??= order.waybill.carrier;
-      setStatus(sb, order, 'SHIPPED');
+      setStatus(sb, order, OrderStatus.Shipped);
       emitLogistics(sb, order);
       return { ok: true };
-    case 'SHIPPED':
+    case OrderStatus.Shipped:
       order.deliveredAt = now;
       order.proofOfDelivery = podUrls(order);
-      setStatus(sb, order, 'DELIVERED');
+      setStatus(sb, order, OrderStatus.Delivered);
       emitLogistics(sb, order);
       return { ok: true };
-    case 'DELIVERED':
+    case OrderStatus.Delivered:
       return { ok: false, reason: 'the order is already DELIVERED' };
   }
 }
@@ -138,7 +147,7 @@ export class Lifecycle {
     const now = sb.now();
     for (const order of Object.values(sb.state.orders)) {
       const stage = stageOf(order);
-      if (stage === undefined || stage === 'DELIVERED') continue;
+      if (stage === undefined || stage === OrderStatus.Delivered) continue;
       if (now - lastStepAt(order) < stepMs) continue;
       const next = STAGES[STAGES.indexOf(stage) + 1] as LifecycleTarget;
       advanceOrder(sb, order, next);
@@ -148,9 +157,9 @@ export class Lifecycle {
 
 /** The logistics message the supplier pushes when a parcel ships or arrives. */
 function emitLogistics(sb: Sandbox, order: SandboxOrder): void {
-  sb.emit(order.openId, 'logistics', {
-    type: 'LOGISTIC',
-    messageType: 'UPDATE',
+  sb.emit(order.openId, WebhookTopic.Logistics, {
+    type: WebhookType.Logistic,
+    messageType: WebhookChange.Update,
     params: logisticsWebhookParams(order),
   });
 }

@@ -3,19 +3,25 @@
  * evaluating its interceptions, and changing its status (which pushes the order webhook).
  * Shared by the order, payment, waybill, dispute and connection routes.
  */
+import {
+  OrderStatus,
+  ShopLogisticsType,
+  type UnshippedSubStatus,
+} from '../supplier/api/constants.js';
+import { WebhookChange, WebhookTopic, WebhookType } from '../supplier/api/webhooks.js';
 import { availableUnits, evaluateInterceptions } from './interceptions.js';
 import { orderWebhookParams, orderWeight } from './orderView.js';
 import type { Sandbox } from './sandbox.js';
 import { findLine, postage } from './seed.js';
-import type { OrderStatus, SandboxOrder, StatusChange, SubStatus } from './state.js';
+import type { SandboxOrder, StatusChange } from './state.js';
 
 export const round2 = (n: number): number => Math.round(n * 100) / 100;
 
 /** Statuses after payment: the order is paid. */
 export const PAID_STATUSES: ReadonlySet<OrderStatus> = new Set([
-  'UNSHIPPED',
-  'SHIPPED',
-  'DELIVERED',
+  OrderStatus.Unshipped,
+  OrderStatus.Shipped,
+  OrderStatus.Delivered,
 ]);
 
 export function isPaid(order: SandboxOrder): boolean {
@@ -87,7 +93,8 @@ export function evaluateOrder(sb: Sandbox, order: SandboxOrder): void {
       taxId: str(r.taxId),
       logisticName: order.logisticName,
       fromCountryCode: order.fromCountryCode,
-      storageId: order.shopLogisticsType === 2 ? undefined : order.storageId,
+      storageId:
+        order.shopLogisticsType === ShopLogisticsType.Supplier ? undefined : order.storageId,
       lines: order.lines,
     },
     (storageId, vid) =>
@@ -112,7 +119,7 @@ export function setStatus(
   sb: Sandbox,
   order: SandboxOrder,
   status: OrderStatus,
-  subStatus?: SubStatus,
+  subStatus?: UnshippedSubStatus,
 ): void {
   if (order.status === status && order.subStatus === subStatus) return;
   rememberStatus(order, sb.now());
@@ -120,9 +127,9 @@ export function setStatus(
   if (subStatus === undefined) delete order.subStatus;
   else order.subStatus = subStatus;
   sb.changed();
-  sb.emit(order.openId, 'order', {
-    type: 'ORDER',
-    messageType: 'UPDATE',
+  sb.emit(order.openId, WebhookTopic.Order, {
+    type: WebhookType.Order,
+    messageType: WebhookChange.Update,
     params: orderWebhookParams(order, sb.now()),
   });
 }

@@ -3,7 +3,9 @@
  * connection look-up (store flow), storage choice, pricing and interceptions.
  */
 import type { z } from 'zod';
+import { OrderFlow, OrderStatus, ShopLogisticsType } from '../supplier/api/constants.js';
 import type { CreateOrderV3Request } from '../supplier/api/orders.js';
+import { ShopProductStatus } from '../supplier/api/shops.js';
 import { SupplierCode } from '../supplier/errors.js';
 import { connectionFor } from './connectOrders.js';
 import { availableUnits } from './interceptions.js';
@@ -39,8 +41,8 @@ export function intakeOrder(
   }
 
   const from = input.fromCountryCode.toUpperCase();
-  const shopLogisticsType = input.shopLogisticsType ?? 2;
-  if (shopLogisticsType === 1) {
+  const shopLogisticsType = input.shopLogisticsType ?? ShopLogisticsType.Supplier;
+  if (shopLogisticsType === ShopLogisticsType.PlatformFromStorage) {
     const storage = findStorage(input.storageId ?? '');
     if (!storage) throw paramError('storageId', `unknown storage "${input.storageId}"`);
     if (storage.countryCode !== from) {
@@ -51,7 +53,7 @@ export function intakeOrder(
     }
   }
 
-  const storeFlow = input.orderFlow === 2;
+  const storeFlow = input.orderFlow === OrderFlow.Store;
   const lines = input.products.map((p, i) =>
     storeFlow ? storeLine(sb, openId, p) : catalogueLine(sb, p, i),
   );
@@ -64,7 +66,7 @@ export function intakeOrder(
     openId,
     orderNumber: input.orderNumber,
     request: { ...input },
-    status: 'CREATED',
+    status: OrderStatus.Created,
     lines,
     logisticName: input.logisticName,
     shopLogisticsType,
@@ -79,8 +81,10 @@ export function intakeOrder(
     createdAt: sb.now(),
   };
   if (awaitingConnection) order.awaitingConnection = true;
-  if (shopLogisticsType === 1) order.storageId = input.storageId;
-  if (shopLogisticsType === 3) order.storageId = chooseStorage(sb, from, lines);
+  if (shopLogisticsType === ShopLogisticsType.PlatformFromStorage)
+    order.storageId = input.storageId;
+  if (shopLogisticsType === ShopLogisticsType.PlatformSupplierStorage)
+    order.storageId = chooseStorage(sb, from, lines);
 
   priceOrder(order);
   evaluateOrder(sb, order);
@@ -133,7 +137,7 @@ function recordStoreProduct(sb: Sandbox, openId: string, p: Item): void {
     openId,
     title: p.storeProductName ?? p.storeProductId!,
     image: p.storeProductImg!,
-    status: 1,
+    status: ShopProductStatus.Listed,
     variants: [],
     createdAt: now,
   });

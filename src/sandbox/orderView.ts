@@ -3,6 +3,8 @@
  * (open-api.md §2 "Order"), the create-order result (§4.4 item 16), and the params of the order
  * and logistics webhook messages (supplement.md "Webhook message bodies").
  */
+import { TrackingStatus } from '../supplier/api/logistics.js';
+import { OrderStatus, UnshippedSubStatus } from '../supplier/api/constants.js';
 import { DEFAULT_SHOP_ID, DEFAULT_SHOP_NAME } from './shops.js';
 import { findLine, findStorage, findVariant } from './seed.js';
 import type { SandboxOrder } from './state.js';
@@ -111,7 +113,12 @@ export function orderObject(
     orderStatus: order.status,
     ...(shape === 'list'
       ? {}
-      : { subStatus: order.status === 'UNSHIPPED' ? (order.subStatus ?? 'PENDING') : null }),
+      : {
+          subStatus:
+            order.status === OrderStatus.Unshipped
+              ? (order.subStatus ?? UnshippedSubStatus.Pending)
+              : null,
+        }),
     createDate: utcDate(order.createdAt),
     paymentDate: utcDate(order.paidAt),
     storeCreateDate: utcDate(storeOrderTime),
@@ -189,7 +196,10 @@ export function orderWebhookParams(order: SandboxOrder, now: number): Record<str
     svcOrderId: order.svcOrderId,
     orderNumber: order.orderNumber,
     orderStatus: order.status,
-    subStatus: order.status === 'UNSHIPPED' ? (order.subStatus ?? 'PENDING') : null,
+    subStatus:
+      order.status === OrderStatus.Unshipped
+        ? (order.subStatus ?? UnshippedSubStatus.Pending)
+        : null,
     logisticName: order.logisticName,
     trackNumber: order.trackNumber ?? null,
     trackingUrl: trackingUrl(order),
@@ -211,9 +221,6 @@ export function orderWebhookParams(order: SandboxOrder, now: number): Record<str
     })),
   };
 }
-
-/** trackingStatus values used by the sandbox (supplement.md: 1 warehouse outbound … 12 delivered). */
-export const TrackingStatus = { WarehouseOutbound: 1, Delivered: 12 } as const;
 
 /** params of a logistics-topic message (type LOGISTIC); the events travel as a JSON string. */
 export function logisticsWebhookParams(order: SandboxOrder): Record<string, unknown> {

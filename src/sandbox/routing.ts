@@ -151,7 +151,14 @@ export class SandboxRouter {
       const data = await call.run(parsed.data as Input<E>);
       sb.changed();
       if (fault?.kind === 'commitThenDrop') return 'drop';
-      const body = { code: 200, result: true, success: true, message: 'Success', data, requestId };
+      const body = {
+        code: SupplierCode.Success,
+        result: true,
+        success: true,
+        message: 'Success',
+        data,
+        requestId,
+      };
       return { status: 200, type: 'application/json', body };
     } catch (err) {
       if (!(err instanceof SandboxError)) throw err;

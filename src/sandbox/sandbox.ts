@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
+import type { WebhookTopic } from '../supplier/api/webhooks.js';
 import { Faults } from './faults.js';
 import { Lifecycle } from './lifecycle.js';
 import { RateLimiter } from './rateLimit.js';
@@ -15,7 +16,6 @@ import {
   type SandboxSettings,
   type SandboxState,
   type SandboxStats,
-  type WebhookTopic,
 } from './state.js';
 import { StateFile } from './store.js';
 import { WebhookDispatcher, type WebhookMessage } from './webhooks.js';

@@ -2,6 +2,7 @@
  * The shops of a sandbox account: every account has exactly one API-type shop, enabled. Store
  * products (state.storeProducts) and connections (state.connections) belong to it.
  */
+import { ShopStatus } from '../supplier/api/shops.js';
 import type { SandboxAccount, StoreProduct } from './state.js';
 
 export const DEFAULT_SHOP_ID = 'SHOP-API-1';
@@ -28,7 +29,7 @@ export interface SandboxShop {
   id: string;
   name: string;
   type: string;
-  status: number;
+  status: ShopStatus;
   createDate: string;
   updateDate: string;
   aliasName: string;
@@ -52,7 +53,7 @@ export function shopsOf(_account: SandboxAccount): SandboxShop[] {
       id: DEFAULT_SHOP_ID,
       name: DEFAULT_SHOP_NAME,
       type: DEFAULT_SHOP_TYPE,
-      status: 1,
+      status: ShopStatus.Enabled,
       createDate: '2025-01-01 00:00:00',
       updateDate: '2025-01-01 00:00:00',
       aliasName: DEFAULT_SHOP_NAME,

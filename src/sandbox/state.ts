@@ -3,10 +3,19 @@
  * catalogue is not here: it is seeded deterministically from code (seed.ts).
  */
 
-export type OrderStatus =
-  'CREATED' | 'IN_CART' | 'UNPAID' | 'UNSHIPPED' | 'SHIPPED' | 'DELIVERED' | 'CANCELLED' | 'CLOSED';
-export type SubStatus = 'PENDING' | 'PROCESSING';
-export type WebhookTopic = 'product' | 'stock' | 'order' | 'logistics' | 'makeup' | 'privateOrder';
+import type {
+  OrderStatus,
+  ShopLogisticsType,
+  UnshippedSubStatus,
+} from '../supplier/api/constants.js';
+import type {
+  DisputeStatus,
+  ExpectType,
+  FinallyDeal,
+  RefundType,
+} from '../supplier/api/disputes.js';
+import type { ShopProductStatus } from '../supplier/api/shops.js';
+import type { WebhookTopic } from '../supplier/api/webhooks.js';
 
 export interface InterceptReason {
   code: number;
@@ -67,7 +76,7 @@ export interface OrderLine {
 /** A status the order left, and when: what a lagging query still shows until then. */
 export interface StatusChange {
   status: OrderStatus;
-  subStatus?: SubStatus;
+  subStatus?: UnshippedSubStatus;
   until: number;
 }
 
@@ -79,12 +88,12 @@ export interface SandboxOrder {
   /** The create request as received (address fields, logistics, flow choices). */
   request: Record<string, unknown>;
   status: OrderStatus;
-  subStatus?: SubStatus;
+  subStatus?: UnshippedSubStatus;
   /** Store flow: filed invalid until its store products are connected. */
   awaitingConnection?: boolean;
   lines: OrderLine[];
   logisticName: string;
-  shopLogisticsType: number;
+  shopLogisticsType: ShopLogisticsType;
   storageId?: string;
   fromCountryCode: string;
   isSandbox: boolean;
@@ -127,12 +136,12 @@ export interface SandboxDispute {
   orderId: string;
   orderNumber: string;
   disputeReasonId: number;
-  expectType: number;
-  refundType: number;
+  expectType: ExpectType;
+  refundType: RefundType;
   messageText: string;
   products: { lineItemId?: string; quantity: number; price: number }[];
-  status: 'Processing' | 'Completed' | 'Cancelled';
-  finallyDeal?: 1 | 2 | 3;
+  status: DisputeStatus;
+  finallyDeal?: FinallyDeal;
   money?: number;
   resendOrderCode?: string;
   createdAt: number;
@@ -162,7 +171,7 @@ export interface StoreProduct {
   priceMin?: number;
   priceMax?: number;
   priceCurrency?: string;
-  status: 1 | 2 | 3;
+  status: ShopProductStatus;
   variants: StoreVariant[];
   createdAt: number;
 }

@@ -6,14 +6,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'undici';
+import type { WebhookTopic } from '../supplier/api/webhooks.js';
 import { signWebhook } from '../supplier/webhookSignature.js';
 import type { Sandbox } from './sandbox.js';
-import type {
-  SandboxAccount,
-  WebhookDelivery,
-  WebhookSubscription,
-  WebhookTopic,
-} from './state.js';
+import type { SandboxAccount, WebhookDelivery, WebhookSubscription } from './state.js';
 
 /** The message envelope of open-api.md §6, without the messageId the dispatcher assigns. */
 export interface WebhookMessage {

@@ -6,6 +6,7 @@
 import { Stage, type SupplierNews } from '../client/definitions.js';
 import type { OrderSnapshot } from '../activities/lookups.js';
 import type { TrackedOrder } from '../activities/orchestration.js';
+import { endedStatus, OrderStatus } from '../supplier/api/constants.js';
 
 /** Ids per getOrderDetailBatch, getProofOfDelivery and trackInfo call (architecture §5). */
 export const IDS_PER_CALL = 100;
@@ -28,13 +29,10 @@ const RANK: Partial<Record<Stage, number>> = {
 };
 const rankOf = (stage: Stage): number => RANK[stage] ?? -1;
 
-/** Supplier statuses that end the order on the supplier's side. */
-const ENDED = new Set(['CANCELLED', 'CLOSED']);
-
 /** Orders whose proof of delivery is worth asking for: delivered, by either side's account. */
 export function needsProof(order: TrackedOrder, snapshot: OrderSnapshot | undefined): boolean {
-  if (snapshot === undefined || ENDED.has(snapshot.orderStatus ?? '')) return false;
-  return order.stage === Stage.DELIVERED || snapshot.orderStatus === 'DELIVERED';
+  if (snapshot === undefined || endedStatus(snapshot.orderStatus)) return false;
+  return order.stage === Stage.DELIVERED || snapshot.orderStatus === OrderStatus.Delivered;
 }
 
 /** The id of one observation: the same observation always gets the same id (idempotent). */
@@ -61,10 +59,12 @@ export function newsFor(
   const rank = rankOf(order.stage);
   const proofOfDelivery = proof ?? [];
   const changed =
-    ENDED.has(status) ||
-    (status === 'SHIPPED' && rank < rankOf(Stage.SHIPPED)) ||
-    (status === 'DELIVERED' && rank < rankOf(Stage.DELIVERED)) ||
-    (status === 'DELIVERED' && order.stage === Stage.DELIVERED && proofOfDelivery.length > 0);
+    endedStatus(status) ||
+    (status === OrderStatus.Shipped && rank < rankOf(Stage.SHIPPED)) ||
+    (status === OrderStatus.Delivered && rank < rankOf(Stage.DELIVERED)) ||
+    (status === OrderStatus.Delivered &&
+      order.stage === Stage.DELIVERED &&
+      proofOfDelivery.length > 0);
   if (!changed) return undefined;
   return {
     messageId: sweepMessageId(order.svcOrderId, status, proofOfDelivery.length),

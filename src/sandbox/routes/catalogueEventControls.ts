@@ -5,15 +5,15 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { WebhookChange, WebhookTopic, WebhookType } from '../../supplier/api/webhooks.js';
 import { stockByStorage } from '../catalogue.js';
 import type { Sandbox } from '../sandbox.js';
 import { findProduct, type SeedProduct } from '../seed.js';
-import type { WebhookTopic } from '../state.js';
 import { isSubscribed, type WebhookMessage } from '../webhooks.js';
 
 const CatalogueEvent = z.object({
   pid: z.string().min(1),
-  kind: z.enum(['PRODUCT', 'VARIANT', 'STOCK']),
+  kind: z.enum([WebhookType.Product, WebhookType.Variant, WebhookType.Stock]),
   /** VARIANT: which variant changed; the product's first by default. */
   vid: z.string().min(1).optional(),
   /** Only this account (when it subscribed the product). */
@@ -31,7 +31,8 @@ export function registerCatalogueEventControlRoutes(app: FastifyInstance, sb: Sa
     const built = build(product, p.data);
     if (typeof built === 'string') return reply.code(404).send({ error: built });
 
-    const topic: WebhookTopic = p.data.kind === 'STOCK' ? 'stock' : 'product';
+    const topic: WebhookTopic =
+      p.data.kind === WebhookType.Stock ? WebhookTopic.Stock : WebhookTopic.Product;
     const messages = Object.values(sb.state.accounts)
       .filter(
         (a) =>
@@ -53,10 +54,10 @@ export function registerCatalogueEventControlRoutes(app: FastifyInstance, sb: Sa
  */
 function build(product: SeedProduct, event: CatalogueEvent): WebhookMessage | string {
   switch (event.kind) {
-    case 'PRODUCT':
+    case WebhookType.Product:
       return {
-        type: 'PRODUCT',
-        messageType: 'UPDATE',
+        type: WebhookType.Product,
+        messageType: WebhookChange.Update,
         params: {
           pid: product.pid,
           productName: null,
@@ -71,15 +72,15 @@ function build(product: SeedProduct, event: CatalogueEvent): WebhookMessage | st
           fields: ['productSellPrice'],
         },
       };
-    case 'VARIANT': {
+    case WebhookType.Variant: {
       const variant =
         event.vid === undefined
           ? product.variants[0]
           : product.variants.find((v) => v.vid === event.vid);
       if (!variant) return `product ${product.pid} has no variant ${event.vid ?? ''}`;
       return {
-        type: 'VARIANT',
-        messageType: 'UPDATE',
+        type: WebhookType.Variant,
+        messageType: WebhookChange.Update,
         params: {
           vid: variant.vid,
           pid: product.pid,
@@ -91,10 +92,10 @@ function build(product: SeedProduct, event: CatalogueEvent): WebhookMessage | st
         },
       };
     }
-    case 'STOCK':
+    case WebhookType.Stock:
       return {
-        type: 'STOCK',
-        messageType: 'UPDATE',
+        type: WebhookType.Stock,
+        messageType: WebhookChange.Update,
         params: Object.fromEntries(
           product.variants.map((v) => [
             v.vid,

@@ -9,8 +9,12 @@ import {
   createDispute,
   disputeConfirmInfo,
   disputeProducts,
+  DisputeStatus,
+  ExpectType,
+  FinallyDeal,
   getDisputeDetail,
   getDisputeList,
+  RefundType,
 } from '../../supplier/api/disputes.js';
 import {
   catalogueView,
@@ -89,10 +93,10 @@ export function registerDisputeRoutes(r: SandboxRouter): void {
         `must be one of ${DISPUTE_REASONS.map((x) => x.disputeReasonId).join(', ')}`,
       );
     }
-    if (input.expectType !== 1 && input.expectType !== 2) {
+    if (input.expectType !== ExpectType.Refund && input.expectType !== ExpectType.Reissue) {
       throw paramError('expectType', 'must be 1 (refund) or 2 (reissue)');
     }
-    if (input.refundType !== 1 && input.refundType !== 2) {
+    if (input.refundType !== RefundType.Balance && input.refundType !== RefundType.Platform) {
       throw paramError('refundType', 'must be 1 (balance) or 2 (platform)');
     }
     const lines = checkRequestedLines(sb, order, input.productInfoList);
@@ -112,7 +116,7 @@ export function registerDisputeRoutes(r: SandboxRouter): void {
         quantity: l.quantity,
         price: l.price,
       })),
-      status: 'Processing',
+      status: DisputeStatus.Processing,
       createdAt,
       resolvesAt: resolveTime(sb, createdAt),
     };
@@ -128,8 +132,9 @@ export function registerDisputeRoutes(r: SandboxRouter): void {
     if (findOwnOrder(sb, account.openId, orderId)?.svcOrderId !== d.orderId) {
       throw paramError('orderId', `dispute ${disputeId} is not of this order`);
     }
-    if (d.status === 'Completed') throw paramError('disputeId', 'the dispute is already finished');
-    d.status = 'Cancelled';
+    if (d.status === DisputeStatus.Completed)
+      throw paramError('disputeId', 'the dispute is already finished');
+    d.status = DisputeStatus.Cancelled;
     return true;
   });
 
@@ -172,12 +177,12 @@ export function registerDisputeRoutes(r: SandboxRouter): void {
     settleDueDisputes(sb, account.openId);
     const d = sb.state.disputes[disputeId];
     if (d?.openId !== account.openId) throw paramError('disputeId', 'dispute not found');
-    const refunded = d.finallyDeal === 1 ? (d.money ?? 0) : 0;
+    const refunded = d.finallyDeal === FinallyDeal.Refund ? (d.money ?? 0) : 0;
     return {
       ...summary(d),
       refundAmount: d.money ?? null,
       refundDetails:
-        d.status === 'Completed' && d.finallyDeal === 1
+        d.status === DisputeStatus.Completed && d.finallyDeal === FinallyDeal.Refund
           ? [
               { type: 'PRODUCT_COST', typeName: 'Product cost', amount: refunded },
               { type: 'SHIPPING_COST', typeName: 'Shipping cost', amount: 0 },
@@ -225,7 +230,7 @@ function summary(d: SandboxDispute) {
     shopId: DEFAULT_SHOP_ID,
     shopName: DEFAULT_SHOP_NAME,
     disputeReason: reasonName(d.disputeReasonId) ?? null,
-    replacementAmount: d.expectType === 2 ? requestedAmount(d) : null,
+    replacementAmount: d.expectType === ExpectType.Reissue ? requestedAmount(d) : null,
     resendOrderCode: d.resendOrderCode ?? null,
     money: d.money ?? null,
     finallyDeal: d.finallyDeal ?? null,
@@ -238,7 +243,13 @@ function variantOf(sb: Sandbox, d: SandboxDispute, lineItemId: string | undefine
   return disputedOrder(sb, d)?.lines.find((l) => l.lineItemId === lineItemId)?.vid ?? '';
 }
 
-const Resolve = z.object({ finallyDeal: z.union([z.literal(1), z.literal(2), z.literal(3)]) });
+const Resolve = z.object({
+  finallyDeal: z.union([
+    z.literal(FinallyDeal.Refund),
+    z.literal(FinallyDeal.Reissue),
+    z.literal(FinallyDeal.Reject),
+  ]),
+});
 
 /**
  * POST /__sandbox/disputes/:id/resolve {finallyDeal: 1 refund | 2 reissue | 3 reject}: ends a
@@ -253,7 +264,7 @@ function registerDisputeControl(r: SandboxRouter): void {
       return reply.code(400).send({ error: 'invalid request', issues: p.error.issues });
     const d = sb.state.disputes[id];
     if (!d) return reply.code(404).send({ error: 'no such dispute' });
-    if (d.status !== 'Processing') {
+    if (d.status !== DisputeStatus.Processing) {
       return reply.code(409).send({ error: `dispute is ${d.status}`, dispute: view(d) });
     }
     resolveDispute(sb, d, p.data.finallyDeal);

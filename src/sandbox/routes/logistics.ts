@@ -3,6 +3,7 @@
  * rules, and tracking records of the calling account's orders.
  */
 import type { z } from 'zod';
+import { IossType, OrderStatus } from '../../supplier/api/constants.js';
 import {
   freightCalculate,
   freightCalculateTip,
@@ -133,13 +134,13 @@ function aging(line: LogisticsLine): string {
 
 function iossOptions(value: number, ownNumber: string | undefined) {
   const service = {
-    iossType: 3,
+    iossType: IossType.Service,
     iossNumber: 'IOSS-SERVICE',
     taxAmount: round2(value * EU_VAT_RATE),
     serviceAmount: round2(value * IOSS_SERVICE_RATE),
   };
   return ownNumber
-    ? [{ iossType: 2, iossNumber: ownNumber, taxAmount: 0, serviceAmount: 0 }, service]
+    ? [{ iossType: IossType.Own, iossNumber: ownNumber, taxAmount: 0, serviceAmount: 0 }, service]
     : [service];
 }
 
@@ -325,8 +326,8 @@ function trackNumberOf(o: SandboxOrder): string | undefined {
 }
 
 function trackingStatus(o: SandboxOrder): string {
-  if (o.status === 'DELIVERED') return 'Delivered';
-  if (o.status === 'SHIPPED') return 'In transit';
+  if (o.status === OrderStatus.Delivered) return 'Delivered';
+  if (o.status === OrderStatus.Shipped) return 'In transit';
   return 'Info received';
 }
 

@@ -8,15 +8,16 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { OrderStatus } from '../../supplier/api/constants.js';
 import { optText } from '../../supplier/fields.js';
-import { advanceOrder } from '../lifecycle.js';
+import { advanceOrder, LIFECYCLE_TARGETS } from '../lifecycle.js';
 import { evaluateOrder } from '../orderBook.js';
 import { orderObject, utcDate } from '../orderView.js';
 import { expirePayWindow } from '../payWindow.js';
 import type { Sandbox } from '../sandbox.js';
 import type { SandboxOrder } from '../state.js';
 
-const Advance = z.object({ to: z.enum(['PROCESSING', 'SHIPPED', 'DELIVERED']) });
+const Advance = z.object({ to: z.enum(LIFECYCLE_TARGETS) });
 
 /** The address fields of the create-order body, with its maximum lengths. */
 const Edit = z
@@ -37,7 +38,7 @@ const Edit = z
   })
   .refine((o) => Object.keys(o).length > 0, { error: 'name at least one field to change' });
 
-const EDITABLE = new Set(['CREATED', 'IN_CART']);
+const EDITABLE: ReadonlySet<OrderStatus> = new Set([OrderStatus.Created, OrderStatus.InCart]);
 
 export function registerOrderControlRoutes(app: FastifyInstance, sb: Sandbox): void {
   const orderOf = (id: string): SandboxOrder | undefined =>

@@ -3,6 +3,7 @@
  * the options serving its route, changing the line before payment, and the sandbox tracking
  * number.
  */
+import { OrderStatus } from '../../supplier/api/constants.js';
 import {
   getOrderLogisticsInfo,
   updateLogistics,
@@ -39,7 +40,13 @@ function hasStock(sb: Sandbox, order: SandboxOrder): boolean | null {
   );
 }
 
-const CHANGEABLE = new Set(['CREATED', 'IN_CART']);
+const CHANGEABLE: ReadonlySet<OrderStatus> = new Set([OrderStatus.Created, OrderStatus.InCart]);
+/** Statuses in which updateTrackNumber may set a tracking number. */
+const TRACK_NUMBER_STATUSES: ReadonlySet<OrderStatus> = new Set([
+  OrderStatus.Unshipped,
+  OrderStatus.Shipped,
+  OrderStatus.Delivered,
+]);
 
 export function registerOrderLogisticsRoutes(r: SandboxRouter): void {
   r.serve(getOrderLogisticsInfo, ({ orderCode }, account, sb) => {
@@ -152,7 +159,7 @@ export function registerOrderLogisticsRoutes(r: SandboxRouter): void {
         'Not a sandbox order (create it with isSandbox 1)',
       );
     }
-    if (!['UNSHIPPED', 'SHIPPED', 'DELIVERED'].includes(order.status)) {
+    if (!TRACK_NUMBER_STATUSES.has(order.status)) {
       throw new SandboxError(
         SupplierCode.StatusForbidsTrackNumber,
         `The order status ${order.status} does not allow a tracking number update (UNSHIPPED, SHIPPED or DELIVERED only)`,

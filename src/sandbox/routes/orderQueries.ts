@@ -4,6 +4,11 @@
  * account's `batchLagMs` they show the orders as they were that long ago (orderLag.ts).
  */
 import {
+  LISTED_ORDER_STATUSES,
+  OrderStatus,
+  OTHER_ORDER_STATUSES,
+} from '../../supplier/api/constants.js';
+import {
   getOrderDetail,
   getOrderDetailBatch,
   getProofOfDelivery,
@@ -14,21 +19,13 @@ import { orderAsOf, queryMoment } from '../orderLag.js';
 import { orderObject } from '../orderView.js';
 import { paramError, type SandboxRouter } from '../routing.js';
 import type { Sandbox } from '../sandbox.js';
-import type { OrderStatus, SandboxOrder } from '../state.js';
+import type { SandboxOrder } from '../state.js';
 
-const LISTED: ReadonlySet<OrderStatus> = new Set([
-  'CREATED',
-  'IN_CART',
-  'UNPAID',
-  'UNSHIPPED',
-  'SHIPPED',
-  'DELIVERED',
-  'CANCELLED',
-]);
+const LISTED: ReadonlySet<OrderStatus> = new Set(LISTED_ORDER_STATUSES);
 
 /** The filter value OTHER matches every status without a filter value of its own (CLOSED). */
 function matchesStatus(order: SandboxOrder, filter: string): boolean {
-  return filter === 'OTHER' ? !LISTED.has(order.status) : order.status === filter;
+  return filter === OTHER_ORDER_STATUSES ? !LISTED.has(order.status) : order.status === filter;
 }
 
 /** The caller's orders for a list of keys, each once, in the order asked; unknown keys skipped. */
@@ -55,7 +52,7 @@ export function registerOrderQueryRoutes(r: SandboxRouter): void {
     const pageNum = Math.max(1, input.pageNum ?? 1);
     const pageSize = Math.min(MAX_PAGE_SIZE, Math.max(1, input.pageSize ?? DEFAULT_PAGE_SIZE));
     // open-api.md states CANCELLED as the default of status; the sandbox keeps that quirk.
-    const status = input.status ?? 'CANCELLED';
+    const status = input.status ?? OrderStatus.Cancelled;
     const keys =
       input.orderIds === undefined
         ? undefined
@@ -94,7 +91,7 @@ export function registerOrderQueryRoutes(r: SandboxRouter): void {
   r.serve(getProofOfDelivery, ({ orderIds }, account, sb) =>
     asSeen(sb, account.openId, lookUp(sb, account.openId, orderIds)).map((o) => ({
       orderId: o.svcOrderId,
-      proofOfDeliveryList: o.status === 'DELIVERED' ? o.proofOfDelivery : [],
+      proofOfDeliveryList: o.status === OrderStatus.Delivered ? o.proofOfDelivery : [],
     })),
   );
 }

@@ -3,6 +3,8 @@
  * confirmation, parent order, confirm and delete. Queries: orderQueries.ts; logistics of an
  * order: orderLogistics.ts.
  */
+import { WebhookChange, WebhookTopic, WebhookType } from '../../supplier/api/webhooks.js';
+import { OrderStatus, PayType } from '../../supplier/api/constants.js';
 import {
   addCart,
   addCartConfirm,
@@ -34,10 +36,10 @@ export function registerOrderRoutes(r: SandboxRouter): void {
 
   r.serve(createOrderV2, (input, account, sb) => {
     const order = intakeOrder(sb, account, input);
-    if (input.payType === 2) return createOrderData(payRightAway(sb, account, order));
+    if (input.payType === PayType.Balance) return createOrderData(payRightAway(sb, account, order));
     // payType 1 (or omitted) is the deprecated page payment: a pay page address is still returned.
     const payUrl =
-      input.payType === 3
+      input.payType === PayType.CreateOnly
         ? undefined
         : `https://sandbox.example.com/pay?orderId=${order.svcOrderId}`;
     return createOrderData(order, payUrl);
@@ -80,8 +82,8 @@ export function registerOrderRoutes(r: SandboxRouter): void {
     const fail = (why: string) =>
       new SandboxError(SupplierCode.ConfirmFailed, `Order confirm fail: ${why}`);
     if (!order) throw fail(`order "${orderId}" does not exist`);
-    if (order.status === 'UNPAID') return order.svcOrderId;
-    if (order.status !== 'CREATED' && order.status !== 'IN_CART') {
+    if (order.status === OrderStatus.Unpaid) return order.svcOrderId;
+    if (order.status !== OrderStatus.Created && order.status !== OrderStatus.InCart) {
       throw fail(`the order is ${order.status}`);
     }
     evaluateOrder(sb, order);
@@ -97,16 +99,16 @@ export function registerOrderRoutes(r: SandboxRouter): void {
   r.serve(deleteOrder, ({ orderId }, account, sb) => {
     const order = findOwnOrder(sb, account.openId, orderId);
     if (!order) throw paramError('orderId', `order "${orderId}" does not exist`);
-    if (order.status !== 'CREATED' && order.status !== 'IN_CART') {
+    if (order.status !== OrderStatus.Created && order.status !== OrderStatus.InCart) {
       throw paramError(
         'orderId',
         `the order is ${order.status}: a confirmed order cannot be deleted`,
       );
     }
     Reflect.deleteProperty(sb.state.orders, order.svcOrderId);
-    sb.emit(account.openId, 'order', {
-      type: 'ORDER',
-      messageType: 'DELETE',
+    sb.emit(account.openId, WebhookTopic.Order, {
+      type: WebhookType.Order,
+      messageType: WebhookChange.Delete,
       params: {
         svcOrderId: order.svcOrderId,
         orderNumber: order.orderNumber,

@@ -3,6 +3,7 @@
  * payBalance one confirmed order; sandbox orders (isSandbox 1) are not charged; nothing is paid
  * twice, nor once its pay window is over (payWindow.ts).
  */
+import { OrderStatus } from '../../supplier/api/constants.js';
 import { getBalance, payBalance, payBalanceV2 } from '../../supplier/api/payment.js';
 import { SupplierCode } from '../../supplier/errors.js';
 import { ownShipment, payOrders, shipmentOrders } from '../checkout.js';
@@ -25,7 +26,7 @@ export function registerPaymentRoutes(r: SandboxRouter): void {
     const shipment = ownShipment(sb, account.openId, shipmentOrderId);
     if (!shipment) throw paramError('shipmentOrderId', `no shipment order "${shipmentOrderId}"`);
     const orders = shipmentOrders(sb, shipment);
-    const unpaid = orders.filter((o) => o.status === 'UNPAID' && !isPaid(o));
+    const unpaid = orders.filter((o) => o.status === OrderStatus.Unpaid && !isPaid(o));
     if (shipment.paid || unpaid.length === 0) throw refuseRepeat(sb, account.openId);
     if (shipment.payId === undefined) {
       throw payFail('no payment id yet: call saveGenerateParentOrder first');
@@ -41,7 +42,7 @@ export function registerPaymentRoutes(r: SandboxRouter): void {
     const order = findOwnOrder(sb, account.openId, orderId);
     if (!order) throw paramError('orderId', `order "${orderId}" does not exist`);
     if (isPaid(order)) throw refuseRepeat(sb, account.openId);
-    if (order.status !== 'UNPAID' || order.shipmentOrderId === undefined) {
+    if (order.status !== OrderStatus.Unpaid || order.shipmentOrderId === undefined) {
       throw payFail(
         `the order is ${order.status}; confirm it first (addCart and addCartConfirm, or confirmOrder)`,
       );

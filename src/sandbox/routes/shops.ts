@@ -7,11 +7,15 @@ import {
   createConnection,
   deleteConnection,
   getShops,
+  InventoryItemStatus,
   listConnections,
   queryStoreProductDetail,
   queryStoreProducts,
+  RelevanceStatus,
   saveStoreProduct,
   saveStoreVariants,
+  ShopProductStatus,
+  VariantRelevanceStatus,
 } from '../../supplier/api/shops.js';
 import { connectAwaitingOrders } from '../connectOrders.js';
 import { paramError, type SandboxRouter } from '../routing.js';
@@ -43,7 +47,7 @@ export function registerShopRoutes(r: SandboxRouter): void {
       priceMin: input.priceMin,
       priceMax: input.priceMax,
       priceCurrency: input.priceCurrency,
-      status: existing?.status ?? 1,
+      status: existing?.status ?? ShopProductStatus.Listed,
       variants: existing?.variants ?? [],
       createdAt: existing?.createdAt ?? sb.now(),
     };
@@ -130,8 +134,10 @@ export function registerShopRoutes(r: SandboxRouter): void {
             grams: grams(v),
             weight: v.weight ?? null,
             weightUnit: v.weightUnit ?? null,
-            relevanceStatus: links.some((c) => c.platformVariantId === v.id) ? '2' : '1',
-            inventoryItemStatus: '0',
+            relevanceStatus: links.some((c) => c.platformVariantId === v.id)
+              ? VariantRelevanceStatus.Connected
+              : VariantRelevanceStatus.Unconnected,
+            inventoryItemStatus: InventoryItemStatus.Unused,
             shopProductStatus: p.status,
             createDateTime: v.createdAt,
           })),
@@ -245,13 +251,14 @@ function connectionsOf(sb: Sandbox, p: StoreProduct): Connection[] {
   );
 }
 
-/** 0 unconnected, 1 partly connected, 2 connected, 3 delisted and connected. */
-function relevance(sb: Sandbox, p: StoreProduct): number {
+function relevance(sb: Sandbox, p: StoreProduct): RelevanceStatus {
   const links = connectionsOf(sb, p);
-  if (links.length === 0) return 0;
+  if (links.length === 0) return RelevanceStatus.Unconnected;
   const connected = p.variants.filter((v) => links.some((c) => c.platformVariantId === v.id));
-  if (connected.length < p.variants.length) return 1;
-  return p.status === 3 ? 3 : 2;
+  if (connected.length < p.variants.length) return RelevanceStatus.Partly;
+  return p.status === ShopProductStatus.Delisted
+    ? RelevanceStatus.DelistedConnected
+    : RelevanceStatus.Connected;
 }
 
 function listItem(sb: Sandbox, account: SandboxAccount, p: StoreProduct) {

@@ -3,6 +3,7 @@
  * update only while UNSHIPPED, a carrier the order's warehouse accepts. The lifecycle moves a
  * paid platform-logistics order to PROCESSING only once its waybill is here.
  */
+import { OrderStatus, ShopLogisticsType } from '../../supplier/api/constants.js';
 import {
   updateWaybillInfo,
   uploadWaybillInfo,
@@ -28,7 +29,7 @@ function orderFor(sb: Sandbox, account: SandboxAccount, input: Input): SandboxOr
       `"${input.orderId}" is not the same order as svcOrderId ${order.svcOrderId}`,
     );
   }
-  if (order.shopLogisticsType === 2) {
+  if (order.shopLogisticsType === ShopLogisticsType.Supplier) {
     throw new SandboxError(
       SupplierCode.NotPlatformLogistics,
       'The order does not use platform logistics (shopLogisticsType 2): no waybill is needed',
@@ -70,14 +71,14 @@ export function registerWaybillRoutes(r: SandboxRouter): void {
   r.serve(uploadWaybillInfo, (input, account, sb) => {
     const order = orderFor(sb, account, input);
     if (!isPaid(order)) throw statusChanged(order, 'a waybill can be uploaded only after payment');
-    if (order.status !== 'UNSHIPPED')
+    if (order.status !== OrderStatus.Unshipped)
       throw statusChanged(order, 'the order has left the warehouse');
     return keep(sb, order, input);
   });
 
   r.serve(updateWaybillInfo, (input, account, sb) => {
     const order = orderFor(sb, account, input);
-    if (order.status !== 'UNSHIPPED') {
+    if (order.status !== OrderStatus.Unshipped) {
       throw statusChanged(order, 'a waybill can be updated only while the order is UNSHIPPED');
     }
     return keep(sb, order, input);

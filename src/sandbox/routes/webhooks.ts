@@ -7,6 +7,7 @@ import {
   setWebhooks,
   subscribeProducts,
   unsubscribeProducts,
+  TopicSettingType,
   WEBHOOK_TOPICS,
   type WebhookTopicSetting,
 } from '../../supplier/api/webhooks.js';
@@ -32,7 +33,7 @@ export function registerWebhookRoutes(r: SandboxRouter): void {
     });
     // Every address is checked before any topic changes, so a refused call changes nothing.
     for (const { topic, setting } of settings) {
-      if (setting.type !== 'ENABLE') continue;
+      if (setting.type !== TopicSettingType.Enable) continue;
       const reason = refusal(callbackUrl(setting), sb.options.allowLocalWebhooks);
       if (reason !== undefined) {
         throw new SandboxError(
@@ -43,7 +44,7 @@ export function registerWebhookRoutes(r: SandboxRouter): void {
     }
     for (const { topic, setting } of settings) {
       const prev = account.webhooks[topic];
-      if (setting.type === 'CANCEL') {
+      if (setting.type === TopicSettingType.Cancel) {
         if (prev) {
           prev.enabled = false;
           delete prev.closedReason;

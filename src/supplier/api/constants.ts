@@ -63,3 +63,50 @@ export const OrderFlow = {
   Store: 2,
 } as const;
 export type OrderFlow = (typeof OrderFlow)[keyof typeof OrderFlow];
+
+/**
+ * The statuses listOrders' `status` filter names one by one, in the spec's order; the filter
+ * value OTHER_ORDER_STATUSES stands for every other status (CLOSED).
+ */
+export const LISTED_ORDER_STATUSES = [
+  OrderStatus.Created,
+  OrderStatus.InCart,
+  OrderStatus.Unpaid,
+  OrderStatus.Unshipped,
+  OrderStatus.Shipped,
+  OrderStatus.Delivered,
+  OrderStatus.Cancelled,
+] as const;
+/** listOrders' `status` filter value for the statuses LISTED_ORDER_STATUSES leaves out. */
+export const OTHER_ORDER_STATUSES = 'OTHER';
+
+/** `status` of a makeup (top-up) order, as the makeup webhook carries it. */
+export const MakeupStatus = {
+  Created: 'CREATED',
+  /** Spelt with one L by the supplier (unlike the order status CANCELLED). */
+  Canceled: 'CANCELED',
+  /** Paid: the balance grew. */
+  Paid: 'PAID',
+} as const;
+export type MakeupStatus = (typeof MakeupStatus)[keyof typeof MakeupStatus];
+
+/** `iossType` of an order (and of a freight option): how the EU import VAT is settled. */
+export const IossType = {
+  None: 1,
+  /** The caller's own IOSS number. */
+  Own: 2,
+  /** The supplier's IOSS service. */
+  Service: 3,
+} as const;
+export type IossType = (typeof IossType)[keyof typeof IossType];
+
+/** `payType` of createOrderV2. */
+export const PayType = {
+  /** Or omitted: the deprecated page payment (svcPayUrl). */
+  PayPage: 1,
+  /** Balance payment right away. */
+  Balance: 2,
+  /** Create only. */
+  CreateOnly: 3,
+} as const;
+export type PayType = (typeof PayType)[keyof typeof PayType];

@@ -328,6 +328,19 @@ export const getSupplierLogisticsTemplate = endpoint({
 
 // ---- trackInfo (item 8) ----
 
+/**
+ * `trackingStatus` as a number: of a logistics webhook message and of its events (supplement.md:
+ * 0 none, 1 warehouse outbound … 12 delivered, 13 exception, 14 returned).
+ */
+export const TrackingStatus = {
+  None: 0,
+  WarehouseOutbound: 1,
+  Delivered: 12,
+  Exception: 13,
+  Returned: 14,
+} as const;
+export type TrackingStatus = (typeof TrackingStatus)[keyof typeof TrackingStatus];
+
 export const TrackingRecord = record({
   trackingNumber: optStr,
   logisticName: optStr,

@@ -4,6 +4,14 @@
  * the sandbox tracking number, confirm and delete.
  */
 import { z } from 'zod';
+import {
+  IossType,
+  LISTED_ORDER_STATUSES,
+  OrderFlow,
+  OTHER_ORDER_STATUSES,
+  PayType,
+  ShopLogisticsType,
+} from './constants.js';
 import { endpoint } from '../endpoint.js';
 import {
   amount,
@@ -75,27 +83,41 @@ const createOrderFields = {
   platform: optText(20),
   /** 1 platform logistics from the caller's storageId, 2 merchant logistics (default), 3 platform logistics, storage chosen by the service. */
   shopLogisticsType: z
-    .union([z.literal(1), z.literal(2), z.literal(3)], { error: 'must be 1, 2 or 3' })
+    .union(
+      [
+        z.literal(ShopLogisticsType.PlatformFromStorage),
+        z.literal(ShopLogisticsType.Supplier),
+        z.literal(ShopLogisticsType.PlatformSupplierStorage),
+      ],
+      { error: 'must be 1, 2 or 3' },
+    )
     .optional(),
   storageId: optText(40),
   iossType: z
-    .union([z.literal(1), z.literal(2), z.literal(3)], { error: 'must be 1, 2 or 3' })
+    .union([z.literal(IossType.None), z.literal(IossType.Own), z.literal(IossType.Service)], {
+      error: 'must be 1, 2 or 3',
+    })
     .optional(),
   iossNumber: optText(10),
   storeName: optText(50),
   /** Seconds; must not be later than now (checked by the supplier). */
   storeOrderTime: optInt(),
   /** 1 catalogue flow (default), 2 store flow (V3 only). */
-  orderFlow: z.union([z.literal(1), z.literal(2)], { error: 'must be 1 or 2' }).optional(),
+  orderFlow: z
+    .union([z.literal(OrderFlow.Catalogue), z.literal(OrderFlow.Store)], {
+      error: 'must be 1 or 2',
+    })
+    .optional(),
 };
 
 type CreateOrderShape = {
-  shopLogisticsType?: 1 | 2 | 3 | undefined;
+  shopLogisticsType?: ShopLogisticsType | undefined;
   storageId?: string | undefined;
 };
 
 /** shopLogisticsType 1 takes its storage from the caller. */
-const storageGiven = (o: CreateOrderShape) => o.shopLogisticsType !== 1 || !!o.storageId;
+const storageGiven = (o: CreateOrderShape) =>
+  o.shopLogisticsType !== ShopLogisticsType.PlatformFromStorage || !!o.storageId;
 const storageRule = { path: ['storageId'], error: 'is required when shopLogisticsType is 1' };
 
 export const CreateOrderV2Request = z
@@ -103,12 +125,15 @@ export const CreateOrderV2Request = z
     ...createOrderFields,
     /** 1 or omitted: page payment (deprecated svcPayUrl); 2: balance payment right away; 3: create only. */
     payType: z
-      .union([z.literal(1), z.literal(2), z.literal(3)], { error: 'must be 1, 2 or 3' })
+      .union(
+        [z.literal(PayType.PayPage), z.literal(PayType.Balance), z.literal(PayType.CreateOnly)],
+        { error: 'must be 1, 2 or 3' },
+      )
       .optional(),
     products: productList(productItem(200, 100)),
   })
   .refine(storageGiven, storageRule)
-  .refine((o) => o.orderFlow !== 2, {
+  .refine((o) => o.orderFlow !== OrderFlow.Store, {
     path: ['orderFlow'],
     error: 'store flow (2) needs createOrderV3',
   });
@@ -121,7 +146,7 @@ export const CreateOrderV3Request = z
   .refine(storageGiven, storageRule)
   // Rule 2: under the store flow every item names its store product and variant.
   .superRefine((o, ctx) => {
-    if (o.orderFlow !== 2) return;
+    if (o.orderFlow !== OrderFlow.Store) return;
     o.products.forEach((p, i) => {
       for (const field of ['vid', 'storeProductId', 'storeProductImg'] as const) {
         if (!p[field]) {
@@ -307,16 +332,8 @@ export const saveGenerateParentOrder = endpoint({
 
 // ---- queries ----------------------------------------------------------------------------------
 
-export const ORDER_STATUSES = [
-  'CREATED',
-  'IN_CART',
-  'UNPAID',
-  'UNSHIPPED',
-  'SHIPPED',
-  'DELIVERED',
-  'CANCELLED',
-  'OTHER',
-] as const;
+/** listOrders' `status` filter values: the listed statuses, then OTHER for the rest (CLOSED). */
+export const ORDER_STATUSES = [...LISTED_ORDER_STATUSES, OTHER_ORDER_STATUSES] as const;
 
 const OrderProduct = record({
   vid: optStr,

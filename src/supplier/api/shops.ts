@@ -35,8 +35,36 @@ export const RelevanceStatus = {
   Connected: 2,
   DelistedConnected: 3,
 } as const;
-/** Shop status: 0 deleted, 1 enabled, 2 disabled, 3 authorization failed, 4 auto-expired, 5 transferring. */
-export const ShopStatus = { Deleted: 0, Enabled: 1, Disabled: 2 } as const;
+export type RelevanceStatus = (typeof RelevanceStatus)[keyof typeof RelevanceStatus];
+
+/** A store variant's `relevanceStatus`: text here, unlike the product's number. */
+export const VariantRelevanceStatus = { Unknown: '0', Unconnected: '1', Connected: '2' } as const;
+export type VariantRelevanceStatus =
+  (typeof VariantRelevanceStatus)[keyof typeof VariantRelevanceStatus];
+
+/** A store variant's `inventoryItemStatus`. */
+export const InventoryItemStatus = {
+  Unused: '0',
+  FulfillmentWithoutStock: '1',
+  FulfillmentAndStock: '2',
+  StockOnly: '3',
+} as const;
+export type InventoryItemStatus = (typeof InventoryItemStatus)[keyof typeof InventoryItemStatus];
+
+/** A store product's `shopProductStatus`. */
+export const ShopProductStatus = { Listed: 1, Deleted: 2, Delisted: 3 } as const;
+export type ShopProductStatus = (typeof ShopProductStatus)[keyof typeof ShopProductStatus];
+
+/** A shop's `status`. */
+export const ShopStatus = {
+  Deleted: 0,
+  Enabled: 1,
+  Disabled: 2,
+  AuthorizationFailed: 3,
+  AutoExpired: 4,
+  Transferring: 5,
+} as const;
+export type ShopStatus = (typeof ShopStatus)[keyof typeof ShopStatus];
 
 // ---- resources (open-api.md §2) ----
 
@@ -76,9 +104,9 @@ export const StoreVariant = record({
   grams: z.union([z.string(), z.number()]).nullish(),
   weight: optMoney,
   weightUnit: optStr,
-  /** A string here: "0" unknown, "1" unconnected, "2" connected. */
+  /** A string here: see VariantRelevanceStatus. */
   relevanceStatus: z.union([z.string(), z.number()]).transform(String).nullish(),
-  /** "0" unused, "1" fulfillment without stock, "2" fulfillment and stock, "3" stock only. */
+  /** See InventoryItemStatus. */
   inventoryItemStatus: z.union([z.string(), z.number()]).transform(String).nullish(),
   shopProductStatus: optNum,
   createDateTime: optNum,
@@ -99,7 +127,7 @@ export const StoreProduct = record({
   platformProductType: optStr,
   platformProductCategoryId: optId,
   platformProductTags: optStr,
-  /** 1 listed, 2 deleted, 3 delisted. */
+  /** See ShopProductStatus. */
   shopProductStatus: optNum,
   /** See RelevanceStatus. */
   relevanceStatus: optNum,

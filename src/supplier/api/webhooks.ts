@@ -14,19 +14,64 @@ import {
   record,
   text,
 } from '../fields.js';
+import { ORDER_CONNECTED_MESSAGE_TYPE } from '../webhookMessages.js';
+
+/** A webhook topic: what setWebhooks enables, each with its own callback. */
+export const WebhookTopic = {
+  Product: 'product',
+  Stock: 'stock',
+  Order: 'order',
+  Logistics: 'logistics',
+  Makeup: 'makeup',
+  PrivateOrder: 'privateOrder',
+} as const;
+export type WebhookTopic = (typeof WebhookTopic)[keyof typeof WebhookTopic];
 
 export const WEBHOOK_TOPICS = [
-  'product',
-  'stock',
-  'order',
-  'logistics',
-  'makeup',
-  'privateOrder',
+  WebhookTopic.Product,
+  WebhookTopic.Stock,
+  WebhookTopic.Order,
+  WebhookTopic.Logistics,
+  WebhookTopic.Makeup,
+  WebhookTopic.PrivateOrder,
 ] as const;
+
+/** `type` of a topic's setting in setWebhooks. */
+export const TopicSettingType = { Enable: 'ENABLE', Cancel: 'CANCEL' } as const;
+export type TopicSettingType = (typeof TopicSettingType)[keyof typeof TopicSettingType];
+
+/** `type` of a pushed webhook message (open-api.md §6; schemas in ../webhookMessages.ts). */
+export const WebhookType = {
+  Order: 'ORDER',
+  OrderSplit: 'ORDERSPLIT',
+  Logistic: 'LOGISTIC',
+  Product: 'PRODUCT',
+  Variant: 'VARIANT',
+  Stock: 'STOCK',
+  Makeup: 'MAKEUP',
+  PrivateOrder: 'PRIVATE_ORDER',
+} as const;
+export type WebhookType = (typeof WebhookType)[keyof typeof WebhookType];
+
+/** `messageType` of a pushed webhook message: what happened to the thing its `type` names. */
+export const WebhookChange = {
+  Insert: 'INSERT',
+  Update: 'UPDATE',
+  Delete: 'DELETE',
+  /** ORDER: a store-flow order got connected (spelt with three N by the supplier). */
+  OrderConnected: ORDER_CONNECTED_MESSAGE_TYPE,
+  /** MAKEUP: the makeup order was cancelled. */
+  Cancel: 'CANCEL',
+  /** MAKEUP: the makeup order was paid. */
+  Paid: 'PAID',
+} as const;
+export type WebhookChange = (typeof WebhookChange)[keyof typeof WebhookChange];
 
 /** One topic's setting. The vendor marks callbackUrls required for CANCEL too. */
 const TopicSetting = z.object({
-  type: z.enum(['ENABLE', 'CANCEL'], { error: 'must be ENABLE or CANCEL' }),
+  type: z.enum([TopicSettingType.Enable, TopicSettingType.Cancel], {
+    error: 'must be ENABLE or CANCEL',
+  }),
   callbackUrls: z
     .array(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }), {
       error: 'must be a list',
