@@ -45,7 +45,10 @@ describe('interceptions', () => {
     const resumed = await handle.executeUpdate(resumeUpdate, { args: [{ by: 'test' }] });
     expect(resumed.accepted).toBe(true);
     const waiting = await reachStage(handle, Stage.AWAITING_SHIPMENT);
+    // The stop is over: its reason, its wait and the operators' flag are gone.
     expect(waiting.interception).toBeUndefined();
+    expect(waiting.waitingFor).toBeUndefined();
+    await visibleIn(h, input.order.orderNumber, Stage.AWAITING_SHIPMENT, 'NeedsAttention = false');
 
     await advance(waiting.svcOrderId!, 'DELIVERED');
     await sweepOnce(h);

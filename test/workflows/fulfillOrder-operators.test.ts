@@ -74,8 +74,11 @@ describe('orders waiting for people and events', () => {
 
     const approved = await handle.executeUpdate(approvePaymentUpdate, { args: [{ by: 'test' }] });
     expect(approved.accepted).toBe(true);
-    await reachStage(handle, Stage.AWAITING_SHIPMENT);
+    const paid = await reachStage(handle, Stage.AWAITING_SHIPMENT);
     expect((await accountStats(h.account.openId)).payments).toBe(before + 1);
+    // The wait ended with its action: nothing of it lingers for operators.
+    expect(paid.waitingFor).toBeUndefined();
+    await visibleIn(h, input.order.orderNumber, Stage.AWAITING_SHIPMENT, 'NeedsAttention = false');
   });
 
   it('an unconnected store product waits at AWAITING_CONNECTION; after connecting, resume continues', async () => {

@@ -73,6 +73,10 @@ export async function recoverAndResume(h: OrderHarness, handle: WorkflowHandle):
   await clearFaults(h.account.openId);
   const resumed = await handle.executeUpdate(resumeUpdate, { args: [{ by: 'test' }] });
   expect(resumed.accepted).toBe(true);
+  // The stop ended with the resume: the order is at work again, nothing of the stop lingers.
+  const now = await handle.query(statusQuery);
+  expect(now.stage).not.toBe(Stage.NEEDS_ATTENTION);
+  expect(now.error).toBeUndefined();
 }
 
 /** A cancel the validator refuses, with its reason; fails the test if it was accepted. */
