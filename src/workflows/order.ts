@@ -24,6 +24,7 @@ import {
   OrderNumber,
   SvcOrderId,
 } from '../temporal/searchAttributes.js';
+import { MakeupStatus } from '../supplier/api/constants.js';
 import { renderDetails } from './details.js';
 import {
   DEFAULT_SUPPLIER_LAG_SECONDS,
@@ -306,7 +307,7 @@ export class Order implements StepHost {
         `dispute ${news.dispute.disputeId ?? news.dispute.businessDisputeId}: ${news.dispute.stage}`,
       );
     }
-    if (kind === 'makeup' && facts.makeupStatus === 'PAID') this.news.toppedUp = true;
+    if (kind === 'makeup' && facts.makeupStatus === MakeupStatus.Paid) this.news.toppedUp = true;
     this.newsVersion += 1;
     return true;
   }
