@@ -30,10 +30,15 @@ export function orderNumberFor(seed: number, runId: string, index: number, flow:
   return `CHAOS-${seed}-${runId}-${String(index + 1).padStart(3, '0')}${flow}`;
 }
 
+/**
+ * The orders of a run. `supplierLagSeconds` tells each order how long the sandbox's lagging view
+ * may trail it (the run's batch lag with a margin), as an operator would for their supplier.
+ */
 export async function chaosOrders(
   count: number,
   seed: number,
   runId: string,
+  supplierLagSeconds: number,
 ): Promise<ChaosOrder[]> {
   const shapes = {} as Record<Flow, Record<string, unknown>>;
   for (const flow of FLOWS) shapes[flow] = await example(flow);
@@ -44,6 +49,10 @@ export async function chaosOrders(
     // A deep copy: nested objects of one order are never shared with another.
     const body = structuredClone(shapes[flow]);
     body['orderNumber'] = orderNumber;
+    body['fulfillment'] = {
+      ...(body['fulfillment'] as Record<string, unknown> | undefined),
+      supplierLagSeconds,
+    };
     if (flow === 'A') withOwnLabel(body, orderNumber, i);
     out.push({ orderNumber, flow, body });
   }

@@ -101,7 +101,12 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   const stack = await startStack({ ...opts, workDir, log, notes });
   let report: ChaosReport;
   try {
-    const orders = await chaosOrders(opts.orders, opts.seed, runId);
+    const orders = await chaosOrders(
+      opts.orders,
+      opts.seed,
+      runId,
+      Math.max(10, Math.ceil((5 * opts.batchLagMs) / 1000)),
+    );
     const windowMs = opts.windowMs ?? windowFor(opts.orders);
     const plan = faultPlan(new Random(opts.seed), { ...opts, windowMs });
     const t0 = Date.now();

@@ -115,7 +115,7 @@ export class DisputeCase implements StepHost {
     this.show();
   }
 
-  waitEnded(): void {
+  doneWaiting(): void {
     delete this.status.waitingFor;
     this.show();
   }

@@ -145,10 +145,13 @@ export class Order implements StepHost {
   /** A wait ended with the thing it waited for: the order is at work again where it was. */
   waitEnded(note?: string): void {
     if (this.stage !== this.workingStage) this.enter(this.workingStage, note);
-    else if (this.status.waitingFor !== undefined) {
-      delete this.status.waitingFor;
-      this.show();
-    }
+    else this.doneWaiting();
+  }
+
+  doneWaiting(): void {
+    if (this.status.waitingFor === undefined) return;
+    delete this.status.waitingFor;
+    this.show();
   }
 
   /** Records a note on the timeline without changing stage. */

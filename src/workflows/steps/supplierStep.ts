@@ -46,8 +46,10 @@ export interface StepHost {
   outcomeUnknown(step: string): void;
   outcomeSettled(done: boolean): void;
   note(text: string): void;
+  /** Says what the workflow waits for (status and UI), without changing stage. */
   waitFor(what: string): void;
-  waitEnded(): void;
+  /** It no longer waits for that. */
+  doneWaiting(): void;
   /** How long the supplier's own view may trail what it did. */
   readonly supplierLagMs: number;
   /** Stops for a person until resumed (or throws the workflow's cancel). */
@@ -108,7 +110,9 @@ export async function supplierStep<T>(o: StepHost, step: SupplierStep<T>): Promi
       await step.beforeResend?.();
     }
     try {
-      return { ok: true, value: await step.send(), found: false };
+      const value = await step.send();
+      if (throttled > 0) o.doneWaiting();
+      return { ok: true, value, found: false };
     } catch (err) {
       if (!(err instanceof ActivityFailure)) throw err;
       const f = supplierFailure(err);
@@ -134,7 +138,10 @@ export async function supplierStep<T>(o: StepHost, step: SupplierStep<T>): Promi
         await waitOut(o, f!, ++throttled);
         continue;
       }
-      if (f && step.expected?.(f)) return { ok: false, failure: f };
+      if (f && step.expected?.(f)) {
+        if (throttled > 0) o.doneWaiting();
+        return { ok: false, failure: f };
+      }
       if (isTransient(err) && ++transient < MAX_TRANSIENT_ATTEMPTS) {
         await sleep(backoff(transient));
         continue;
@@ -161,17 +168,20 @@ export async function settleOutcome<T>(
   const since = Date.parse(o.unknownOutcome()!.since);
   let failures = 0;
   let throttled = 0;
+  const lookingUp = `the outcome of ${name}, unknown since its answer was lost: looking it up at the supplier (its view may trail by up to ${Math.round(lagMs / 1000)} s)`;
   for (let attempt = 1; ; attempt++) {
     const askedAt = new Date().getTime();
+    o.waitFor(lookingUp);
     try {
       const seen = await lookUp();
       failures = 0;
-      if (seen.done || askedAt - since >= lagMs) return seen;
-      o.waitFor(`the supplier's view of ${name} (it may lag behind; looking again)`);
+      if (seen.done || askedAt - since >= lagMs) {
+        o.doneWaiting();
+        return seen;
+      }
       await sleep(
         Math.min(backoff(attempt), Math.max(1_000, since + lagMs - new Date().getTime())),
       );
-      o.waitEnded();
     } catch (err) {
       if (!(err instanceof ActivityFailure)) throw err;
       const f = supplierFailure(err);
@@ -189,7 +199,10 @@ export async function settleOutcome<T>(
         ...info,
         message: `the outcome of ${name} is unknown and looking it up failed: ${info.message}`,
       };
-      if (!askPerson) return { done: false, unsettled };
+      if (!askPerson) {
+        o.doneWaiting();
+        return { done: false, unsettled };
+      }
       await o.needsAttention(
         unsettled,
         `resume to look ${name} up again once the supplier answers, or check it in the supplier's console`,
@@ -205,7 +218,6 @@ async function waitOut(o: StepHost, f: SupplierFailure, attempt: number): Promis
     `the supplier asks to slow down (${f.details.message}); trying again in ${Math.round(ms / 1000)} s`,
   );
   await sleep(ms);
-  o.waitEnded();
 }
 
 /** A step whose refusals the caller does not handle: it returns only once the call is done. */
