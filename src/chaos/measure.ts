@@ -110,6 +110,8 @@ export interface Verdict {
   mismatches: number;
   disputesByStage: Record<string, number>;
   findings: Finding[];
+  /** The orders that wait for a person, and why (what an operator would read first). */
+  waiting: { orderNumber: string; stage: string; reason: string }[];
 }
 
 /** Waiting for a person (or an outside event), and saying why. */
@@ -158,6 +160,7 @@ export function judge(o: Observation): Verdict {
   const disputesByStage: Record<string, number> = {};
   let completed = 0;
   let attention = 0;
+  const waiting: Verdict['waiting'] = [];
   const atSupplier = groupBy(o.sandboxOrders, (s) => s.orderNumber);
 
   for (const order of o.orders) {
@@ -192,7 +195,10 @@ export function judge(o: Observation): Verdict {
     const stage = known;
     const svcOrderId = status?.svcOrderId ?? order.visible.svcOrderId;
     if (stage === Stage.COMPLETED) completed += 1;
-    if (WAITING_STAGES.includes(stage)) attention += 1;
+    if (WAITING_STAGES.includes(stage)) {
+      attention += 1;
+      waiting.push({ orderNumber, stage, reason: reasonOf(status) });
+    }
 
     const mine =
       svcOrderId === undefined ? undefined : theirs.find((s) => s.svcOrderId === svcOrderId);
@@ -255,6 +261,7 @@ export function judge(o: Observation): Verdict {
     byStage,
     completed,
     attention,
+    waiting,
     failedWorkflows: count(Counter.failedWorkflows),
     duplicateCreates: extraOrders + extraDisputes,
     secondPayments: o.stats.repeatedPaymentsRefused + extraPaid,
@@ -263,4 +270,16 @@ export function judge(o: Observation): Verdict {
     disputesByStage,
     findings,
   };
+}
+
+/** An order's stop in one line: the step, the supplier's code and message, what moves it on. */
+function reasonOf(status: OrderStatus | undefined): string {
+  if (status === undefined) return 'no answer to its status query';
+  const e = status.error;
+  const stop = e
+    ? `${e.step}: ${e.message}${e.code !== undefined ? ` (code ${e.code})` : ''}`
+    : status.interception
+      ? `intercepted at ${status.interception.step}`
+      : '';
+  return [stop, status.waitingFor].filter((x) => x !== undefined && x !== '').join(' — ');
 }

@@ -107,6 +107,10 @@ export function formatTable(r: ChaosReport): string {
       ['mismatches', s.mismatches],
     ]),
   );
+  if (v.waiting.length > 0) {
+    lines.push('', 'Waiting for a person');
+    for (const w of v.waiting) lines.push(`  ${w.orderNumber}  ${w.stage}  ${w.reason}`);
+  }
   if (v.findings.length > 0) {
     lines.push('', 'Findings');
     for (const f of v.findings) lines.push(`  ${f.counter}  ${f.subject}  ${f.detail}`);
