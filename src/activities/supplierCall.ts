@@ -31,6 +31,24 @@ export async function supplierCall<E extends Endpoint>(
 }
 
 export function toApplicationFailure(endpoint: string, err: unknown): unknown {
+  if (
+    (err instanceof SupplierError || err instanceof SupplierTransportError) &&
+    err.endpoint !== endpoint
+  ) {
+    // A token call failed first: the call itself never left, whatever the token call's answer.
+    const details: SupplierFailureDetails = {
+      endpoint,
+      message: err.message,
+      noToken: true,
+      ...(err instanceof SupplierError && { code: err.code, requestId: err.requestId }),
+    };
+    return ApplicationFailure.create({
+      type: FailureType.Retryable,
+      message: err.message,
+      details: [details],
+      nextRetryDelay: err instanceof SupplierError ? err.retryAfterMs : undefined,
+    });
+  }
   if (err instanceof SupplierError) {
     const details: SupplierFailureDetails = {
       endpoint,

@@ -277,7 +277,7 @@ function reasonOf(status: OrderStatus | undefined): string {
   if (status === undefined) return 'no answer to its status query';
   const e = status.error;
   const stop = e
-    ? `${e.step}: ${e.message}${e.code !== undefined ? ` (code ${e.code})` : ''}`
+    ? `${e.message}${e.code !== undefined ? ` (code ${e.code})` : ''}`
     : status.interception
       ? `intercepted at ${status.interception.step}`
       : '';

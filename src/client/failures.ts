@@ -23,4 +23,6 @@ export interface SupplierFailureDetails {
   requestId?: string;
   /** When to try again, where the supplier's answer says (a daily quota: its reset). */
   retryAfterMs?: number;
+  /** No access token could be had, so the call itself was never sent. */
+  noToken?: boolean;
 }

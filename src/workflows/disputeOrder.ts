@@ -77,8 +77,7 @@ export async function disputeOrder(input: DisputeInput): Promise<DisputeStatus> 
         send: () => supplier.getDisputeList(orderId),
       })
     ).value;
-  const openDispute = async () =>
-    (await listDisputes()).find((x) => x.status === SupplierDisputeStatus.Processing);
+  const openDispute = async () => openOf(await listDisputes());
 
   try {
     await d.enter('OPENING');
@@ -158,7 +157,7 @@ export async function disputeOrder(input: DisputeInput): Promise<DisputeStatus> 
       },
       // The answer was lost: the supplier opened it if the order now has an open dispute.
       lookUp: async () => {
-        const found = await openDispute();
+        const found = openOf(await supplier.getDisputeList(orderId));
         return found
           ? { done: true, value: found, note: 'found open at the supplier' }
           : { done: false };
@@ -207,7 +206,7 @@ export async function disputeOrder(input: DisputeInput): Promise<DisputeStatus> 
       send: () => supplierOnce.cancelDispute({ orderId, disputeId }),
       // The answer was lost: cancelled already if the supplier no longer shows it open.
       lookUp: async () => {
-        const now = (await listDisputes()).find((x) => x.disputeId === disputeId);
+        const now = (await supplier.getDisputeList(orderId)).find((x) => x.disputeId === disputeId);
         return now !== undefined && settled(now)
           ? { done: true, value: undefined }
           : { done: false };
@@ -216,6 +215,11 @@ export async function disputeOrder(input: DisputeInput): Promise<DisputeStatus> 
     });
     return undefined;
   }
+}
+
+/** The order's dispute the supplier is still working on, if any. */
+function openOf(list: DisputeSummary[]): DisputeSummary | undefined {
+  return list.find((x) => x.status === SupplierDisputeStatus.Processing);
 }
 
 function settled(x: DisputeSummary): boolean {

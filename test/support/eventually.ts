@@ -17,6 +17,7 @@ export async function eventually<T>(
   probe: () => Promise<T>,
   done: (value: T) => boolean,
   timeoutMs = EVENTUALLY_TIMEOUT_MS,
+  pollMs = POLL_MS,
 ): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
@@ -25,7 +26,7 @@ export async function eventually<T>(
     if (Date.now() > until) {
       throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}: ${show(value)}`);
     }
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
 }
 

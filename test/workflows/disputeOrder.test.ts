@@ -7,13 +7,14 @@ import { businessDisputeIdFor, openDispute } from '../../src/client/disputeClien
 import {
   cancelUpdate,
   disputeStatusQuery,
+  resumeUpdate,
   Stage,
   statusQuery,
   type DisputeStatus,
 } from '../../src/client/definitions.js';
 import { OrderClient } from '../../src/client/orderClient.js';
 import { eventually } from '../support/eventually.js';
-import { accountStats, injectFault, sandboxUrl } from '../support/sandbox.js';
+import { accountStats, clearFaults, injectFault, sandboxUrl } from '../support/sandbox.js';
 import {
   orderHarness,
   reachStage,
@@ -121,4 +122,44 @@ it('adopts the dispute a lost createDispute opened instead of asking twice', asy
   const handle = h.client.workflow.getHandle(opened.workflowId);
   const cancelled = await handle.executeUpdate(cancelUpdate, { args: [{ reason: 'test over' }] });
   expect(cancelled).toMatchObject({ accepted: true, stage: 'CANCELLED' });
+});
+
+it('a lost createDispute whose look-up keeps failing stops at NEEDS_ATTENTION; after resume the one dispute is found', async () => {
+  const { input, order } = await shippableOrder();
+  const { svcOrderId } = await order.query(statusQuery);
+  const { openId } = h.account;
+  const createsBefore = await createCalls();
+  await injectFault({ path: 'disputes/create', kind: 'commitThenDrop', openId });
+
+  const orders = new OrderClient(h.client, h.queues);
+  const opened = await openDispute(orders, input.order.orderNumber, {
+    message: 'lost twice',
+    checkEverySeconds: 60,
+  });
+  const handle = h.client.workflow.getHandle(opened.workflowId);
+  // Once the create went out, the dispute list answers nothing usable until the test clears the
+  // faults. The account's one request per second leaves time to arm it before the look-up.
+  await eventually('the create to be sent', createCalls, (n) => n > createsBefore, 60_000, 20);
+  await injectFault({ path: 'disputes/getDisputeList', kind: 'http5xx', times: 100, openId });
+  const stopped = await eventually(
+    `dispute ${opened.workflowId} stops for a person`,
+    () => handle.query(disputeStatusQuery),
+    (s) => s.stage === 'NEEDS_ATTENTION',
+    100_000,
+  );
+  expect(stopped.error?.step).toBe('createDispute look-up');
+  expect(stopped.outcomeUnknown?.step).toBe('createDispute');
+  expect((await handle.describe()).status.name).toBe('RUNNING');
+  expect((await createCalls()) - createsBefore).toBe(1);
+
+  await clearFaults(openId);
+  const resumed = await handle.executeUpdate(resumeUpdate, { args: [{ by: 'test' }] });
+  expect(resumed.accepted).toBe(true);
+  const open = await disputeReaches(opened.workflowId, 'OPEN');
+  const listed = await h.account.client.api.getDisputeList({ orderId: svcOrderId! });
+  expect(listed.list).toHaveLength(1);
+  expect(open.disputeId).toBe(listed.list[0]?.id);
+  expect((await createCalls()) - createsBefore).toBe(1);
+
+  await handle.executeUpdate(cancelUpdate, { args: [{ reason: 'test over' }] });
 });

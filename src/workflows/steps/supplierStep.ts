@@ -214,9 +214,11 @@ export async function settleOutcome<T>(
 /** The supplier asks us to slow down: say so, and wait. */
 async function waitOut(o: StepHost, f: SupplierFailure, attempt: number): Promise<void> {
   const ms = throttleDelay(f, attempt);
-  o.waitFor(
-    `the supplier asks to slow down (${f.details.message}); trying again in ${Math.round(ms / 1000)} s`,
-  );
+  const why =
+    f.details.noToken === true
+      ? `no access token for the account (${f.details.message})`
+      : `the supplier asks to slow down (${f.details.message})`;
+  o.waitFor(`${why}; trying again in ${Math.round(ms / 1000)} s`);
   await sleep(ms);
 }
 
