@@ -21,17 +21,17 @@ export interface ChaosReport {
 }
 
 /** The JSON summary: exactly these keys. */
-export interface ChaosSummary {
-  orders: number;
-  faultsByKind: Record<string, number>;
-  completed: number;
-  attention: number;
-  failedWorkflows: number;
-  duplicateCreates: number;
-  secondPayments: number;
-  stuckWithoutReason: number;
-  mismatches: number;
-}
+export type ChaosSummary = Pick<
+  Verdict,
+  | 'orders'
+  | 'completed'
+  | 'attention'
+  | 'failedWorkflows'
+  | 'duplicateCreates'
+  | 'secondPayments'
+  | 'stuckWithoutReason'
+  | 'mismatches'
+> & { faultsByKind: Record<string, number> };
 
 export function summary(r: ChaosReport): ChaosSummary {
   const v = r.verdict;
