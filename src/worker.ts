@@ -1,5 +1,5 @@
 /**
- * The workers of one supplier account (architecture §4): three Workers on one NativeConnection.
+ * The workers of one supplier account: three Workers on one NativeConnection.
  *
  * - `orders`: the workflows, the activities that talk to Temporal itself (orchestration, the
  *   webhook inbox's replays) and the forwarding of catalogue webhook events upstream.

@@ -16,7 +16,7 @@ export function registerAuthRoutes(r: SandboxRouter): void {
       const account = sb.accountByApiKey(apiKey);
       if (!account) throw new SandboxError(SupplierCode.UserNotFound, 'User not find');
       const t = account.tokens;
-      // Repeated calls within the cache window return the same tokens (open-api.md §5.5), as
+      // Repeated calls within the cache window return the same tokens (the documented cache), as
       // long as the access token has not expired (POST /__sandbox/tokens/expire).
       const cached =
         t && sb.now() - t.issuedAt < sb.options.tokenCacheMs && t.accessExpiresAt > sb.now();

@@ -1,5 +1,5 @@
 /**
- * Test and demo controls under /__sandbox/ (architecture §6). Not part of the supplier's API.
+ * Test and demo controls under /__sandbox/ (docs/sandbox.md). Not part of the supplier's API.
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * Order controls under /__sandbox/orders/ (architecture §6), not part of the supplier's API:
+ * Order controls under /__sandbox/orders/ (docs/sandbox.md), not part of the supplier's API:
  * - POST /__sandbox/orders/<svcOrderId>/advance {"to": "PROCESSING"|"SHIPPED"|"DELIVERED"}
  * - POST /__sandbox/orders/<svcOrderId>/edit {address fields}: what a merchant does in the
  *   supplier's web console to fix an intercepted order before adding it to the cart again.

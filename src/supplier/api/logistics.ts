@@ -329,7 +329,7 @@ export const getSupplierLogisticsTemplate = endpoint({
 // ---- trackInfo (item 8) ----
 
 /**
- * `trackingStatus` as a number: of a logistics webhook message and of its events (supplement.md:
+ * `trackingStatus` as a number: of a logistics webhook message and of its events (the vendor:
  * 0 none, 1 warehouse outbound … 12 delivered, 13 exception, 14 returned).
  */
 export const TrackingStatus = {

@@ -40,7 +40,7 @@ export const WEBHOOK_TOPICS = [
 export const TopicSettingType = { Enable: 'ENABLE', Cancel: 'CANCEL' } as const;
 export type TopicSettingType = (typeof TopicSettingType)[keyof typeof TopicSettingType];
 
-/** `type` of a pushed webhook message (open-api.md §6; schemas in ../webhookMessages.ts). */
+/** `type` of a pushed webhook message (schemas in ../webhookMessages.ts). */
 export const WebhookType = {
   Order: 'ORDER',
   OrderSplit: 'ORDERSPLIT',

@@ -1,5 +1,5 @@
 /**
- * `disputeOrder` (architecture §3): disputeProducts → disputeConfirmInfo → create → follow the
+ * `disputeOrder`, as it was before the reconciling steps: disputeProducts → disputeConfirmInfo → create → follow the
  * result. The businessDisputeId comes from the caller and names the workflow, so a repeated
  * request does not open a second dispute; a create whose answer was lost is not simply sent
  * again either: the order's disputes are looked up first and an open one is adopted. The order's

@@ -1,5 +1,5 @@
 /**
- * `fulfillOrder` (architecture §3): one order, from the store's hand-over to COMPLETED, through
+ * `fulfillOrder`, as it was before the reconciling steps: one order, from the store's hand-over to COMPLETED, through
  * the supplier's flow. Each step lives in ./steps; this file wires handlers and the sequence.
  */
 import { allHandlersFinished, condition, setHandler } from '@temporalio/workflow';
