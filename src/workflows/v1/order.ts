@@ -20,7 +20,8 @@ import {
   OrderNumber,
   SvcOrderId,
 } from '../../temporal/searchAttributes.js';
-import { renderDetails } from './details.js';
+// The UI's details are not part of history: the old runs share today's rendering.
+import { renderDetails } from '../details.js';
 
 export type ActionKind =
   'resume' | 'changeLogistics' | 'approvePayment' | 'provideWaybill' | 'cancel';
