@@ -39,8 +39,7 @@ const DISPUTE_LAG_MS = 60_000;
 export class DisputeCase implements StepHost {
   readonly status: DisputeStatus;
   readonly supplierLagMs = DISPUTE_LAG_MS;
-  /** createDispute was sent at least once: a dispute may exist that status.disputeId lacks. */
-  createSent = false;
+  private createSent = false;
   /** On the cancel path: a cancel no longer interrupts, and a stop waits for resume only. */
   private finishing = false;
   private workingStage: DisputeStage = 'OPENING';
@@ -73,6 +72,16 @@ export class DisputeCase implements StepHost {
     });
     this.show();
     await this.tellOrder();
+  }
+
+  /** createDispute is on its way: from here a dispute may exist that status.disputeId lacks. */
+  creating(): void {
+    this.createSent = true;
+  }
+
+  /** Whether the supplier may hold a dispute of this request (known or not). */
+  get mayHaveDispute(): boolean {
+    return this.status.disputeId !== undefined || this.createSent;
   }
 
   opened(disputeId: string | undefined, reason?: string, amount?: number): void {

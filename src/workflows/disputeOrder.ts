@@ -142,7 +142,7 @@ export async function disputeOrder(input: DisputeInput): Promise<DisputeStatus> 
     const created = await supplierCall<DisputeSummary | undefined>(d, {
       name: 'createDispute',
       send: async () => {
-        d.createSent = true;
+        d.creating();
         await supplierOnce.createDispute({
           businessDisputeId: input.businessDisputeId,
           orderId,
@@ -190,7 +190,7 @@ export async function disputeOrder(input: DisputeInput): Promise<DisputeStatus> 
    * open dispute is the one. Returns the dispute if it had already ended instead.
    */
   async function cancelAtSupplier(): Promise<DisputeSummary | undefined> {
-    if (d.status.disputeId === undefined && !d.createSent) return undefined;
+    if (!d.mayHaveDispute) return undefined;
     const list = await listDisputes();
     const known = d.status.disputeId;
     const found =
