@@ -70,8 +70,26 @@ export const Env = z.object({
   SUPPLIER_RATE_PER_SECOND: z.coerce.number().positive().default(1),
   /** The batch order query and proof-of-delivery rate. */
   SUPPLIER_BATCH_RATE_PER_SECOND: z.coerce.number().positive().default(2),
+  /**
+   * Checkout batching: orders of the account are carted, confirmed and paid together (on), or
+   * one by one (off). A batch closes when no order joined for CHECKOUT_QUIET_MS, when its first
+   * order waited CHECKOUT_MAX_WAIT_MS, or at CHECKOUT_MAX_BATCH orders.
+   */
+  CHECKOUT_BATCHING: z.enum(['on', 'off']).default('on'),
+  CHECKOUT_QUIET_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
+  CHECKOUT_MAX_WAIT_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
+  CHECKOUT_MAX_BATCH: z.coerce.number().int().min(1).max(100).default(50),
+  /** Minutes between balance reads while orders wait for funds (one read for all of them). */
+  FUNDS_CHECK_MINUTES: z.coerce.number().positive().max(1_440).default(30),
   /** Seconds between tracking sweeps of one supplier account (its Temporal Schedule). */
   TRACKING_EVERY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  /**
+   * Hours an order's supplier status may stay the same (paid and not shipped, or shipped and not
+   * delivered) before the sweeper flags the order for a person (default 14 days).
+   */
+  TRACKING_STALE_AFTER_HOURS: z.coerce.number().positive().max(8_760).default(336),
+  /** Minutes the supplier may not list a paid order (over 2 sweeps at least) before it is flagged. */
+  TRACKING_MISSING_AFTER_MINUTES: z.coerce.number().positive().max(43_200).default(60),
   SANDBOX_PORT: port.default(8787),
   SANDBOX_API_KEY: z.string().min(1).max(200).default('sandbox'),
   TEMPORAL_ADDRESS: z.string().min(1).default('localhost:7233'),
@@ -148,4 +166,21 @@ export function supplierTarget(config: Config): { baseUrl: string; apiKey: strin
     );
   }
   return { baseUrl: config.SUPPLIER_BASE_URL, apiKey: config.SUPPLIER_API_KEY };
+}
+
+/** The checkout coordinator's settings from the environment. */
+export function checkoutSettings(config: Config): {
+  batching: boolean;
+  quietMs: number;
+  maxWaitMs: number;
+  maxBatch: number;
+  fundsCheckMs: number;
+} {
+  return {
+    batching: config.CHECKOUT_BATCHING === 'on',
+    quietMs: config.CHECKOUT_QUIET_MS,
+    maxWaitMs: config.CHECKOUT_MAX_WAIT_MS,
+    maxBatch: config.CHECKOUT_MAX_BATCH,
+    fundsCheckMs: Math.round(config.FUNDS_CHECK_MINUTES * 60_000),
+  };
 }

@@ -3,6 +3,7 @@
  * (temporal/taskQueues.ts): `supplier` on the account-rate queue, `batch` on the batch-rate queue.
  */
 import type { SupplierClient } from '../supplier/client.js';
+import { checkoutBatchActivities } from './checkoutBatch.js';
 import { disputeActivities } from './disputes.js';
 import { lookupActivities } from './lookups.js';
 import { orderActivities } from './orders.js';
@@ -13,6 +14,7 @@ import { waybillActivities } from './waybill.js';
 export function supplierActivities(supplier: SupplierClient) {
   return {
     ...orderActivities(supplier),
+    ...checkoutBatchActivities(supplier),
     ...paymentActivities(supplier),
     ...waybillActivities(supplier),
     ...planningActivities(supplier),

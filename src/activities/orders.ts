@@ -62,13 +62,13 @@ export interface LogisticsChoice {
   arrivalTime?: string;
 }
 
-const toReason = (r: SupplierReason): Reason => ({
+export const toReason = (r: SupplierReason): Reason => ({
   ...(r.code != null && { code: r.code }),
   message: r.message ?? 'intercepted (no reason given)',
 });
 
 /** Whether `svcOrderId` is among the intercepted entries, and the reasons they give. */
-function interception(entries: InterceptedOrder[], svcOrderId: string): StepOutcome {
+export function interception(entries: InterceptedOrder[], svcOrderId: string): StepOutcome {
   const mine = entries.filter((e) => interceptedOrderId(e) === svcOrderId);
   if (mine.length === 0) return { intercepted: false, reasons: [] };
   const reasons = mine.flatMap((e) =>
@@ -88,7 +88,7 @@ function interception(entries: InterceptedOrder[], svcOrderId: string): StepOutc
 }
 
 /** A success answer dropflow cannot go on with: a person must look (NEEDS_ATTENTION). */
-function unusableAnswer(endpoint: string, what: string): ApplicationFailure {
+export function unusableAnswer(endpoint: string, what: string): ApplicationFailure {
   const details: SupplierFailureDetails = { endpoint, message: `the supplier answered ${what}` };
   return ApplicationFailure.create({
     type: FailureType.Fatal,

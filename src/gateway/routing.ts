@@ -23,7 +23,9 @@ import {
   catalogueEventsId,
 } from '../client/webhookDefinitions.js';
 import { queuePrefix, type TaskQueues } from '../temporal/taskQueues.js';
+import { tellCheckoutToppedUp } from '../activities/checkoutStart.js';
 import { MakeupStatus } from '../supplier/api/constants.js';
+import { checkoutWorkflowId } from '../workflows/checkout/messages.js';
 import { WebhookChange, WebhookType } from '../supplier/api/webhooks.js';
 import type { WebhookMessage } from '../supplier/webhookMessages.js';
 import {
@@ -129,8 +131,19 @@ export class WebhookRouter {
   private async makeup(m: MakeupMessage): Promise<RouteOutcome> {
     const news = makeupNews(m);
     if (m.params.status === MakeupStatus.Paid) {
+      // The account's checkout reads the balance for every order it holds; orders paying alone
+      // hear it themselves.
+      const checkout = checkoutWorkflowId(queuePrefix(this.queues));
+      const toldCheckout = await tellCheckoutToppedUp(this.client, this.queues).then(
+        () => true,
+        () => false,
+      );
       const waiting = await this.targets.inStage(Stage.AWAITING_FUNDS);
       const routed = fromDelivery(await this.targets.signalAll(waiting, news));
+      if (routed?.outcome === 'delivered' && toldCheckout) routed.workflowIds.push(checkout);
+      if (routed === undefined && toldCheckout) {
+        return { outcome: 'delivered', workflowIds: [checkout] };
+      }
       // An order that just started waiting may not be listed yet: keep it and try again.
       return routed ?? unroutable('no order waits for funds', true);
     }

@@ -1,7 +1,8 @@
 /**
  * `fulfillOrder`: one order, from the store's hand-over to COMPLETED, through the supplier's
  * flow. Each step lives in ./steps and calls the supplier through ./steps/supplierStep.ts; this
- * file wires handlers and the sequence. Orders started before the reconciling steps run ./v1.
+ * file wires handlers and the sequence. Orders started before the reconciling steps run ./v1;
+ * orders started before batched checkout check out alone (steps/checkout.ts, steps/payment.ts).
  */
 import { allHandlersFinished, condition, patched, setHandler } from '@temporalio/workflow';
 import {
@@ -21,7 +22,9 @@ import {
 } from '../client/definitions.js';
 import { usesPlatformLogistics, type OrderInput } from '../client/orderInput.js';
 import { activities } from './activities.js';
+import { checkoutOutcomeSignal } from './checkout/messages.js';
 import { CancelRequested, Order } from './order.js';
+import { checkoutAndPay } from './steps/batchedCheckout.js';
 import { cancelOrder } from './steps/cancel.js';
 import { checkout } from './steps/checkout.js';
 import { pay } from './steps/payment.js';
@@ -33,14 +36,19 @@ import { Patch } from './versions.js';
 export async function fulfillOrder(input: OrderInput): Promise<OrderStatus> {
   // Decided once, at the start: an order keeps the code it started with.
   if (!patched(Patch.ReconcilingSteps)) return fulfillOrderV1(input);
-  const o = new Order(input);
+  const batched = patched(Patch.BatchedCheckout);
+  const o = new Order(input, { lean: batched });
   const acts = activities();
   registerHandlers(o);
 
   try {
     const body = await planOrder(o, acts);
-    const parent = await checkout(o, acts, body);
-    await pay(o, acts, parent);
+    if (batched) {
+      await checkoutAndPay(o, acts, body);
+    } else {
+      const parent = await checkout(o, acts, body);
+      await pay(o, acts, parent);
+    }
     if (usesPlatformLogistics(input.fulfillment)) await uploadWaybill(o, acts);
     await followDelivery(o);
   } catch (err) {
@@ -54,6 +62,7 @@ export async function fulfillOrder(input: OrderInput): Promise<OrderStatus> {
   // Actions that arrived as the order finished are answered, so every Update completes.
   o.refuseWaiting(`the order is ${o.stage}: nothing left to act on`);
   await condition(allHandlersFinished);
+  o.flush();
   return o.status;
 }
 
@@ -65,6 +74,7 @@ function registerHandlers(o: Order): void {
   setHandler(statusQuery, () => o.status);
   setHandler(supplierEventSignal, (news) => void o.hear(news));
   setHandler(supplierStatusSignal, (news) => void o.hear(news));
+  setHandler(checkoutOutcomeSignal, (outcome) => o.checkoutHeard(outcome));
 
   setHandler(resumeUpdate, (input) => o.request('resume', input), {
     validator: (_input) => {
@@ -108,7 +118,7 @@ function registerHandlers(o: Order): void {
           'the order is paid or its payment is under way; open a dispute instead',
         );
       }
-      if (o.hasAction(['cancel'])) refuse(o, 'cancel', 'a cancel is already under way');
+      if (o.cancelUnderWay) refuse(o, 'cancel', 'a cancel is already under way');
       if (typeof input.reason !== 'string' || input.reason.trim() === '')
         refuse(o, 'cancel', 'a reason is required');
     },

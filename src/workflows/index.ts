@@ -4,3 +4,5 @@ export { trackingSweep } from './trackingSweep.js';
 export { webhookInbox } from './webhookInbox.js';
 export { catalogueEvents } from './catalogueEvents.js';
 export { disputeOrder } from './disputeOrder.js';
+export { accountCheckout } from './checkout/coordinator.js';
+export { supplierSession } from './supplierSession.js';

@@ -5,7 +5,13 @@
  * what happened through its methods; they never set its fields.
  */
 import type { Duration } from '@temporalio/common';
-import { condition, setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
+import type { SearchAttributeUpdatePair } from '@temporalio/common';
+import {
+  condition,
+  setCurrentDetails,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
 import {
   Stage,
   WAITING_STAGES,
@@ -25,6 +31,7 @@ import {
   SvcOrderId,
 } from '../temporal/searchAttributes.js';
 import { MakeupStatus } from '../supplier/api/constants.js';
+import type { CheckoutOutcome } from './checkout/messages.js';
 import { renderDetails } from './details.js';
 import {
   DEFAULT_SUPPLIER_LAG_SECONDS,
@@ -69,6 +76,16 @@ export interface WaitOptions {
   until?: () => boolean;
   /** Ends the wait after this long without either; the order stays in the stage. */
   timeout?: Duration;
+  /** A cancel ends the wait and is returned to the caller instead of thrown. */
+  cancelReturns?: boolean;
+}
+
+export interface OrderOptions {
+  /**
+   * Search attributes are upserted once per workflow task and only when a value changes, starting
+   * from those the order was started with (each upsert is a billed action).
+   */
+  lean?: boolean;
 }
 
 /** How many webhook message ids are remembered for deduplication. */
@@ -96,8 +113,28 @@ export class Order implements StepHost {
   private readonly seen: string[] = [];
   private readonly actions: PendingAction[] = [];
   private nextActionId = 1;
+  private approvalDone = false;
+  /** A cancel taken while the checkout coordinator is asked to let the order go. */
+  private heldCancel: PendingAction | undefined;
+  private readonly checkoutInbox: CheckoutOutcome[] = [];
+  private readonly lean: boolean;
+  /** Lean mode: search-attribute values as last written, and those to write at the task's end. */
+  private readonly written = new Map<string, unknown>();
+  private readonly toWrite = new Map<string, SearchAttributeUpdatePair>();
+  private flushQueued = false;
 
-  constructor(readonly input: OrderInput) {
+  constructor(
+    readonly input: OrderInput,
+    options: OrderOptions = {},
+  ) {
+    this.lean = options.lean === true;
+    if (this.lean) {
+      const started = workflowInfo().typedSearchAttributes;
+      for (const key of [FulfillmentStage, OrderNumber, FulfillmentFlow, NeedsAttention]) {
+        const value = started.get(key as never);
+        if (value !== undefined) this.written.set(key.name, value);
+      }
+    }
     this.status = {
       orderNumber: input.order.orderNumber,
       flow: flowLabel(input.fulfillment),
@@ -127,13 +164,37 @@ export class Order implements StepHost {
       ...(note !== undefined && { note }),
     };
     this.status.timeline.push(entry);
-    upsertSearchAttributes([
+    this.upsert([
       { key: FulfillmentStage, value: stage },
       { key: OrderNumber, value: this.status.orderNumber },
       { key: FulfillmentFlow, value: this.status.flow },
       { key: NeedsAttention, value: this.needsPerson },
     ]);
     this.show();
+  }
+
+  private upsert(pairs: SearchAttributeUpdatePair[]): void {
+    if (!this.lean) {
+      upsertSearchAttributes(pairs);
+      return;
+    }
+    for (const pair of pairs) this.toWrite.set(pair.key.name, pair);
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    // After the task's synchronous work: several stages entered at once make one upsert.
+    void Promise.resolve().then(() => this.flush());
+  }
+
+  /** Lean mode: writes the search attributes that changed (also called before the end). */
+  flush(): void {
+    this.flushQueued = false;
+    const changed = [...this.toWrite.values()].filter(
+      (p) => this.written.get(p.key.name) !== p.value,
+    );
+    this.toWrite.clear();
+    if (changed.length === 0) return;
+    for (const p of changed) this.written.set(p.key.name, p.value);
+    upsertSearchAttributes(changed);
   }
 
   /** Says what the order waits for (status and UI). */
@@ -184,7 +245,7 @@ export class Order implements StepHost {
   created(svcOrderId: string, amounts: Amounts | undefined, note?: string): void {
     this.status.svcOrderId = svcOrderId;
     if (amounts !== undefined) this.status.amounts = amounts;
-    upsertSearchAttributes([{ key: SvcOrderId, value: svcOrderId }]);
+    this.upsert([{ key: SvcOrderId, value: svcOrderId }]);
     this.enter(Stage.CREATED, note);
   }
 
@@ -284,7 +345,18 @@ export class Order implements StepHost {
 
   approvalGiven(): void {
     this.approvalAwaited = false;
+    this.approvalDone = true;
     this.enter(Stage.AWAITING_PAYMENT, 'payment approved');
+  }
+
+  /** Whether the payment policy is satisfied already (approved, or it needed no approval). */
+  get paymentApproved(): boolean {
+    return this.approvalDone;
+  }
+
+  /** The payment policy asks for no approval of this order. */
+  approvalNotNeeded(): void {
+    this.approvalDone = true;
   }
 
   /** Whether the order waits for approvePayment. */
@@ -320,6 +392,59 @@ export class Order implements StepHost {
     this.news.toppedUp = false;
   }
 
+  // ---- the account's checkout -----------------------------------------------------------------
+
+  /** What the checkout coordinator said, kept in arrival order. */
+  checkoutHeard(outcome: CheckoutOutcome): void {
+    this.checkoutInbox.push(outcome);
+  }
+
+  hasCheckoutNews(): boolean {
+    return this.checkoutInbox.length > 0;
+  }
+
+  nextCheckoutNews(): CheckoutOutcome | undefined {
+    return this.checkoutInbox.shift();
+  }
+
+  /** Paid with its batch: carted, confirmed into the batch's shipment, parent order, paid. */
+  paidInBatch(shipmentOrderId: string, payId: string, batchId: string, note?: string): void {
+    this.cartIsConfirmed = true;
+    this.status.shipmentOrderId = shipmentOrderId;
+    this.status.payId = payId;
+    // The batch's steps, on the timeline only: the stage moves once (one upsert).
+    const at = new Date().toISOString();
+    const via = `with checkout batch ${batchId}`;
+    for (const stage of [Stage.IN_CART, Stage.CONFIRMED, Stage.AWAITING_PAYMENT]) {
+      this.status.timeline.push({ stage, at, note: via });
+    }
+    this.paymentMade(note);
+  }
+
+  /** The coordinator confirmed the order into a shipment before handing it back. */
+  confirmedInBatch(shipmentOrderId: string): void {
+    this.cartIsConfirmed = true;
+    this.status.shipmentOrderId = shipmentOrderId;
+  }
+
+  /** A cancel waits while the coordinator is asked to let the order go. */
+  holdCancel(action: PendingAction): void {
+    this.heldCancel = action;
+  }
+
+  get cancelUnderWay(): boolean {
+    return this.heldCancel !== undefined || this.hasAction(['cancel']);
+  }
+
+  /** The held cancel, if any: carried out now (throws CancelRequested) or refused. */
+  releaseCancel(refusal?: string): void {
+    const action = this.heldCancel;
+    if (action === undefined) return;
+    this.heldCancel = undefined;
+    if (refusal !== undefined) this.answer(action, refusal, false);
+    else this.cancelWith(action);
+  }
+
   // ---- waiting for people and events ------------------------------------------------------------
 
   /**
@@ -338,7 +463,7 @@ export class Order implements StepHost {
   ): Promise<PendingAction | undefined> {
     if (this.stage !== stage) this.enter(stage);
     this.waitFor(waitingFor);
-    const withCancel = this.cancellable;
+    const withCancel = this.cancellable && this.heldCancel === undefined;
     const kinds: readonly ActionKind[] = withCancel ? [...actions, 'cancel'] : actions;
     const wake = () => this.hasAction(kinds) || (options.until?.() ?? false);
     for (const kind of actions) this.accepting.add(kind);
@@ -351,8 +476,8 @@ export class Order implements StepHost {
     } finally {
       for (const kind of actions) this.accepting.delete(kind);
     }
-    if (withCancel) this.checkCancel();
-    const action = this.take(actions);
+    if (withCancel && options.cancelReturns !== true) this.checkCancel();
+    const action = this.take(withCancel && options.cancelReturns === true ? kinds : actions);
     this.refuseWaiting('already handled by an earlier request', actions);
     if (woken) this.waitEnded(action?.kind);
     return action;
@@ -414,7 +539,10 @@ export class Order implements StepHost {
   /** Cancels now if an operator asked to and the order still can be (checked between steps). */
   checkCancel(): void {
     const cancel = this.take(['cancel']);
-    if (!cancel) return;
+    if (cancel) this.cancelWith(cancel);
+  }
+
+  private cancelWith(cancel: PendingAction): void {
     if (!this.cancellable) {
       this.answer(cancel, 'a payment is under way or made; open a dispute instead', false);
       return;

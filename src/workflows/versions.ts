@@ -9,4 +9,19 @@ export const Patch = {
    * Workflows started before it finish on the frozen code in ./v1.
    */
   ReconcilingSteps: 'reconciling-steps-2026-11',
+  /**
+   * fulfillOrder checks out with its account's other orders (checkout/coordinator.ts) and writes
+   * search attributes only when they change, once per workflow task. Orders started before it
+   * check out alone to the end.
+   */
+  BatchedCheckout: 'batched-checkout-2026-11',
+  /**
+   * trackingSweep continues as new page by page, matches the supplier's answers by every id and
+   * flags orders the supplier went quiet about. Sweeps started before it finish on ./v1.
+   */
+  TrackingSweepPages: 'tracking-sweep-pages-2026-11',
+  /**
+   * followDelivery stops at NEEDS_ATTENTION on the sweeper's `stale` news (steps/shipment.ts).
+   */
+  TrackingStaleFlags: 'tracking-stale-flags-2026-11',
 } as const;

@@ -21,6 +21,10 @@ import {
 } from '../../src/temporal/encryption.js';
 import { taskQueues, type TaskQueues } from '../../src/temporal/taskQueues.js';
 import { createWorkers, WORKFLOWS_PATH, type WorkerSet } from '../../src/worker.js';
+import {
+  DEFAULT_CHECKOUT_SETTINGS,
+  type CheckoutSettings,
+} from '../../src/workflows/checkout/messages.js';
 import type { trackingSweep } from '../../src/workflows/trackingSweep.js';
 import { eventually } from './eventually.js';
 import { nameScenario, recordHistories } from './histories.js';
@@ -44,6 +48,8 @@ export interface HarnessOptions {
   catalogueEventsUrl?: string;
   /** Encrypt payloads with this key (workers and the test's client); default: in clear. */
   encryptionKey?: EncryptionKey;
+  /** The account's checkout batching; default: the product's defaults. */
+  checkout?: Partial<CheckoutSettings>;
 }
 
 export async function orderHarness(
@@ -73,6 +79,7 @@ export async function orderHarness(
       workflowBundle,
       catalogueEventsUrl: options.catalogueEventsUrl,
       dataConverter,
+      checkout: { ...DEFAULT_CHECKOUT_SETTINGS, ...options.checkout },
     });
   let workers = await start();
   let running = workers.run();

@@ -8,6 +8,7 @@ import { Stage } from '../../client/definitions.js';
 import type { CreateOrderRequest } from '../../supplier/api/orders.js';
 import { OrderStatus } from '../../supplier/api/constants.js';
 import { SupplierCode } from '../../supplier/errors.js';
+import type { CheckoutProgress } from '../checkout/messages.js';
 import type { Activities } from '../activities.js';
 import { isBusiness } from '../failures.js';
 import type { Order } from '../order.js';
@@ -30,29 +31,55 @@ export async function checkout(
   body: CreateOrderRequest,
 ): Promise<ParentOrder> {
   await createOrder(o, acts, body);
+  return cartToParentOrder(o, acts);
+}
+
+/**
+ * addCart → addCartConfirm → saveGenerateParentOrder for this order alone, from where its
+ * checkout batch got (nothing, in the cart, confirmed, parent order generated).
+ */
+export async function cartToParentOrder(
+  o: Order,
+  acts: Activities,
+  from: CheckoutProgress = {},
+): Promise<ParentOrder> {
   const svcOrderId = o.status.svcOrderId!;
+  if (from.shipmentOrderId === undefined) {
+    if (from.inCart !== true) {
+      await cartStep(
+        o,
+        acts,
+        'addCart',
+        () => acts.supplierOnce.addCart(svcOrderId),
+        async () => {
+          const seen = await orderReached(o, acts, OrderStatus.InCart);
+          return seen.done ? { ...seen, value: { intercepted: false, reasons: [] } } : seen;
+        },
+      );
+    }
+    o.enter(Stage.IN_CART);
 
-  await cartStep(
-    o,
-    acts,
-    'addCart',
-    () => acts.supplierOnce.addCart(svcOrderId),
-    async () => {
-      const seen = await orderReached(o, acts, OrderStatus.InCart);
-      return seen.done ? { ...seen, value: { intercepted: false, reasons: [] } } : seen;
-    },
-  );
-  o.enter(Stage.IN_CART);
-
-  const confirmed = await cartStep(
-    o,
-    acts,
-    'addCartConfirm',
-    () => acts.supplierOnce.addCartConfirm(svcOrderId),
-    () => confirmedShipment(o, acts, svcOrderId),
-  );
-  // The activity refuses a confirmation without a shipment (NEEDS_ATTENTION), so it is here.
-  o.cartConfirmed(confirmed.shipmentOrderId!);
+    const confirmed = await cartStep(
+      o,
+      acts,
+      'addCartConfirm',
+      () => acts.supplierOnce.addCartConfirm(svcOrderId),
+      () => confirmedShipment(o, acts, svcOrderId),
+    );
+    // The activity refuses a confirmation without a shipment (NEEDS_ATTENTION), so it is here.
+    o.cartConfirmed(confirmed.shipmentOrderId!);
+  } else if (o.status.shipmentOrderId !== from.shipmentOrderId) {
+    o.cartConfirmed(from.shipmentOrderId);
+  }
+  if (from.payId !== undefined) {
+    o.parentOrderGenerated(from.payId);
+    return {
+      shipmentOrderId: from.shipmentOrderId!,
+      payId: from.payId,
+      amount: from.amount ?? o.status.amounts?.orderAmount,
+      expiresAt: from.payExpiresAt,
+    };
+  }
   return generateParentOrder(o, acts);
 }
 
@@ -78,7 +105,11 @@ export async function generateParentOrder(o: Order, acts: Activities): Promise<P
 }
 
 /** createOrderV3, never twice: a lost answer or 1603003 is settled by finding the order. */
-async function createOrder(o: Order, acts: Activities, body: CreateOrderRequest): Promise<void> {
+export async function createOrder(
+  o: Order,
+  acts: Activities,
+  body: CreateOrderRequest,
+): Promise<void> {
   const storeFlow = o.input.fulfillment.flow === 'C';
   const result = await supplierStep<CreatedOrder>(o, {
     name: 'createOrderV3',

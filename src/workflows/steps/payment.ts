@@ -18,9 +18,19 @@ import { supplierStep, type Seen } from './supplierStep.js';
 /** How often an order in AWAITING_FUNDS asks for the balance on its own. */
 const BALANCE_CHECK_INTERVAL = '30 minutes';
 
-export async function pay(o: Order, acts: Activities, first: ParentOrder): Promise<void> {
+export interface PayOptions {
+  /** How the order waits when the balance is short (default: its own periodic balance check). */
+  awaitFunds?: typeof awaitFunds;
+}
+
+export async function pay(
+  o: Order,
+  acts: Activities,
+  first: ParentOrder,
+  options: PayOptions = {},
+): Promise<void> {
   let parent = first;
-  await approval(o, parent.amount);
+  if (!o.paymentApproved) await approval(o, parent.amount);
   /** A payment of this order was in doubt: a later 1604000 may be the first one's doing. */
   let doubted = false;
   const renew = async () => {
@@ -59,7 +69,12 @@ export async function pay(o: Order, acts: Activities, first: ParentOrder): Promi
     }
     // 1604000 with nothing in doubt: nothing was paid.
     o.paymentRefused();
-    await awaitFunds(o, acts, parent.amount, failureInfo(PAYMENT_STEP, result.failure));
+    await (options.awaitFunds ?? awaitFunds)(
+      o,
+      acts,
+      parent.amount,
+      failureInfo(PAYMENT_STEP, result.failure),
+    );
   }
 }
 
@@ -76,12 +91,15 @@ async function paidAtSupplier(o: Order, acts: Activities): Promise<Seen<string |
 }
 
 /** The payment policy: pay at once, up to an amount, or after approvePayment. */
-async function approval(o: Order, amount: number | undefined): Promise<void> {
+export async function approval(o: Order, amount: number | undefined): Promise<void> {
   const policy = o.input.fulfillment.payment;
   const needed =
     policy.policy === 'approval' ||
     (policy.policy === 'upTo' && (amount === undefined || amount > policy.maxAmount));
-  if (!needed) return;
+  if (!needed) {
+    o.approvalNotNeeded();
+    return;
+  }
   o.approvalAsked();
   const why =
     policy.policy === 'approval'

@@ -1,0 +1,192 @@
+/**
+ * Batched checkout: orders of one account are carted, confirmed and paid together by the
+ * account's checkout coordinator, each order with its own outcome. Batches here close by size
+ * (maxBatch = the orders of the test) so that what happens before does not race the batch.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  approvePaymentUpdate,
+  cancelUpdate,
+  resumeUpdate,
+  Stage,
+  statusQuery,
+  type OrderStatus,
+} from '../../src/client/definitions.js';
+import { configureCheckout } from '../../src/activities/checkoutStart.js';
+import { queuePrefix } from '../../src/temporal/taskQueues.js';
+import {
+  checkoutStatusQuery,
+  checkoutWorkflowId,
+  DEFAULT_CHECKOUT_SETTINGS,
+  type CheckoutSettings,
+} from '../../src/workflows/checkout/messages.js';
+import { eventually } from '../support/eventually.js';
+import {
+  orderHarness,
+  reachStage,
+  startOrder,
+  validOrder,
+  type OrderHarness,
+} from '../support/orders.js';
+import { accountStats, injectFault, sandboxUrl } from '../support/sandbox.js';
+import { editOrder, orderNumber, usOrder } from '../supplier/orderHelpers.js';
+
+/** Long enough that only the batch size (or the test) closes a batch. */
+const NEVER = 600_000;
+
+let h: OrderHarness;
+beforeAll(async () => {
+  h = await orderHarness('checkout', 10_000, {
+    checkout: { quietMs: NEVER, maxWaitMs: NEVER, maxBatch: 2 },
+  });
+});
+afterAll(() => h.close());
+
+function settings(s: Partial<CheckoutSettings>): Promise<void> {
+  return configureCheckout(h.client, h.queues, {
+    ...DEFAULT_CHECKOUT_SETTINGS,
+    quietMs: NEVER,
+    maxWaitMs: NEVER,
+    ...s,
+  });
+}
+
+const coordinator = () =>
+  h.client.workflow.getHandle(checkoutWorkflowId(queuePrefix(h.queues))).query(checkoutStatusQuery);
+
+function flowB(tag: string, payment?: unknown) {
+  return validOrder({
+    ...usOrder({ orderNumber: orderNumber(tag) }),
+    fulfillment: { flow: 'B', ...(payment !== undefined && { payment }) },
+  });
+}
+
+const waitsForBatch = (s: OrderStatus) => /checkout batch/.test(s.waitingFor ?? '');
+const calls = async (path: string) =>
+  (await accountStats(h.account.openId)).calls[`shopping/${path}`] ?? 0;
+
+async function setBalance(amount: number): Promise<void> {
+  const res = await fetch(`${sandboxUrl()}/__sandbox/balance`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ openId: h.account.openId, amount }),
+  });
+  expect(res.status).toBe(200);
+}
+
+describe('batched checkout', () => {
+  it('one batch: an order intercepted at addCart stops alone, one needing approval joins only once approved, the rest are paid with one call each', async () => {
+    await settings({ maxBatch: 3 });
+    const before = {
+      addCart: await calls('order/addCart'),
+      confirm: await calls('order/addCartConfirm'),
+      pay: await calls('pay/payBalanceV2'),
+    };
+    const plain = await startOrder(h, flowB('plain'));
+    const spoiled = await startOrder(h, flowB('spoiled'));
+    const approval = await startOrder(h, flowB('approve', { policy: 'approval' }));
+    await reachStage(plain, Stage.CREATED, waitsForBatch);
+    const toSpoil = await reachStage(spoiled, Stage.CREATED, waitsForBatch);
+    // Changed at the supplier while it waits: the batch's addCart intercepts it.
+    expect((await editOrder(toSpoil.svcOrderId!, { shippingZip: 'ABCDE' })).status).toBe(200);
+    await reachStage(approval, Stage.AWAITING_PAYMENT, (s) =>
+      /approvePayment/.test(s.waitingFor ?? ''),
+    );
+    expect((await coordinator()).waiting).toBe(2);
+    expect(await calls('order/addCart')).toBe(before.addCart);
+
+    await approval.executeUpdate(approvePaymentUpdate, { args: [{ by: 'test' }] });
+    const paid = await reachStage(plain, Stage.AWAITING_SHIPMENT);
+    const approvedPaid = await reachStage(approval, Stage.AWAITING_SHIPMENT);
+    const stopped = await reachStage(spoiled, Stage.INTERCEPTED);
+    expect(stopped.interception?.step).toBe('addCart');
+    expect(stopped.interception?.reasons[0]?.code).toBe(100102);
+    expect(paid.shipmentOrderId).toBe(approvedPaid.shipmentOrderId);
+    expect(paid.timeline.some((t) => /checkout batch/.test(t.note ?? ''))).toBe(true);
+    expect(await calls('order/addCart')).toBe(before.addCart + 1);
+    expect(await calls('order/addCartConfirm')).toBe(before.confirm + 1);
+    expect(await calls('pay/payBalanceV2')).toBe(before.pay + 1);
+
+    // Fixed at the supplier, the intercepted order goes on alone.
+    expect((await editOrder(stopped.svcOrderId!, { shippingZip: '90210' })).status).toBe(200);
+    await spoiled.executeUpdate(resumeUpdate, { args: [{ by: 'test' }] });
+    const alone = await reachStage(spoiled, Stage.AWAITING_SHIPMENT);
+    expect(alone.shipmentOrderId).not.toBe(paid.shipmentOrderId);
+  });
+
+  it('a batch whose payment answer is lost is paid once, found at the supplier', async () => {
+    await settings({ maxBatch: 2 });
+    const paymentsBefore = (await accountStats(h.account.openId)).payments;
+    await injectFault({
+      openId: h.account.openId,
+      path: 'shopping/pay/payBalanceV2',
+      kind: 'commitThenDrop',
+      times: 1,
+    });
+    const a = await startOrder(h, flowB('lost-a'));
+    const b = await startOrder(h, flowB('lost-b'));
+    const [sa, sb] = await Promise.all([
+      reachStage(a, Stage.AWAITING_SHIPMENT),
+      reachStage(b, Stage.AWAITING_SHIPMENT),
+    ]);
+    expect(sa.shipmentOrderId).toBe(sb.shipmentOrderId);
+    expect((await accountStats(h.account.openId)).payments).toBe(paymentsBefore + 1);
+    for (const s of [sa, sb]) {
+      expect(s.timeline.some((t) => /shows the batch paid/.test(t.note ?? ''))).toBe(true);
+    }
+  });
+
+  it('short of funds: the refused batch waits whole; later orders wait unconfirmed; the balance pays the oldest it covers', async () => {
+    await settings({ maxBatch: 2 });
+    await setBalance(0);
+    const a = await startOrder(h, flowB('funds-a'));
+    const b = await startOrder(h, flowB('funds-b'));
+    const [sa, sb] = await Promise.all([
+      reachStage(a, Stage.AWAITING_FUNDS),
+      reachStage(b, Stage.AWAITING_FUNDS),
+    ]);
+    expect(sa.error?.code).toBe(1604000);
+    expect(sa.waitingFor).toMatch(/shipment/);
+    // While funds are short a new batch takes what the balance covers (nothing): c waits too.
+    await settings({ maxBatch: 1 });
+    const c = await startOrder(h, flowB('funds-c'));
+    const sc = await reachStage(c, Stage.AWAITING_FUNDS);
+    expect(sc.shipmentOrderId).toBeUndefined();
+    // Enough for a and b (the oldest), not for c as well.
+    const ab = (sa.amounts?.orderAmount ?? 0) + (sb.amounts?.orderAmount ?? 0);
+    await setBalance(ab + (sc.amounts?.orderAmount ?? 0) / 2);
+    await c.executeUpdate(resumeUpdate, { args: [{ by: 'test' }] });
+    await reachStage(a, Stage.AWAITING_SHIPMENT);
+    await reachStage(b, Stage.AWAITING_SHIPMENT);
+    expect((await c.query(statusQuery)).stage).toBe(Stage.AWAITING_FUNDS);
+    await eventually(
+      'the coordinator holds only c',
+      coordinator,
+      (v) => v.awaitingFunds.length === 1,
+    );
+    await setBalance(10_000);
+    await c.executeUpdate(resumeUpdate, { args: [{ by: 'test' }] });
+    await reachStage(c, Stage.AWAITING_SHIPMENT);
+  });
+
+  it('a lone order is paid once no other order joins for the quiet period', async () => {
+    await settings({ quietMs: 2_000, maxBatch: 50 });
+    const lone = await startOrder(h, flowB('lone'));
+    const paid = await reachStage(lone, Stage.AWAITING_SHIPMENT);
+    expect(paid.timeline.some((t) => /checkout batch/.test(t.note ?? ''))).toBe(true);
+  });
+
+  it('cancel of an order waiting for its batch lets it go and deletes it at the supplier', async () => {
+    await settings({ maxBatch: 50 });
+    const waiting = await startOrder(h, flowB('cancel'));
+    await reachStage(waiting, Stage.CREATED, waitsForBatch);
+    const answer = await waiting.executeUpdate(cancelUpdate, {
+      args: [{ reason: 'customer asked' }],
+    });
+    expect(answer.accepted).toBe(true);
+    const done = (await waiting.result()) as OrderStatus;
+    expect(done.stage).toBe(Stage.CANCELLED);
+    expect((await coordinator()).waiting).toBe(0);
+    expect(await calls('order/deleteOrder')).toBeGreaterThan(0);
+  });
+});
