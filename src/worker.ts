@@ -1,11 +1,14 @@
 /**
- * The workers of one supplier account: three Workers on one NativeConnection.
+ * The workers of one supplier account: Workers on one NativeConnection.
  *
  * - `orders`: the workflows, the activities that talk to Temporal itself (orchestration, the
  *   webhook inbox's replays) and the forwarding of catalogue webhook events upstream.
- * - `supplier`: every supplier call but the batch queries, at the account's rate
- *   (`maxTaskQueueActivitiesPerSecond`, enforced by the server across every worker process).
- * - `batch`: getOrderDetailBatch and getProofOfDelivery, at the batch rate.
+ * - `supplier`: every supplier call of the account, at the account's rate
+ *   (`maxTaskQueueActivitiesPerSecond`, enforced by the server across every worker process),
+ *   payments first (workflows/supplierPriority.ts). The batch queries' own, higher limit is paced
+ *   in the process (supplier/pacing.ts).
+ * - `retiredBatch`: drains the batch queries scheduled on their former queue before the deploy
+ *   that merged it into `supplier` (docs/changing-workflows.md), at the batch rate.
  *
  * Any number of processes may run the same set; nothing here is a per-process singleton except
  * the SDK runtime (and its logger).
@@ -43,9 +46,9 @@ export interface CreateWorkersOptions {
   namespace?: string;
   queues: TaskQueues;
   supplier: SupplierClient;
-  /** The account's general rate: supplier-queue activities per second (default 1). */
+  /** The account's rate: supplier-queue activities per second (default 1). */
   ratePerSecond?: number;
-  /** The batch queries' rate: batch-queue activities per second (default 2). */
+  /** The batch queries' own limit (default 2): what drains the retired batch queue. */
   batchRatePerSecond?: number;
   /**
    * A prebuilt workflow bundle (tests bundle once per file); otherwise `WORKFLOWS_PATH`. Built with
@@ -68,7 +71,7 @@ export interface WorkerSet {
   queues: TaskQueues;
   /** A client on the workers' connection (what the orchestration activities use). */
   client: Client;
-  /** Runs the three workers until `shutdown()` (or a fatal error of one, which stops all). */
+  /** Runs the workers until `shutdown()` (or a fatal error of one, which stops all). */
   run(): Promise<void>;
   /** Asks the workers to stop, waits until they did, and closes an owned connection. */
   shutdown(): Promise<void>;
@@ -109,12 +112,14 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
       Worker.create({
         ...common,
         taskQueue: queues.supplier,
-        activities: supplierActivities(supplier),
+        activities: { ...supplierActivities(supplier), ...batchActivities(supplier) },
         maxTaskQueueActivitiesPerSecond: ratePerSecond,
       }),
+      // Tasks scheduled on the retired queue before the deploy, and their retries: few, and their
+      // calls pass this process's pacing of the account like every other.
       Worker.create({
         ...common,
-        taskQueue: queues.batch,
+        taskQueue: queues.retiredBatch,
         activities: batchActivities(supplier),
         maxTaskQueueActivitiesPerSecond: batchRatePerSecond,
       }),

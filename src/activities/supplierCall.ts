@@ -2,12 +2,18 @@
  * Runs one supplier call inside an activity and turns its failure into the ApplicationFailure the
  * workflow acts on (client/failures.ts). Temporal retries the retryable ones, after the supplier's
  * delay where it gave one; the rest reach the workflow at once.
+ *
+ * The call takes its place in the account's line at the activity's priority. The server already
+ * spaced the account's tasks while they were scheduled; a slot further away than
+ * MAX_PACE_WAIT_MS is not waited for inside the activity (it would eat the start-to-close
+ * timeout): the attempt ends unsent, to be tried again once the slot is near.
  */
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { FailureType, type SupplierFailureDetails } from '../client/failures.js';
 import type { SupplierClient } from '../supplier/client.js';
 import type { Endpoint, RequestOf, ResponseOf } from '../supplier/endpoint.js';
+import { PaceTooLong } from '../supplier/pacer.js';
 import {
   formatIssues,
   SupplierError,
@@ -22,15 +28,36 @@ export async function supplierCall<E extends Endpoint>(
   input: RequestOf<E>,
 ): Promise<ResponseOf<E>> {
   try {
-    // Inside an activity, its cancellation (or timeout) also aborts the HTTP request.
-    const signal = Context.current().cancellationSignal;
-    return await supplier.call(ep, input, { signal });
+    const { cancellationSignal, info } = Context.current();
+    // Its cancellation (or timeout) also ends the wait for a slot and aborts the HTTP request.
+    return await supplier.call(ep, input, {
+      signal: cancellationSignal,
+      priority: info.priority?.priorityKey,
+      maxPaceWaitMs: MAX_PACE_WAIT_MS,
+    });
   } catch (err) {
     throw toApplicationFailure(ep.name, err);
   }
 }
 
+/** The longest wait for the account's next slot inside an activity. */
+export const MAX_PACE_WAIT_MS = 5_000;
+
 export function toApplicationFailure(endpoint: string, err: unknown): unknown {
+  if (err instanceof PaceTooLong) {
+    const details: SupplierFailureDetails = {
+      endpoint,
+      message: err.message,
+      retryAfterMs: err.waitMs,
+      paced: true,
+    };
+    return ApplicationFailure.create({
+      type: FailureType.Retryable,
+      message: `${endpoint}: not sent, ${err.message}`,
+      details: [details],
+      nextRetryDelay: err.waitMs,
+    });
+  }
   if (
     (err instanceof SupplierError || err instanceof SupplierTransportError) &&
     err.endpoint !== endpoint

@@ -23,12 +23,17 @@ const CLI_TYPE_NAMES: Record<SearchAttributeType, string> = {
   [SearchAttributeType.KEYWORD_LIST]: 'KeywordList',
 };
 
-/** One task-queue partition, as src/temporal/devServer.ts: the rate limit enforced exactly. */
+/**
+ * As src/temporal/devServer.ts: one task-queue partition (the rate limit enforced exactly) and the
+ * priority-aware matcher (payments leave a backlog first).
+ */
 const SINGLE_PARTITION_ARGS = [
   '--dynamic-config-value',
   'matching.numTaskqueueReadPartitions=1',
   '--dynamic-config-value',
   'matching.numTaskqueueWritePartitions=1',
+  '--dynamic-config-value',
+  'matching.useNewMatcher=true',
 ];
 
 const START_TIMEOUT_MS = 60_000;

@@ -25,4 +25,9 @@ export interface SupplierFailureDetails {
   retryAfterMs?: number;
   /** No access token could be had, so the call itself was never sent. */
   noToken?: boolean;
+  /**
+   * dropflow held the call back to keep the account within its rate (its next slot was further
+   * away than an attempt may wait): never sent; `retryAfterMs` is when the slot comes.
+   */
+  paced?: boolean;
 }

@@ -10,15 +10,15 @@ import { openEnvelope } from './envelope.js';
 import { SupplierCode, SupplierRequestInvalid } from './errors.js';
 import { DEFAULT_HTTP_OPTIONS, SupplierHttp, type HttpOptions } from './http.js';
 import { toFieldIssues } from './issues.js';
-import { pacerFor } from './pacer.js';
+import { pacingFor, type AccountPacing } from './pacing.js';
 import { tokenManagerFor, type TokenManager } from './tokens.js';
 
 export interface SupplierConfig {
   baseUrl: string;
   apiKey: string;
-  /** Requests per second of the account's general limit (tier dependent: 1, 2, 4 or 6). */
+  /** Requests per second of the account: one budget for every request (tier: 1, 2, 4 or 6). */
   ratePerSecond?: number;
-  /** Requests per second of getOrderDetailBatch and getProofOfDelivery. */
+  /** Requests per second of getOrderDetailBatch and getProofOfDelivery, within that budget. */
   batchRatePerSecond?: number;
   http?: Partial<HttpOptions>;
   /** Minimum spacing of token calls; see TOKEN_CALL_INTERVAL_MS. */
@@ -26,8 +26,12 @@ export interface SupplierConfig {
 }
 
 export interface CallOptions {
-  /** Aborts the request: an activity that is cancelled or timed out stops waiting for it. */
+  /** Aborts the request, or the wait for its slot: a cancelled or timed out activity stops. */
   signal?: AbortSignal;
+  /** Place in the account's line (1 … 5, lower first; workflows/supplierPriority.ts). */
+  priority?: number;
+  /** Throw `PaceTooLong` rather than wait longer than this for the account's next slot. */
+  maxPaceWaitMs?: number;
 }
 
 export interface CallResult<T> {
@@ -44,7 +48,7 @@ export class SupplierClient {
   readonly api: SupplierApi;
   readonly tokens: TokenManager;
   private readonly http: SupplierHttp;
-  private readonly accountKey: string;
+  private readonly pacing: AccountPacing;
 
   constructor(private readonly config: SupplierConfig) {
     const http = { ...DEFAULT_HTTP_OPTIONS, ...config.http };
@@ -53,7 +57,11 @@ export class SupplierClient {
       http,
       tokenCallIntervalMs: config.tokenCallIntervalMs,
     });
-    this.accountKey = `${config.baseUrl}|${createHash('sha256').update(config.apiKey).digest('hex')}`;
+    const accountKey = `${config.baseUrl}|${createHash('sha256').update(config.apiKey).digest('hex')}`;
+    this.pacing = pacingFor(accountKey, {
+      perSecond: config.ratePerSecond ?? 1,
+      batchPerSecond: config.batchRatePerSecond ?? 2,
+    });
     this.api = Object.fromEntries(
       Object.entries(endpoints).map(([name, ep]) => [
         name,
@@ -81,13 +89,15 @@ export class SupplierClient {
     if (!checked.success) throw new SupplierRequestInvalid(ep.name, toFieldIssues(checked.error));
 
     const token = ep.auth ? await this.tokens.accessToken() : undefined;
-    await this.pace(ep);
+    await this.pace(ep, options);
+    const sentAt = Date.now();
     const answer = await this.http.send(
       ep,
       checked.data as Record<string, unknown>,
       token,
       options.signal,
     );
+    if (ep.rate !== 'token') this.pacing.answered(answer.envelope.code, sentAt);
     if (answer.envelope.code === SupplierCode.AuthenticationFailed && token !== undefined) {
       this.tokens.invalidate(token);
     }
@@ -99,12 +109,12 @@ export class SupplierClient {
     await this.http.close();
   }
 
-  private pace(ep: Endpoint): Promise<void> {
+  private pace(ep: Endpoint, options: CallOptions): Promise<void> {
     if (ep.rate === 'token') return this.tokens.pace();
-    const perSecond =
-      ep.rate === 'batch'
-        ? (this.config.batchRatePerSecond ?? 2)
-        : (this.config.ratePerSecond ?? 1);
-    return pacerFor(`${this.accountKey}|${ep.rate}`, perSecond).take();
+    return this.pacing.take(ep.rate, {
+      signal: options.signal,
+      priority: options.priority,
+      maxWaitMs: options.maxPaceWaitMs,
+    });
   }
 }

@@ -1,39 +1,146 @@
 /**
- * In-process pacing of supplier calls per account and rate class. The first guard is the Temporal
- * task queue's `maxTaskQueueActivitiesPerSecond`, enforced by the server across every worker
- * process; this one keeps a single process (CLI, tests, bursts after a restart) from sending two
- * calls inside one interval.
+ * In-process spacing of one rate class of one supplier account: slots exactly `1000 / rate` ms
+ * apart, handed out by priority (lower key first), then in call order. The rate may change between slots
+ * (adaptiveRate.ts). A caller that gives up (its signal aborts) leaves the line at once; one whose
+ * slot is further away than it may wait is refused with the wait (`PaceTooLong`) instead of waiting.
+ *
+ * The account's budget across processes is the Temporal task queue's (temporal/taskQueues.ts);
+ * this keeps one process's calls (CLI, tests, tasks the server handed out close together) apart.
  */
-export class Pacer {
-  private next = 0;
 
-  constructor(private readonly intervalMs: number) {}
+export interface TakeOptions {
+  /** Leaves the line when aborted: the promise rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Lower goes first (Temporal's priority keys: 1 … 5); default 3, the server's default. */
+  priority?: number;
+  /** Refuse (`PaceTooLong`) rather than wait longer than this for the slot. Default: no bound. */
+  maxWaitMs?: number;
+}
 
-  /** Resolves when the caller may send; slots are handed out in call order. */
-  async take(): Promise<void> {
-    const now = Date.now();
-    const at = Math.max(now, this.next);
-    this.next = at + this.intervalMs;
-    if (at > now) await new Promise((resolve) => setTimeout(resolve, at - now));
+/** The slot is further away than the caller may wait: it was not taken. */
+export class PaceTooLong extends Error {
+  constructor(readonly waitMs: number) {
+    super(`the next free slot of the account is ${Math.ceil(waitMs / 1000)} s away`);
+    this.name = 'PaceTooLong';
   }
 }
 
+const DEFAULT_PRIORITY = 3;
+
 /**
- * Spacing added to the account's interval: two calls paced exactly at the limit can still arrive
- * inside one supplier window when the first is delayed on its way (a busy event loop, a slow
- * connection), and a refused call costs a whole retry.
+ * A timer that fires this late still gets its slot on the grid (the rate holds over time, no
+ * drift); a longer stall of the event loop is not made up with a burst.
  */
-const MARGIN_MS = 100;
+const MAX_CATCH_UP_MS = 20;
 
-const pacers = new Map<string, Pacer>();
+interface Waiter {
+  priority: number;
+  /** The latest time its slot may come, or Infinity. */
+  latestAt: number;
+  resolve: () => void;
+  reject: (err: Error) => void;
+  leave: () => void;
+}
 
-/** One pacer per key in this process, shared by every client of the same account. */
-export function pacerFor(key: string, perSecond: number): Pacer {
-  const k = `${key}|${perSecond}`;
-  let p = pacers.get(k);
-  if (!p) {
-    p = new Pacer(Math.ceil(1000 / perSecond) + MARGIN_MS);
-    pacers.set(k, p);
+export class Pacer {
+  /** The earliest time of the next slot. */
+  private next = 0;
+  private readonly line: Waiter[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  /** `perSecond` is read at every slot. */
+  constructor(private readonly perSecond: () => number) {}
+
+  /** Resolves when the caller may send. */
+  take(options: TakeOptions = {}): Promise<void> {
+    const { signal } = options;
+    if (signal?.aborted === true) return Promise.reject(reasonOf(signal));
+    const now = Date.now();
+    const priority = options.priority ?? DEFAULT_PRIORITY;
+    const ahead = this.line.filter((w) => w.priority <= priority).length;
+    const wait = Math.max(0, this.next - now) + ahead * this.intervalMs();
+    if (wait > (options.maxWaitMs ?? Infinity)) return Promise.reject(new PaceTooLong(wait));
+    if (this.line.length === 0 && now >= this.next) {
+      this.next = now + this.intervalMs();
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = (): void => {
+        this.remove(waiter);
+        reject(reasonOf(signal!));
+      };
+      const waiter: Waiter = {
+        priority,
+        latestAt: now + (options.maxWaitMs ?? Infinity),
+        resolve,
+        reject,
+        leave: () => signal?.removeEventListener('abort', onAbort),
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const at = this.line.findIndex((w) => w.priority > priority);
+      this.line.splice(at === -1 ? this.line.length : at, 0, waiter);
+      this.refuseOverdue(now);
+      this.arm();
+    });
   }
-  return p;
+
+  /** Callers in line now. */
+  get waiting(): number {
+    return this.line.length;
+  }
+
+  private intervalMs(): number {
+    return 1000 / this.perSecond();
+  }
+
+  /** Refuses the callers pushed past what they may wait by someone of higher priority. */
+  private refuseOverdue(now: number): void {
+    const interval = this.intervalMs();
+    let slot = Math.max(this.next, now);
+    for (const w of [...this.line]) {
+      if (slot > w.latestAt) {
+        this.remove(w);
+        w.reject(new PaceTooLong(slot - now));
+        continue;
+      }
+      slot += interval;
+    }
+  }
+
+  private remove(w: Waiter): void {
+    const i = this.line.indexOf(w);
+    if (i !== -1) this.line.splice(i, 1);
+    w.leave();
+  }
+
+  private arm(): void {
+    if (this.timer !== undefined || this.line.length === 0) return;
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.release();
+      },
+      Math.max(0, this.next - Date.now()),
+    );
+  }
+
+  private release(): void {
+    const now = Date.now();
+    const first = this.line[0];
+    if (first !== undefined && now >= this.next) {
+      this.remove(first);
+      // Its slot was `next`: a timer a little late keeps the grid.
+      this.next = Math.max(this.next, now - MAX_CATCH_UP_MS) + this.intervalMs();
+      first.resolve();
+      // The rate may have dropped since the others lined up.
+      this.refuseOverdue(now);
+    }
+    this.arm();
+  }
+}
+
+/** Why the caller gave up: an activity's cancellation, or the abort's own reason. */
+function reasonOf(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason : new Error(`aborted: ${String(reason)}`);
 }

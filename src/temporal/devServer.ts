@@ -37,13 +37,16 @@ export interface DevServer {
 
 /**
  * One task-queue partition, so that `maxTaskQueueActivitiesPerSecond` (the supplier's rate limit)
- * is enforced exactly rather than per partition.
+ * is enforced exactly rather than per partition; and the priority-aware matcher, so that a
+ * backlog leaves in priority order (server 1.29 still defaults to the FIFO one).
  */
-const SINGLE_PARTITION_ARGS = [
+const MATCHING_ARGS = [
   '--dynamic-config-value',
   'matching.numTaskqueueReadPartitions=1',
   '--dynamic-config-value',
   'matching.numTaskqueueWritePartitions=1',
+  '--dynamic-config-value',
+  'matching.useNewMatcher=true',
 ];
 
 export async function startDevServer(opts: DevServerOptions): Promise<DevServer> {
@@ -60,7 +63,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
       namespace,
       // Registered with `--search-attribute Name=Type` by @temporalio/testing.
       searchAttributes: [...searchAttributeKeys],
-      extraArgs: [...SINGLE_PARTITION_ARGS, ...(opts.extraArgs ?? [])],
+      extraArgs: [...MATCHING_ARGS, ...(opts.extraArgs ?? [])],
       ...(opts.port !== undefined && { port: opts.port }),
       ...(opts.dbFilename !== undefined && { dbFilename: opts.dbFilename }),
       // The SDK's core starts the UI whenever a UI port is given, so only pass it with `ui`.

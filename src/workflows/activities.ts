@@ -1,12 +1,20 @@
 /**
- * The activity stubs of an order workflow. Supplier calls go to the supplier queues of the
- * workflow's own queue set (temporal/taskQueues.ts), where the server enforces the account's rate.
+ * The activity stubs of an order workflow. Every supplier call goes to the one supplier queue of
+ * the workflow's own queue set (temporal/taskQueues.ts), where the server enforces the account's
+ * rate, with the priority of its class (supplierPriority.ts): one stub per class, and each method
+ * name routed to its class's stub.
  */
-import { proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import type { BatchActivities, SupplierActivities } from '../activities/index.js';
 import type { OrchestrationActivities } from '../activities/orchestration.js';
 import { FailureType } from '../client/failures.js';
 import { queuesOf } from '../temporal/taskQueues.js';
+import {
+  BATCH_ACTIVITY_PRIORITY,
+  byPriority,
+  SUPPLIER_ACTIVITY_PRIORITY,
+  type SupplierPriority,
+} from './supplierPriority.js';
 
 /**
  * Reads are retried a few times by Temporal; what still fails reaches the workflow's supplier
@@ -42,22 +50,27 @@ export interface Activities {
 /** Call inside a workflow only. */
 export function activities(): Activities {
   const queues = queuesOf(workflowInfo().taskQueue);
+  /** A stub per priority class, on the account's supplier queue. */
+  const onSupplierQueue =
+    <T>(options: Pick<ActivityOptions, 'startToCloseTimeout' | 'retry'>) =>
+    (priorityKey: SupplierPriority) =>
+      proxyActivities<T>({ ...options, taskQueue: queues.supplier, priority: { priorityKey } });
   return {
-    supplier: proxyActivities<SupplierActivities>({
-      taskQueue: queues.supplier,
-      startToCloseTimeout: '1 minute',
-      retry,
-    }),
-    supplierOnce: proxyActivities<SupplierActivities>({
-      taskQueue: queues.supplier,
-      startToCloseTimeout: '1 minute',
-      retry: { maximumAttempts: 1 },
-    }),
-    batch: proxyActivities<BatchActivities>({
-      taskQueue: queues.batch,
-      startToCloseTimeout: '1 minute',
-      retry,
-    }),
+    supplier: byPriority(
+      SUPPLIER_ACTIVITY_PRIORITY,
+      onSupplierQueue<SupplierActivities>({ startToCloseTimeout: '1 minute', retry }),
+    ),
+    supplierOnce: byPriority(
+      SUPPLIER_ACTIVITY_PRIORITY,
+      onSupplierQueue<SupplierActivities>({
+        startToCloseTimeout: '1 minute',
+        retry: { maximumAttempts: 1 },
+      }),
+    ),
+    batch: byPriority(
+      BATCH_ACTIVITY_PRIORITY,
+      onSupplierQueue<BatchActivities>({ startToCloseTimeout: '1 minute', retry }),
+    ),
     orchestration: proxyActivities<OrchestrationActivities>({
       taskQueue: queues.orders,
       startToCloseTimeout: '2 minutes',

@@ -63,15 +63,16 @@ export function mayHaveActed(err: unknown): boolean {
 }
 
 /**
- * The supplier asks us to slow down (busy, rate-limited, a used-up daily quota) or gives no
- * access token for the account: waited out, never counted against a step's attempts — nothing
- * about the order itself is wrong.
+ * The supplier asks us to slow down (busy, rate-limited, a used-up daily quota), dropflow held the
+ * call back to keep the account within its rate, or there is no access token for the account:
+ * waited out, never counted against a step's attempts — nothing about the order itself is wrong.
  */
 export function isThrottled(f: SupplierFailure | undefined): boolean {
   if (f?.type !== FailureType.Retryable) return false;
   const code = f.details.code;
   return (
     f.details.noToken === true ||
+    f.details.paced === true ||
     code === SupplierCode.SystemBusy ||
     code === SupplierCode.TooManyRequests ||
     (f.details.retryAfterMs ?? 0) > MAX_BACKOFF_MS

@@ -4,10 +4,10 @@
  * Temporal Schedule per account starts it (temporal/trackingSchedule.ts); orders never poll.
  *
  * The account is the queue set the sweep runs on: it lists the order workflows of its own orders
- * queue and asks the batch queue of the same set (queuesOf), whose rate is the account's batch
- * limit. trackInfo is not asked: the order detail already carries the status, the tracking number
- * and URL and the logistics line, which is all a `supplierStatus` holds, and trackInfo would spend
- * the account's general (1/s) budget that order creation and payment need.
+ * queue and asks the supplier queue of the same set (queuesOf) at the tracking priority, behind
+ * every order's calls. trackInfo is not asked: the order detail already carries the status, the
+ * tracking number and URL and the logistics line, which is all a `supplierStatus` holds, and
+ * trackInfo would spend more of the account's budget that order creation and payment need.
  */
 import { ActivityFailure, log, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { BatchActivities } from '../activities/index.js';
@@ -18,6 +18,7 @@ import type {
   TrackedOrder,
 } from '../activities/orchestration.js';
 import { queuesOf } from '../temporal/taskQueues.js';
+import { SupplierPriority } from './supplierPriority.js';
 import { chunk, needsProof, newsFor } from './trackingChanges.js';
 
 export interface TrackingSweepInput {
@@ -55,8 +56,10 @@ const orchestration = () =>
 
 const batch = () =>
   proxyActivities<BatchActivities>({
-    taskQueue: queuesOf(workflowInfo().taskQueue).batch,
-    // Waiting for the queue's rate counts here, not in startToClose.
+    // The account's one supplier queue, behind payments, carts and creates.
+    taskQueue: queuesOf(workflowInfo().taskQueue).supplier,
+    priority: { priorityKey: SupplierPriority.Tracking },
+    // Waiting in the queue's backlog counts here, not in startToClose.
     scheduleToCloseTimeout: '10 minutes',
     startToCloseTimeout: '1 minute',
     retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 5 },

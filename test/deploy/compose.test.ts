@@ -95,6 +95,7 @@ describe('docker-compose.yml', () => {
     expect(parse(dynamic)).toMatchObject({
       'matching.numTaskqueueReadPartitions': [{ value: 1 }],
       'matching.numTaskqueueWritePartitions': [{ value: 1 }],
+      'matching.useNewMatcher': [{ value: true }],
     });
   });
 

@@ -165,7 +165,7 @@ export function register(program: Command): void {
           `  Codec server    ${gateway.codecUrl ?? '-'}${codecEndpoint === undefined ? '  (not given to the UI: gateway port 0)' : '  (the UI decodes through it)'}`,
           `  Sandbox API     ${sandbox.url}/api2.0/v1/  (API key: ${config.SANDBOX_API_KEY === 'sandbox' ? 'sandbox' : 'from SANDBOX_API_KEY'})`,
           `  Sandbox stats   ${sandbox.url}/__sandbox/stats`,
-          `  Workers         ${queues.orders}, ${queues.supplier}, ${queues.batch}`,
+          `  Workers         ${queues.orders}, ${queues.supplier} (draining ${queues.retiredBatch})`,
           `  Tracking sweep  schedule ${schedule.scheduleId}, every ${trackingEvery} s`,
           `  Metrics         http://127.0.0.1:${config.METRICS_PORT}/metrics`,
           `  Gateway         ${gateway.url}  (intake token: ${config.GATEWAY_TOKEN === undefined ? intakeToken : 'from GATEWAY_TOKEN'})`,

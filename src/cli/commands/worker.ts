@@ -1,7 +1,8 @@
 /**
- * `dropflow worker`: the workers of one supplier account (orders, supplier-api, supplier-api-batch
- * queues) against a Temporal server, until SIGINT/SIGTERM, then a graceful drain. Run as many as
- * you like: rate limits live in the task queues, not in the process.
+ * `dropflow worker`: the workers of one supplier account (orders and supplier-api queues, and the
+ * retired supplier-api-batch queue until it is empty) against a Temporal server, until
+ * SIGINT/SIGTERM, then a graceful drain. Run as many as you like: the account's rate limit lives in
+ * its task queue, not in the process.
  */
 import { bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
 import type { Command } from 'commander';
@@ -109,9 +110,9 @@ export function register(program: Command): void {
           'tracking schedule ensured',
         );
       }
-      const { orders, supplier: supplierQueue, batch } = target.queues;
+      const { orders, supplier: supplierQueue, retiredBatch } = target.queues;
       process.stdout.write(
-        `worker: polling ${orders}, ${supplierQueue}, ${batch} on ${target.address} (namespace ${target.namespace})\n`,
+        `worker: polling ${orders}, ${supplierQueue} (draining ${retiredBatch}) on ${target.address} (namespace ${target.namespace})\n`,
       );
       // A fatal worker error ends `running` first; a signal starts the drain.
       const signal = await Promise.race([untilSignal(), running.then(() => undefined)]);
