@@ -30,6 +30,8 @@ export const SUPPLIER_ACTIVITY_PRIORITY: {
   ordersOfShipment: SupplierPriority.Money,
   addCart: SupplierPriority.Cart,
   addCartConfirm: SupplierPriority.Cart,
+  addCartBatch: SupplierPriority.Cart,
+  addCartConfirmBatch: SupplierPriority.Cart,
   saveGenerateParentOrder: SupplierPriority.Cart,
   createOrderV3: SupplierPriority.Create,
   freightCalculate: SupplierPriority.Create,
