@@ -89,6 +89,9 @@ export async function startStack(o: StackOptions): Promise<ChaosStack> {
       lifecycleStepMs: o.lifecycleStepMs,
       allowLocalWebhooks: true,
       webhookRetryDelaysMs: [1_000, 3_000, 8_000],
+      // The webhook registration below takes a token of its own just before the workers' session
+      // takes the account's: the supplier's 5-minute spacing would hold the orders that long.
+      tokenIntervalSeconds: 1,
     });
     closers.push(() => sandbox.close());
     const account = await SandboxControls.createAccount(sandbox.url, ACCOUNT_BALANCE);

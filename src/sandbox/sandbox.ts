@@ -8,6 +8,7 @@ import type { WebhookTopic } from '../supplier/api/webhooks.js';
 import { Faults } from './faults.js';
 import { Lifecycle } from './lifecycle.js';
 import { RateLimiter } from './rateLimit.js';
+import { TokenLimits } from './tokenLimits.js';
 import {
   emptyState,
   emptyStats,
@@ -38,6 +39,10 @@ export interface SandboxOptions {
   refreshTokenLifetimeMs: number;
   /** Repeated getAccessToken calls within this window return the same tokens. */
   tokenCacheMs: number;
+  /** Default of every account: getAccessToken at most once per this many seconds (0 = no limit). */
+  tokenIntervalSeconds: number;
+  /** refreshAccessToken calls answered per account in any minute (0 = no limit). */
+  refreshesPerMinute: number;
   /** Delays before the 3 retries of a failed webhook push. */
   webhookRetryDelaysMs: number[];
   /** Default of every account: order queries lag this far behind (0 = none). */
@@ -60,6 +65,8 @@ export const DEFAULT_SANDBOX_OPTIONS: Omit<SandboxOptions, 'log'> = {
   accessTokenLifetimeMs: 15 * DAY_MS,
   refreshTokenLifetimeMs: 180 * DAY_MS,
   tokenCacheMs: DAY_MS,
+  tokenIntervalSeconds: 300,
+  refreshesPerMinute: 5,
   webhookRetryDelaysMs: [1_000, 5_000, 15_000],
   batchLagMs: 0,
   payWindowSeconds: DAY_MS / 1_000,
@@ -68,6 +75,7 @@ export const DEFAULT_SANDBOX_OPTIONS: Omit<SandboxOptions, 'log'> = {
 export class Sandbox {
   readonly faults = new Faults();
   readonly limiter: RateLimiter;
+  readonly tokenLimits = new TokenLimits();
   readonly webhooks: WebhookDispatcher;
   readonly lifecycle: Lifecycle;
   /** Settings of accounts without their own; the start options until POST /__sandbox/settings. */
@@ -94,6 +102,7 @@ export class Sandbox {
     this.defaults = {
       batchLagMs: options.batchLagMs,
       payWindowSeconds: options.payWindowSeconds,
+      tokenIntervalSeconds: options.tokenIntervalSeconds,
     };
   }
 

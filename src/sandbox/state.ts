@@ -45,6 +45,8 @@ export interface SandboxSettings {
   batchLagMs: number;
   /** How long a payId of saveGenerateParentOrder can be paid (payExpireTime). */
   payWindowSeconds: number;
+  /** getAccessToken is answered at most once per this many seconds (0 = no limit). */
+  tokenIntervalSeconds: number;
 }
 
 export interface SandboxAccount {
@@ -211,6 +213,10 @@ export interface SandboxStats {
   webhooksDelivered: number;
   webhooksFailed: number;
   faultsInjected: number;
+  /** getAccessToken calls answered with tokens (refused ones are in `calls` and `rateLimited`). */
+  tokensObtained: number;
+  /** refreshAccessToken calls answered with tokens. */
+  tokensRefreshed: number;
 }
 
 export interface SandboxState {
@@ -242,6 +248,8 @@ export function emptyStats(): SandboxStats {
     webhooksDelivered: 0,
     webhooksFailed: 0,
     faultsInjected: 0,
+    tokensObtained: 0,
+    tokensRefreshed: 0,
   };
 }
 

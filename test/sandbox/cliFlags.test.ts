@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 import { expect, it } from 'vitest';
 import { readSettings } from './controls.js';
 
-it('`dropflow sandbox --batch-lag-ms --pay-window-seconds` sets the defaults of every account', async () => {
+it('`dropflow sandbox --batch-lag-ms --pay-window-seconds --token-interval-s` sets the defaults of every account', async () => {
   const child = spawn(
     process.execPath,
     [
@@ -17,6 +17,8 @@ it('`dropflow sandbox --batch-lag-ms --pay-window-seconds` sets the defaults of 
       '1500',
       '--pay-window-seconds',
       '90',
+      '--token-interval-s',
+      '42',
     ],
     { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: 'warn' } },
   );
@@ -30,6 +32,7 @@ it('`dropflow sandbox --batch-lag-ms --pay-window-seconds` sets the defaults of 
     expect((await readSettings(undefined, url)).body).toEqual({
       batchLagMs: 1_500,
       payWindowSeconds: 90,
+      tokenIntervalSeconds: 42,
     });
   } finally {
     if (child.exitCode === null && child.signalCode === null) {

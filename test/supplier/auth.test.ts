@@ -43,6 +43,9 @@ describe('token lifecycle in the client', () => {
       port: 0,
       accessTokenLifetimeMs: 1,
       tokenCacheMs: 0,
+      // Every use refreshes or obtains: the token endpoints' own limits would refuse most.
+      tokenIntervalSeconds: 0,
+      refreshesPerMinute: 0,
     });
   });
   afterAll(() => sandbox.close());

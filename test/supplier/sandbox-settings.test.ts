@@ -29,6 +29,7 @@ describe('settings', () => {
     expect(defaults).toEqual({
       batchLagMs: expect.any(Number) as number,
       payWindowSeconds: expect.any(Number) as number,
+      tokenIntervalSeconds: expect.any(Number) as number,
     });
     expect((await readSettings(account.openId)).body).toEqual({
       openId: account.openId,
@@ -42,7 +43,7 @@ describe('settings', () => {
     });
     expect(changed).toEqual({
       status: 200,
-      body: { openId: account.openId, batchLagMs: 2_500, payWindowSeconds: 90 },
+      body: { ...defaults, openId: account.openId, batchLagMs: 2_500, payWindowSeconds: 90 },
     });
     // Only the named setting changes.
     const lagOnly = await changeSettings({ openId: account.openId, batchLagMs: 100 });

@@ -17,6 +17,7 @@ interface SandboxFlags {
   allowLocalWebhooks?: boolean;
   batchLagMs: number;
   payWindowSeconds: number;
+  tokenIntervalS: number;
 }
 
 function positiveInt(value: string): number {
@@ -54,6 +55,12 @@ export function register(program: Command): void {
       DEFAULT_SANDBOX_OPTIONS.payWindowSeconds,
     )
     .option(
+      '--token-interval-s <n>',
+      'getAccessToken answered at most once per n seconds per account (0 = no limit)',
+      nonNegativeInt,
+      DEFAULT_SANDBOX_OPTIONS.tokenIntervalSeconds,
+    )
+    .option(
       '--allow-local-webhooks',
       'accept http:// and localhost webhook callbacks (development)',
     )
@@ -72,6 +79,7 @@ export function register(program: Command): void {
         allowLocalWebhooks: flags.allowLocalWebhooks === true,
         batchLagMs: flags.batchLagMs,
         payWindowSeconds: flags.payWindowSeconds,
+        tokenIntervalSeconds: flags.tokenIntervalS,
       });
       log.info({ url: sandbox.url }, 'sandbox listening');
       process.stdout.write(

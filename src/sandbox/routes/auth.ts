@@ -1,4 +1,8 @@
-/** Authentication (open-api.md §4.1, §5): token issue, 24-hour caching, refresh, logout. */
+/**
+ * Authentication (open-api.md §4.1, §5): token issue, 24-hour caching, refresh, logout, and the
+ * token endpoints' own limits (tokenLimits.ts): getAccessToken once per the account's
+ * `tokenIntervalSeconds`, refreshAccessToken `refreshesPerMinute` per account.
+ */
 import { randomBytes } from 'node:crypto';
 import { getAccessToken, logout, refreshAccessToken } from '../../supplier/api/auth.js';
 import { SupplierCode } from '../../supplier/errors.js';
@@ -15,6 +19,11 @@ export function registerAuthRoutes(r: SandboxRouter): void {
     ({ apiKey }) => {
       const account = sb.accountByApiKey(apiKey);
       if (!account) throw new SandboxError(SupplierCode.UserNotFound, 'User not find');
+      const { tokenIntervalSeconds } = sb.settingsFor(account.openId);
+      if (!sb.tokenLimits.allowObtain(account.openId, tokenIntervalSeconds, sb.now())) {
+        throw tooMany(sb, account, `getAccessToken once per ${tokenIntervalSeconds} s`);
+      }
+      sb.count(account.openId, (s) => (s.tokensObtained += 1));
       const t = account.tokens;
       // Repeated calls within the cache window return the same tokens (the documented cache), as
       // long as the access token has not expired (POST /__sandbox/tokens/expire).
@@ -27,12 +36,18 @@ export function registerAuthRoutes(r: SandboxRouter): void {
 
   r.servePublic(
     refreshAccessToken,
-    (body) => accountByRefreshToken(sb, body.refreshToken),
+    (body) => accountOfRefreshToken(sb, body.refreshToken),
     ({ refreshToken }) => {
+      const holder = accountOfRefreshToken(sb, refreshToken);
+      const perMinute = sb.options.refreshesPerMinute;
+      if (holder && !sb.tokenLimits.allowRefresh(holder.openId, perMinute, sb.now())) {
+        throw tooMany(sb, holder, `refreshAccessToken ${perMinute} per minute`);
+      }
       const account = accountByRefreshToken(sb, refreshToken);
       if (!account?.tokens) {
         throw new SandboxError(SupplierCode.RefreshFailed, 'Refresh token is failure');
       }
+      sb.count(account.openId, (s) => (s.tokensRefreshed += 1));
       const t = account.tokens;
       const fresh =
         sb.now() - t.issuedAt < sb.options.tokenCacheMs && t.accessExpiresAt > sb.now()
@@ -48,6 +63,21 @@ export function registerAuthRoutes(r: SandboxRouter): void {
   });
 }
 
+function tooMany(sb: Sandbox, account: SandboxAccount, limit: string): SandboxError {
+  sb.count(account.openId, (s) => (s.rateLimited += 1));
+  return new SandboxError(
+    SupplierCode.TooManyRequests,
+    `Too Many Requests, the request frequency exceeds the limit of the account (${limit})`,
+  );
+}
+
+/** The account whose refresh token this is, valid or not: whose calls and limits it spends. */
+function accountOfRefreshToken(sb: Sandbox, token: unknown): SandboxAccount | undefined {
+  if (typeof token !== 'string') return undefined;
+  return Object.values(sb.state.accounts).find((a) => a.tokens?.refreshToken === token);
+}
+
+/** The account whose refresh token this is, while it is valid. */
 function accountByRefreshToken(sb: Sandbox, token: unknown): SandboxAccount | undefined {
   if (typeof token !== 'string') return undefined;
   return Object.values(sb.state.accounts).find(

@@ -9,18 +9,27 @@ import type { SandboxSettings } from '../state.js';
 
 const DAY_MS = 24 * 60 * 60 * 1_000;
 const MAX_PAY_WINDOW_SECONDS = 30 * 24 * 60 * 60;
+const MAX_TOKEN_INTERVAL_SECONDS = 24 * 60 * 60;
 
 /** A number sets the value; null (with openId) makes the account follow the default again. */
 const Change = z.strictObject({
   openId: z.string().min(1).optional(),
   batchLagMs: z.number().int().nonnegative().max(DAY_MS).nullable().optional(),
   payWindowSeconds: z.number().int().positive().max(MAX_PAY_WINDOW_SECONDS).nullable().optional(),
+  tokenIntervalSeconds: z
+    .number()
+    .int()
+    .nonnegative()
+    .max(MAX_TOKEN_INTERVAL_SECONDS)
+    .nullable()
+    .optional(),
 });
 type Change = z.infer<typeof Change>;
 
 const KEYS = [
   'batchLagMs',
   'payWindowSeconds',
+  'tokenIntervalSeconds',
 ] as const satisfies readonly (keyof SandboxSettings)[];
 
 export function registerSettingsControlRoutes(app: FastifyInstance, sb: Sandbox): void {
