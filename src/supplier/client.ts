@@ -11,7 +11,9 @@ import { SupplierCode, SupplierRequestInvalid } from './errors.js';
 import { DEFAULT_HTTP_OPTIONS, SupplierHttp, type HttpOptions } from './http.js';
 import { toFieldIssues } from './issues.js';
 import { pacingFor, type AccountPacing } from './pacing.js';
-import { tokenManagerFor, type TokenManager } from './tokens.js';
+import { TokenExchange } from './tokenExchange.js';
+import { tokenManagerFor } from './tokens.js';
+import type { TokenSource } from './tokenSource.js';
 
 export interface SupplierConfig {
   baseUrl: string;
@@ -23,6 +25,8 @@ export interface SupplierConfig {
   http?: Partial<HttpOptions>;
   /** Minimum spacing of token calls; see TOKEN_CALL_INTERVAL_MS. */
   tokenCallIntervalMs?: number;
+  /** Where access tokens come from; default: this process's cache (tokens.ts). */
+  tokens?: TokenSource;
 }
 
 export interface CallOptions {
@@ -46,17 +50,22 @@ export type SupplierApi = {
 
 export class SupplierClient {
   readonly api: SupplierApi;
-  readonly tokens: TokenManager;
+  readonly tokens: TokenSource;
+  /** The account's token endpoints, uncached: what the account's session workflow calls. */
+  readonly tokenCalls: TokenExchange;
   private readonly http: SupplierHttp;
   private readonly pacing: AccountPacing;
 
   constructor(private readonly config: SupplierConfig) {
     const http = { ...DEFAULT_HTTP_OPTIONS, ...config.http };
     this.http = new SupplierHttp(config.baseUrl, http);
-    this.tokens = tokenManagerFor(config.baseUrl, config.apiKey, {
-      http,
-      tokenCallIntervalMs: config.tokenCallIntervalMs,
-    });
+    this.tokens =
+      config.tokens ??
+      tokenManagerFor(config.baseUrl, config.apiKey, {
+        http,
+        tokenCallIntervalMs: config.tokenCallIntervalMs,
+      });
+    this.tokenCalls = new TokenExchange(this.http, config.apiKey);
     const accountKey = `${config.baseUrl}|${createHash('sha256').update(config.apiKey).digest('hex')}`;
     this.pacing = pacingFor(accountKey, {
       perSecond: config.ratePerSecond ?? 1,

@@ -1,54 +1,49 @@
 /**
- * The token lifecycle of open-api.md §5: the API key buys an access and a refresh token; the
- * access token is refreshed before its returned expiry; when the refresh fails (1600003) or the
- * refresh token has expired, the API key is used again. One cache per account and process, shared
- * by every client; concurrent callers wait for one exchange. Tokens, the key and openId are never
- * logged.
+ * The token lifecycle of open-api.md §5, cached in this process: the API key buys an access and a
+ * refresh token; the access token is refreshed before its returned expiry, and after the supplier
+ * refused it (1600001); when the refresh fails (1600003) or the refresh token has expired, the API
+ * key is used again. One cache per account and process, shared by every client; concurrent callers
+ * wait for one exchange. Tokens, the key and openId are never logged.
  *
- * Token calls are spaced per account (TOKEN_CALL_INTERVAL_MS), counted from the previous call's
- * answer as well as its start: the supplier counts arrivals, and a call held up on its way (a new
- * connection, a busy event loop) would otherwise arrive closer to the next one than the spacing.
- * A 1600200 from a token endpoint (another process of the account took its slot) is waited out
- * and the call sent again, a bounded number of times.
+ * Workers and gateways share one token per account through the account's session workflow
+ * (temporal/sessionTokens.ts); this cache serves the CLI's direct supplier commands and tests.
+ *
+ * Token calls are spaced per account (TOKEN_CALL_INTERVAL_MS, see tokenCallPacer.ts). A 1600200
+ * from a token endpoint (another process of the account took its slot) is waited out and the call
+ * sent again, a bounded number of times.
  */
 import { createHash } from 'node:crypto';
-import { getAccessToken, logout, refreshAccessToken, TokenRecord } from './api/auth.js';
-import type { Endpoint } from './endpoint.js';
-import { openEnvelope } from './envelope.js';
 import { SupplierCode, SupplierError } from './errors.js';
 import { SupplierHttp, type HttpOptions } from './http.js';
+import { TokenCallPacer } from './tokenCallPacer.js';
+import { TokenExchange, type IssuedTokens } from './tokenExchange.js';
+import type { TokenSource } from './tokenSource.js';
+import { renewalDue } from './tokenTiming.js';
 
-/** Refresh this long before the access token's expiry, or at 90% of a shorter lifetime. */
-const REFRESH_MARGIN_MS = 60 * 60 * 1000;
 /**
  * getAccessToken is documented at about once per 5 minutes and refreshAccessToken at 5 per
- * minute; one token call per 15 seconds per account and process stays far below both, and a
- * healthy process makes one token call per access-token lifetime.
+ * minute; one token call per 15 seconds per account and process stays below the refresh limit,
+ * and a healthy process makes one token call per access-token lifetime.
  */
 export const TOKEN_CALL_INTERVAL_MS = 15_000;
 /** Times a token call refused with 1600200 is sent again before the error is the caller's. */
 export const TOKEN_CALL_RATE_LIMIT_RETRIES = 2;
 
-interface Tokens {
-  openId: string | undefined;
-  accessToken: string;
-  accessExpiresAt: number;
-  refreshToken: string;
-  refreshExpiresAt: number;
+interface Tokens extends IssuedTokens {
   obtainedAt: number;
+  /** The supplier refused the access token: refresh it before the next use. */
+  refused: boolean;
 }
 
-export class TokenManager {
+export class TokenManager implements TokenSource {
   private tokens: Tokens | undefined;
   private pending: Promise<Tokens> | undefined;
   private readonly pacer: TokenCallPacer;
+  private readonly exchange: TokenExchange;
 
-  constructor(
-    private readonly http: SupplierHttp,
-    private readonly apiKey: string,
-    tokenCallIntervalMs = TOKEN_CALL_INTERVAL_MS,
-  ) {
+  constructor(http: SupplierHttp, apiKey: string, tokenCallIntervalMs = TOKEN_CALL_INTERVAL_MS) {
     this.pacer = new TokenCallPacer(tokenCallIntervalMs);
+    this.exchange = new TokenExchange(http, apiKey);
   }
 
   /** Waits for this account's next token-call slot (direct token calls share it). */
@@ -72,9 +67,12 @@ export class TokenManager {
     return t.openId;
   }
 
-  /** Forget a token the supplier refused (1600001), so the next call obtains a new one. */
+  /**
+   * The supplier refused this access token (1600001): the next call refreshes it. The refresh
+   * token is kept — refreshing spends the account's generous limit, obtaining its scarce one.
+   */
   invalidate(accessToken: string): void {
-    if (this.tokens?.accessToken === accessToken) this.tokens = undefined;
+    if (this.tokens?.accessToken === accessToken) this.tokens.refused = true;
   }
 
   /** Expire both tokens at the supplier. */
@@ -82,12 +80,14 @@ export class TokenManager {
     if (!this.tokens) return;
     const t = await this.current();
     this.tokens = undefined;
-    await this.paced(() => this.expire(t.accessToken));
+    await this.paced(() => this.exchange.logout(t.accessToken));
   }
 
   private current(): Promise<Tokens> {
     const t = this.tokens;
-    if (t && Date.now() < refreshAt(t)) return Promise.resolve(t);
+    if (t && !t.refused && Date.now() < renewalDue(t.obtainedAt, t.accessExpiresAt)) {
+      return Promise.resolve(t);
+    }
     this.pending ??= this.renew(t).finally(() => {
       this.pending = undefined;
     });
@@ -97,16 +97,13 @@ export class TokenManager {
   private async renew(old: Tokens | undefined): Promise<Tokens> {
     if (old && Date.now() < old.refreshExpiresAt) {
       try {
-        const r = await this.paced(() =>
-          this.exchange(refreshAccessToken, { refreshToken: old.refreshToken }),
-        );
-        return this.keep(r, old.openId);
+        const r = await this.paced(() => this.exchange.refresh(old.refreshToken));
+        return this.keep({ ...r, openId: r.openId ?? old.openId });
       } catch (err) {
         if (!(err instanceof SupplierError && err.code === SupplierCode.RefreshFailed)) throw err;
       }
     }
-    const r = await this.paced(() => this.exchange(getAccessToken, { apiKey: this.apiKey }));
-    return this.keep(r, undefined);
+    return this.keep(await this.paced(() => this.exchange.obtain()));
   }
 
   /** One token call in the account's next slot; a 1600200 is waited out (bounded). */
@@ -126,58 +123,11 @@ export class TokenManager {
     }
   }
 
-  private keep(r: TokenRecord, openId: string | undefined): Tokens {
-    const t: Tokens = {
-      openId: r.openId ?? openId,
-      accessToken: r.accessToken,
-      accessExpiresAt: Date.parse(r.accessTokenExpiryDate),
-      refreshToken: r.refreshToken,
-      refreshExpiresAt: Date.parse(r.refreshTokenExpiryDate),
-      obtainedAt: Date.now(),
-    };
+  private keep(r: IssuedTokens): Tokens {
+    const t: Tokens = { ...r, obtainedAt: Date.now(), refused: false };
     this.tokens = t;
     return t;
   }
-
-  private async exchange(
-    ep: Endpoint,
-    input: Record<string, unknown>,
-    token?: string,
-  ): Promise<TokenRecord> {
-    return openEnvelope(ep.name, await this.http.send(ep, input, token), TokenRecord).data;
-  }
-
-  private async expire(accessToken: string): Promise<void> {
-    openEnvelope(logout.name, await this.http.send(logout, {}, accessToken), logout.response);
-  }
-}
-
-/**
- * Token-call slots of one account in this process, handed out in call order: a call starts an
- * interval after the previous one started and after its answer came back (or later, when the
- * supplier asked for more).
- */
-class TokenCallPacer {
-  private next = 0;
-
-  constructor(private readonly intervalMs: number) {}
-
-  async take(): Promise<void> {
-    const now = Date.now();
-    const at = Math.max(now, this.next);
-    this.next = at + this.intervalMs;
-    if (at > now) await new Promise((resolve) => setTimeout(resolve, at - now));
-  }
-
-  /** The call that took the last slot was answered (or failed) now. */
-  answered(waitMs = 0): void {
-    this.next = Math.max(this.next, Date.now() + Math.max(this.intervalMs, waitMs));
-  }
-}
-
-function refreshAt(t: Tokens): number {
-  const lifetime = t.accessExpiresAt - t.obtainedAt;
-  return t.accessExpiresAt - Math.min(REFRESH_MARGIN_MS, lifetime * 0.1);
 }
 
 const managers = new Map<string, TokenManager>();
