@@ -2,7 +2,8 @@
  * The workers of one supplier account: Workers on one NativeConnection.
  *
  * - `orders`: the workflows, the activities that talk to Temporal itself (orchestration, the
- *   webhook inbox's replays) and the forwarding of catalogue webhook events upstream.
+ *   webhook inbox's replays), the forwarding of catalogue webhook events upstream, and the token
+ *   calls of the account's session workflow (workflows/supplierSession.ts), which carry no token.
  * - `supplier`: every supplier call of the account, at the account's rate
  *   (`maxTaskQueueActivitiesPerSecond`, enforced by the server across every worker process),
  *   payments first (workflows/supplierPriority.ts). The batch queries' own, higher limit is paced
@@ -27,6 +28,7 @@ import {
 import { catalogueForwardingActivities } from './activities/catalogueForwarding.js';
 import { batchActivities, supplierActivities } from './activities/index.js';
 import { orchestrationActivities } from './activities/orchestration.js';
+import { supplierSessionActivities } from './activities/supplierSession.js';
 import { inboxActivities } from './activities/webhookInbox.js';
 import { createLogger, type Logger } from './log.js';
 import type { SupplierClient } from './supplier/client.js';
@@ -107,6 +109,8 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
           // The gateway's durable destinations: the inbox's replays, catalogue forwarding.
           ...inboxActivities(client, queues),
           ...catalogueForwardingActivities({ url: opts.catalogueEventsUrl }),
+          // The account's session workflow's token calls: they carry no token.
+          ...supplierSessionActivities(supplier.tokenCalls),
         },
       }),
       Worker.create({

@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { Client } from '@temporalio/client';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config.js';
 import { callbackUrlFor, enableWebhooks } from '../../gateway/registration.js';
@@ -20,6 +21,7 @@ import { startDevServer } from '../../temporal/devServer.js';
 import { dataConverterFor, EncryptionCodec } from '../../temporal/encryption.js';
 import { DEV_KEY_FILE, devKeyRing, keyRingFromConfig } from '../../temporal/encryptionKeys.js';
 import { installRuntimeLogger } from '../../temporal/runtimeLogger.js';
+import { SessionTokenSource } from '../../temporal/sessionTokens.js';
 import { taskQueues } from '../../temporal/taskQueues.js';
 import { ensureTrackingSchedule } from '../../temporal/trackingSchedule.js';
 import { createWorkers } from '../../worker.js';
@@ -98,11 +100,18 @@ export function register(program: Command): void {
 
       // The workers of the sandbox account, in this process, on the default task queues.
       const queues = taskQueues(config.TEMPORAL_TASK_QUEUE_PREFIX);
+      // Workers, gateway and webhook registration share the account's one token (its session).
+      const sessionClient = new Client({
+        connection: temporal.env.nativeConnection,
+        namespace: temporal.namespace,
+        dataConverter: dataConverterFor(codec),
+      });
       const supplier = new SupplierClient({
         baseUrl: sandbox.url,
         apiKey: config.SANDBOX_API_KEY,
         ratePerSecond: config.SUPPLIER_RATE_PER_SECOND,
         batchRatePerSecond: config.SUPPLIER_BATCH_RATE_PER_SECOND,
+        tokens: new SessionTokenSource(sessionClient, queues),
       });
       const workers = await createWorkers({
         connection: temporal.env.nativeConnection,

@@ -7,11 +7,11 @@
  */
 import type { Command } from 'commander';
 
-import { loadConfig, supplierTarget } from '../../config.js';
+import { loadConfig } from '../../config.js';
 import { startGateway } from '../../gateway/server.js';
 import { createLogger } from '../../log.js';
-import { SupplierClient } from '../../supplier/client.js';
 import { portOption, untilSignal } from '../options.js';
+import { SessionTokenSource } from '../../temporal/sessionTokens.js';
 import { connectTemporal, temporalOptions, type TemporalFlags } from '../temporal.js';
 
 interface GatewayFlags extends TemporalFlags {
@@ -30,15 +30,10 @@ export function register(program: Command): void {
   ).action(async (flags: GatewayFlags) => {
     const config = loadConfig();
     const log = createLogger('gateway');
-    // The signing key: given, or learned from the supplier's token response (one token call).
-    let supplier: SupplierClient | undefined;
-    const openId =
-      config.WEBHOOK_OPEN_ID ??
-      (() => {
-        supplier ??= new SupplierClient(supplierTarget(config));
-        return supplier.tokens.openId();
-      });
     const temporal = await connectTemporal(flags);
+    // The signing key: given, or the openId the account's session workflow learned with its token.
+    const tokens = new SessionTokenSource(temporal.client, temporal.target.queues);
+    const openId = config.WEBHOOK_OPEN_ID ?? (() => tokens.openId());
     try {
       const gateway = await startGateway({
         temporalClient: temporal.client,
@@ -65,7 +60,6 @@ export function register(program: Command): void {
       log.info({ signal }, 'stopping');
       await gateway.close();
     } finally {
-      await supplier?.close();
       await temporal.close();
     }
   });

@@ -12,6 +12,7 @@ import { createLogger, type Logger } from '../../log.js';
 import { SupplierClient } from '../../supplier/client.js';
 import { dataConverterFor } from '../../temporal/encryption.js';
 import { installRuntimeLogger } from '../../temporal/runtimeLogger.js';
+import { SessionTokenSource } from '../../temporal/sessionTokens.js';
 import { queuePrefix } from '../../temporal/taskQueues.js';
 import { ensureTrackingSchedule } from '../../temporal/trackingSchedule.js';
 import { replayOpenWorkflows } from '../../temporal/replayCheck.js';
@@ -69,11 +70,7 @@ export function register(program: Command): void {
       { encryptionKeyId: codec?.keyId },
       codec === undefined ? 'payloads stored in clear' : 'payloads encrypted',
     );
-    const supplier = new SupplierClient({
-      ...supplierTarget(config),
-      ratePerSecond: config.SUPPLIER_RATE_PER_SECOND,
-      batchRatePerSecond: config.SUPPLIER_BATCH_RATE_PER_SECOND,
-    });
+    const account = supplierTarget(config);
     const dataConverter = dataConverterFor(codec);
     const workflowBundle = await bundleWorkflowCode({
       workflowsPath: WORKFLOWS_PATH,
@@ -83,6 +80,15 @@ export function register(program: Command): void {
     });
     const limit = flags.replayCheck ?? config.REPLAY_CHECK_LIMIT;
     if (limit > 0) await refuseBreakingCode(flags, workflowBundle, limit, log);
+    // The account's one token comes from its session workflow, asked through a client that
+    // encodes payloads like the workers.
+    const sessionClient = await connectTemporal(flags);
+    const supplier = new SupplierClient({
+      ...account,
+      ratePerSecond: config.SUPPLIER_RATE_PER_SECOND,
+      batchRatePerSecond: config.SUPPLIER_BATCH_RATE_PER_SECOND,
+      tokens: new SessionTokenSource(sessionClient.client, target.queues),
+    });
     try {
       const workers = await createWorkers({
         workflowBundle,
@@ -122,6 +128,7 @@ export function register(program: Command): void {
       }
     } finally {
       await supplier.close();
+      await sessionClient.close();
     }
   });
 }
