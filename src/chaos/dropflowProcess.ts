@@ -42,6 +42,11 @@ export class DropflowProcess {
     return this.child !== undefined;
   }
 
+  /** The running process's id, if it runs. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
   async start(): Promise<void> {
     if (this.child !== undefined) throw new Error(`${this.opts.name} is already running`);
     this.expectedExit = false;

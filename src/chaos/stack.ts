@@ -54,7 +54,7 @@ export interface ChaosStack {
 }
 
 /** Variables of this environment that would point the children somewhere else. */
-const FOREIGN_ENV = /^(TEMPORAL_(?!CLI_PATH)|SUPPLIER_|DROPFLOW_|GATEWAY_|CODEC_)/;
+export const FOREIGN_ENV = /^(TEMPORAL_(?!CLI_PATH)|SUPPLIER_|DROPFLOW_|GATEWAY_|CODEC_)/;
 
 export async function startStack(o: StackOptions): Promise<ChaosStack> {
   const closers: (() => Promise<void>)[] = [];

@@ -1,7 +1,10 @@
 /**
- * `dropflow bench`: measurements on this machine, loopback only. The gateway section: webhook
- * acknowledgement latency (p50/p99) and throughput at a fixed concurrency, through a real gateway
- * and a real Temporal dev server started for the run, next to a bare node:http endpoint.
+ * `dropflow bench`: measurements on this machine, loopback only.
+ *
+ * - `bench webhooks`: webhook acknowledgement latency (p50/p99) and throughput at a fixed
+ *   concurrency, through a real gateway and a real Temporal dev server started for the run, next
+ *   to a bare node:http endpoint.
+ * - `bench orders` (./benchOrders.ts): orders through the whole stack, checkout batching off and on.
  */
 import { InvalidArgumentError, type Command } from 'commander';
 
@@ -11,6 +14,7 @@ import { createLogger } from '../../log.js';
 import { installRuntimeLogger } from '../../temporal/runtimeLogger.js';
 import { nonNegativeInt, positiveNumber } from '../options.js';
 import { printJson, printLines } from '../output.js';
+import { registerOrders } from './benchOrders.js';
 
 interface BenchFlags {
   concurrency: number;
@@ -31,8 +35,11 @@ function boundedInt(max: number) {
 }
 
 export function register(program: Command): void {
-  program
+  const bench = program
     .command('bench')
+    .description('measurements on this machine: `bench webhooks`, `bench orders`');
+  bench
+    .command('webhooks')
     .description('measure the gateway on loopback against a real Temporal dev server')
     .option('--concurrency <n>', 'requests in flight', boundedInt(256), 32)
     .option('--requests <n>', 'requests per endpoint', boundedInt(100_000), 3_000)
@@ -52,4 +59,5 @@ export function register(program: Command): void {
       if (flags.json === true) printJson({ gateway });
       else printLines(formatGatewayBench(gateway));
     });
+  registerOrders(bench);
 }
