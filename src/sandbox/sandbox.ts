@@ -49,6 +49,8 @@ export interface SandboxOptions {
   batchLagMs: number;
   /** Default of every account: how long a payId can be paid. */
   payWindowSeconds: number;
+  /** Default of every account: every request spends the general limit (rateLimit.ts). */
+  oneBudget: boolean;
   log: Logger;
 }
 
@@ -70,6 +72,7 @@ export const DEFAULT_SANDBOX_OPTIONS: Omit<SandboxOptions, 'log'> = {
   webhookRetryDelaysMs: [1_000, 5_000, 15_000],
   batchLagMs: 0,
   payWindowSeconds: DAY_MS / 1_000,
+  oneBudget: false,
 };
 
 export class Sandbox {
@@ -86,12 +89,14 @@ export class Sandbox {
     readonly state: SandboxState,
     readonly options: SandboxOptions,
   ) {
-    this.limiter = new RateLimiter((c) =>
-      c === 'batch'
-        ? options.batchRatePerSecond
-        : c === 'token'
-          ? options.tokenRatePerSecond
-          : options.ratePerSecond,
+    this.limiter = new RateLimiter(
+      (c) =>
+        c === 'batch'
+          ? options.batchRatePerSecond
+          : c === 'token'
+            ? options.tokenRatePerSecond
+            : options.ratePerSecond,
+      (account) => this.settingsFor(account).oneBudget,
     );
     this.file = new StateFile(
       options.dataDir === undefined ? undefined : `${options.dataDir}/sandbox-state.json`,
@@ -103,6 +108,7 @@ export class Sandbox {
       batchLagMs: options.batchLagMs,
       payWindowSeconds: options.payWindowSeconds,
       tokenIntervalSeconds: options.tokenIntervalSeconds,
+      oneBudget: options.oneBudget,
     };
   }
 

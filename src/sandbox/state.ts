@@ -47,6 +47,8 @@ export interface SandboxSettings {
   payWindowSeconds: number;
   /** getAccessToken is answered at most once per this many seconds (0 = no limit). */
   tokenIntervalSeconds: number;
+  /** Every request but the token calls also spends the account's general limit. */
+  oneBudget: boolean;
 }
 
 export interface SandboxAccount {

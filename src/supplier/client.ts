@@ -1,14 +1,15 @@
 /**
  * The typed supplier client. `client.call(createOrderV3, order)` validates the request against the
- * endpoint's schema (nothing invalid is sent), paces it, sends it once, and returns the parsed
- * `data` or throws a classified error. `client.api.createOrderV3(order)` is the same, by name.
+ * endpoint's schema (nothing invalid is sent), paces it, sends it once (once more after a 1600200,
+ * which the supplier answers before acting), and returns the parsed `data` or throws a classified
+ * error. `client.api.createOrderV3(order)` is the same, by name.
  */
 import { createHash } from 'node:crypto';
 import { endpoints } from './api/index.js';
 import type { Endpoint, RequestOf, ResponseOf } from './endpoint.js';
 import { openEnvelope } from './envelope.js';
 import { SupplierCode, SupplierRequestInvalid } from './errors.js';
-import { DEFAULT_HTTP_OPTIONS, SupplierHttp, type HttpOptions } from './http.js';
+import { DEFAULT_HTTP_OPTIONS, SupplierHttp, type Exchange, type HttpOptions } from './http.js';
 import { toFieldIssues } from './issues.js';
 import { pacingFor, type AccountPacing } from './pacing.js';
 import { TokenExchange } from './tokenExchange.js';
@@ -42,6 +43,9 @@ export interface CallResult<T> {
   data: T;
   requestId: string | undefined;
 }
+
+/** Times a call refused with 1600200 is sent again before the refusal reaches the caller. */
+const RESENDS_AFTER_TOO_MANY_REQUESTS = 1;
 
 type Endpoints = typeof endpoints;
 export type SupplierApi = {
@@ -98,15 +102,12 @@ export class SupplierClient {
     if (!checked.success) throw new SupplierRequestInvalid(ep.name, toFieldIssues(checked.error));
 
     const token = ep.auth ? await this.tokens.accessToken() : undefined;
-    await this.pace(ep, options);
-    const sentAt = Date.now();
-    const answer = await this.http.send(
+    const answer = await this.sendPaced(
       ep,
       checked.data as Record<string, unknown>,
       token,
-      options.signal,
+      options,
     );
-    if (ep.rate !== 'token') this.pacing.answered(answer.envelope.code, sentAt);
     if (answer.envelope.code === SupplierCode.AuthenticationFailed && token !== undefined) {
       this.tokens.invalidate(token);
     }
@@ -116,6 +117,28 @@ export class SupplierClient {
 
   async close(): Promise<void> {
     await this.http.close();
+  }
+
+  /**
+   * Paces and sends. A 1600200 is the supplier refusing before it acts: the account slows down
+   * (pacing.ts) and the call is sent again once, at its next slot, since calls paced exactly at the
+   * rate meet the odd refusal when the network delays one more than the next.
+   */
+  private async sendPaced(
+    ep: Endpoint,
+    body: Record<string, unknown>,
+    token: string | undefined,
+    options: CallOptions,
+  ): Promise<Exchange> {
+    for (let resends = 0; ; resends++) {
+      await this.pace(ep, options);
+      const sentAt = Date.now();
+      const answer = await this.http.send(ep, body, token, options.signal);
+      if (ep.rate === 'token') return answer;
+      this.pacing.answered(answer.envelope.code, sentAt);
+      const refused = answer.envelope.code === SupplierCode.TooManyRequests;
+      if (!refused || resends >= RESENDS_AFTER_TOO_MANY_REQUESTS) return answer;
+    }
   }
 
   private pace(ep: Endpoint, options: CallOptions): Promise<void> {

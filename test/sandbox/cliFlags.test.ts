@@ -13,6 +13,7 @@ it('`dropflow sandbox --batch-lag-ms --pay-window-seconds --token-interval-s` se
       '--port',
       '0',
       '--memory',
+      '--one-budget',
       '--batch-lag-ms',
       '1500',
       '--pay-window-seconds',
@@ -31,6 +32,7 @@ it('`dropflow sandbox --batch-lag-ms --pay-window-seconds --token-interval-s` se
     expect(url).toBeDefined();
     expect((await readSettings(undefined, url)).body).toEqual({
       batchLagMs: 1_500,
+      oneBudget: true,
       payWindowSeconds: 90,
       tokenIntervalSeconds: 42,
     });

@@ -26,7 +26,7 @@ export type SettingsAnswer = SandboxSettings & { openId?: string };
 
 /** POST /__sandbox/settings; a null value makes the account follow the default again. */
 export function changeSettings(
-  change: { openId?: string } & { [K in keyof SandboxSettings]?: number | null },
+  change: { openId?: string } & { [K in keyof SandboxSettings]?: SandboxSettings[K] | null },
   baseUrl?: string,
 ): Promise<ControlAnswer<SettingsAnswer>> {
   return control<SettingsAnswer>('POST', 'settings', change, baseUrl);

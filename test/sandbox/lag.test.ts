@@ -55,6 +55,8 @@ it('startSandbox options set the defaults of every account', async () => {
   expect((await readSettings(undefined, started.url)).body).toEqual({
     batchLagMs: LAG_MS,
     payWindowSeconds: PAY_WINDOW_SECONDS,
+    oneBudget: false,
+    tokenIntervalSeconds: expect.any(Number) as number,
   });
 });
 

@@ -19,6 +19,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     // Faster than production (1 s, 5 s, 15 s), yet long enough that a receiver slowed by a busy
     // test machine gets its retries.
     webhookRetryDelaysMs: [500, 2_000, 6_000],
+    // The strictest reading of the supplier's limits: every request of an account in one budget.
+    oneBudget: true,
     // Test files obtain, lose and obtain again their account's tokens within seconds; a file that
     // tests the supplier's 5-minute spacing sets its own account's interval (/__sandbox/settings).
     tokenIntervalSeconds: 1,

@@ -30,6 +30,7 @@ describe('settings', () => {
       batchLagMs: expect.any(Number) as number,
       payWindowSeconds: expect.any(Number) as number,
       tokenIntervalSeconds: expect.any(Number) as number,
+      oneBudget: expect.any(Boolean) as boolean,
     });
     expect((await readSettings(account.openId)).body).toEqual({
       openId: account.openId,

@@ -17,6 +17,7 @@ interface SandboxFlags {
   allowLocalWebhooks?: boolean;
   batchLagMs: number;
   payWindowSeconds: number;
+  oneBudget?: boolean;
   tokenIntervalS: number;
 }
 
@@ -61,6 +62,10 @@ export function register(program: Command): void {
       DEFAULT_SANDBOX_OPTIONS.tokenIntervalSeconds,
     )
     .option(
+      '--one-budget',
+      "every request also spends the account's general limit (the batch queries' inside it)",
+    )
+    .option(
       '--allow-local-webhooks',
       'accept http:// and localhost webhook callbacks (development)',
     )
@@ -79,6 +84,7 @@ export function register(program: Command): void {
         allowLocalWebhooks: flags.allowLocalWebhooks === true,
         batchLagMs: flags.batchLagMs,
         payWindowSeconds: flags.payWindowSeconds,
+        oneBudget: flags.oneBudget === true,
         tokenIntervalSeconds: flags.tokenIntervalS,
       });
       log.info({ url: sandbox.url }, 'sandbox listening');

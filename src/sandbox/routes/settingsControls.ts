@@ -11,7 +11,7 @@ const DAY_MS = 24 * 60 * 60 * 1_000;
 const MAX_PAY_WINDOW_SECONDS = 30 * 24 * 60 * 60;
 const MAX_TOKEN_INTERVAL_SECONDS = 24 * 60 * 60;
 
-/** A number sets the value; null (with openId) makes the account follow the default again. */
+/** A value sets the setting; null (with openId) makes the account follow the default again. */
 const Change = z.strictObject({
   openId: z.string().min(1).optional(),
   batchLagMs: z.number().int().nonnegative().max(DAY_MS).nullable().optional(),
@@ -23,6 +23,7 @@ const Change = z.strictObject({
     .max(MAX_TOKEN_INTERVAL_SECONDS)
     .nullable()
     .optional(),
+  oneBudget: z.boolean().nullable().optional(),
 });
 type Change = z.infer<typeof Change>;
 
@@ -30,6 +31,7 @@ const KEYS = [
   'batchLagMs',
   'payWindowSeconds',
   'tokenIntervalSeconds',
+  'oneBudget',
 ] as const satisfies readonly (keyof SandboxSettings)[];
 
 export function registerSettingsControlRoutes(app: FastifyInstance, sb: Sandbox): void {
@@ -66,7 +68,7 @@ function merged(settings: Partial<SandboxSettings>, change: Change): Partial<San
   const out: Partial<SandboxSettings> = {};
   for (const k of KEYS) {
     const value = change[k] === undefined ? settings[k] : change[k];
-    if (value !== undefined && value !== null) out[k] = value;
+    if (value !== undefined && value !== null) Object.assign(out, { [k]: value });
   }
   return out;
 }
