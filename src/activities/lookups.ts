@@ -1,6 +1,6 @@
 /**
- * Batch queries (the 2-per-second queue): finding orders after an ambiguous failure, and the
- * tracking sweeper's status and proof-of-delivery questions. Up to 100 ids per call.
+ * Batch queries: finding orders after an ambiguous failure, and the tracking sweeper's status and
+ * proof-of-delivery questions. Up to 100 ids per call.
  */
 import type { SupplierClient } from '../supplier/client.js';
 import { getOrderDetailBatch, getProofOfDelivery } from '../supplier/api/orders.js';
@@ -8,8 +8,11 @@ import { supplierCall } from './supplierCall.js';
 
 /** What dropflow keeps of a supplier order: its state, never the address. */
 export interface OrderSnapshot {
+  /** The supplier's svcOrderId, or its orderId when it gives none. */
   svcOrderId: string;
   svcOrderCode?: string;
+  /** The supplier's orderId, when it gives one (it may differ from svcOrderId). */
+  orderId?: string;
   orderNumber?: string;
   orderStatus?: string;
   subStatus?: string;
@@ -17,6 +20,10 @@ export interface OrderSnapshot {
   trackNumber?: string;
   trackingUrl?: string;
   orderAmount?: number;
+  /** The supplier's dates as it writes them (UTC, `yyyy-MM-dd HH:mm:ss`). */
+  createDate?: string;
+  paymentDate?: string;
+  outWarehouseTime?: string;
 }
 
 export function lookupActivities(supplier: SupplierClient) {
@@ -31,6 +38,7 @@ export function lookupActivities(supplier: SupplierClient) {
           {
             svcOrderId,
             ...(o.svcOrderCode != null && { svcOrderCode: o.svcOrderCode }),
+            ...(o.orderId != null && { orderId: o.orderId }),
             ...(o.orderNum != null && { orderNumber: o.orderNum }),
             ...(o.orderStatus != null && { orderStatus: o.orderStatus }),
             ...(o.subStatus != null && { subStatus: o.subStatus }),
@@ -38,6 +46,9 @@ export function lookupActivities(supplier: SupplierClient) {
             ...(o.trackNumber != null && { trackNumber: o.trackNumber }),
             ...(o.trackingUrl != null && { trackingUrl: o.trackingUrl }),
             ...(o.orderAmount != null && { orderAmount: o.orderAmount }),
+            ...(o.createDate != null && { createDate: o.createDate }),
+            ...(o.paymentDate != null && { paymentDate: o.paymentDate }),
+            ...(o.outWarehouseTime != null && { outWarehouseTime: o.outWarehouseTime }),
           },
         ];
       });

@@ -79,10 +79,10 @@ export interface SupplierNews {
   /** The webhook's messageId, or the sweeper's id for this observation. */
   messageId: string;
   /**
-   * `order`, `logistics`, `makeup`, `connected` (ORDER_CONNNECTED), `status` (sweeper) or
-   * `dispute` (from the order's disputeOrder workflow).
+   * `order`, `logistics`, `makeup`, `connected` (ORDER_CONNNECTED), `status` or `stale`
+   * (sweeper), or `dispute` (from the order's disputeOrder workflow).
    */
-  kind: 'order' | 'logistics' | 'makeup' | 'connected' | 'status' | 'dispute';
+  kind: 'order' | 'logistics' | 'makeup' | 'connected' | 'status' | 'stale' | 'dispute';
   svcOrderId?: string;
   /** The supplier's order status: CREATED … UNSHIPPED, SHIPPED, DELIVERED, CANCELLED. */
   orderStatus?: string;
@@ -99,6 +99,25 @@ export interface SupplierNews {
   at?: string;
   /** Where a dispute about the order stands. */
   dispute?: DisputeSummaryNews;
+  /** The sweeper's word that the supplier has gone quiet about the order. */
+  stale?: StaleNews;
+}
+
+/** Why the tracking sweeper flags an order it follows. */
+export const StaleReason = {
+  /** The supplier no longer lists the order, asked by every id the order is known by. */
+  Missing: 'missing',
+  /** The supplier's status has not changed for longer than the configured limit. */
+  Unmoved: 'unmoved',
+} as const;
+export type StaleReason = (typeof StaleReason)[keyof typeof StaleReason];
+
+export interface StaleNews {
+  reason: StaleReason;
+  /** Since when (ISO 8601): the first sweep that missed the order, or the status's own date. */
+  since: string;
+  /** For the operator, in words; no personal data. */
+  note: string;
 }
 
 export interface DisputeSummaryNews {

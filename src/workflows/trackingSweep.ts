@@ -1,7 +1,17 @@
 /**
- * The tracking sweeper (architecture §5): one run asks the supplier about every open order of the
- * account that waits for it, in batches, and signals only the orders whose state changed. A
- * Temporal Schedule per account starts it (temporal/trackingSchedule.ts); orders never poll.
+ * The tracking sweeper: asks the supplier about every open order of the account that waits for it
+ * and tells each order only what it does not know yet. A Temporal Schedule per account starts one
+ * sweep every N seconds (temporal/trackingSchedule.ts); orders never poll.
+ *
+ * A sweep walks visibility one page at a time. For a page it asks getOrderDetailBatch, 100 ids a
+ * call, by the supplier id each order stored; the orders no answer listed are asked again by their
+ * order number; delivered ones get their proof of delivery. Answers are matched by every id
+ * (trackingMatch.ts) and each order is judged (trackingChanges.ts): news that moves it on, or a
+ * `stale` flag when the supplier no longer lists it or its status has not moved for too long. Then
+ * the sweep continues as new with the next page, so one run's history holds one page of work
+ * whatever the number of orders. What it remembers of a few orders (trackingMemory.ts) travels in
+ * its input from page to page, and in its result from one sweep to the next: a sweep starts by
+ * reading the result of the latest completed one.
  *
  * The account is the queue set the sweep runs on: it lists the order workflows of its own orders
  * queue and asks the supplier queue of the same set (queuesOf) at the tracking priority, behind
@@ -9,7 +19,14 @@
  * tracking number and URL and the logistics line, which is all a `supplierStatus` holds, and
  * trackInfo would spend more of the account's budget that order creation and payment need.
  */
-import { ActivityFailure, log, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  continueAsNew,
+  log,
+  patched,
+  proxyActivities,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { BatchActivities } from '../activities/index.js';
 import type { OrderSnapshot } from '../activities/lookups.js';
 import type {
@@ -19,31 +36,71 @@ import type {
 } from '../activities/orchestration.js';
 import { queuesOf } from '../temporal/taskQueues.js';
 import { SupplierPriority } from './supplierPriority.js';
-import { chunk, needsProof, newsFor } from './trackingChanges.js';
+import { chunk, judge, needsProof, told, type Observation } from './trackingChanges.js';
+import { askKey, canAskByNumber, matchAnswers, proofOf } from './trackingMatch.js';
+import {
+  afterSweep,
+  bounded,
+  emptyMemory,
+  memoryIn,
+  remember,
+  type SweepMemory,
+} from './trackingMemory.js';
+import { trackingSweepV1, type TrackingSweepV1Summary } from './v1/trackingSweep.js';
+import { Patch } from './versions.js';
 
 export interface TrackingSweepInput {
-  /** Visibility results per page (default 1000). */
+  /** Orders per page, and per run (default 1000). */
   pageSize?: number;
+  /** A supplier status unchanged this long flags the order (default 14 days). */
+  staleAfterSeconds?: number;
+  /** An order the supplier has not listed this long (over 2 sweeps at least) is flagged (default 1 h). */
+  missingAfterSeconds?: number;
+  /** What earlier sweeps remembered; when left out, the latest completed sweep's result. */
+  memory?: SweepMemory;
+  /** Set when the sweep continues as new: the page to go on with, and the counts so far. */
+  next?: { pageToken: string; counts: SweepCounts };
 }
 
-export interface TrackingSweepSummary {
+export interface SweepCounts {
+  /** Workflow runs the sweep took (one per page). */
+  runs: number;
   /** Tracked orders found in visibility. */
   orders: number;
-  /** Supplier calls on the batch queue: detailCalls + proofCalls. */
+  /** Supplier calls: detailCalls + proofCalls. */
   batchCalls: number;
+  /** getOrderDetailBatch calls, including those asking again by order number. */
   detailCalls: number;
   proofCalls: number;
-  /** Batch calls that failed after their retries; their orders wait for the next sweep. */
+  /**
+   * Calls that failed after their retries; their orders wait for the next sweep (a failed listing
+   * ends the sweep there).
+   */
   failedCalls: number;
-  /** Orders the supplier did not know (or no longer lists). */
+  /** Orders the supplier did not list, asked by every id they are known by. */
   missing: number;
-  /** Orders told something new. */
+  /** Orders told something new (news or a flag). */
   signalled: number;
+  /** Flags sent: the supplier stopped listing the order, or its status did not move. */
+  flagged: number;
+  /** Orders whose news was sent by an earlier sweep and still applies: not sent again. */
+  toldBefore: number;
   /** Orders that had closed by the time of their signal. */
   closed: number;
+  /** Orders whose signal failed after its retries; the next sweep tells them. */
+  unsignalled: number;
+}
+
+export interface TrackingSweepSummary extends SweepCounts {
+  /** The sweep's number (counted in its memory). */
+  sweep: number;
+  /** What the next sweep starts from. */
+  memory: SweepMemory;
 }
 
 const PAGE_SIZE = 1_000;
+const STALE_AFTER_SECONDS = 14 * 24 * 3_600;
+const MISSING_AFTER_SECONDS = 3_600;
 /** Signals per signalOrders activity: bounded activity input, steady progress. */
 const SIGNALS_PER_CALL = 100;
 
@@ -65,11 +122,78 @@ const batch = () =>
     retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 5 },
   });
 
-export async function trackingSweep(input: TrackingSweepInput = {}): Promise<TrackingSweepSummary> {
+/** What a sweep returns; a sweep that started on the frozen code returns that code's summary. */
+export type TrackingSweepResult = TrackingSweepSummary | TrackingSweepV1Summary;
+
+export async function trackingSweep(input: TrackingSweepInput = {}): Promise<TrackingSweepResult> {
   const ordersQueue = workflowInfo().taskQueue;
-  const { listTrackedOrders, signalOrders } = orchestration();
-  const { getOrderDetailBatch, getProofOfDelivery } = batch();
-  const summary: TrackingSweepSummary = {
+  if (!patched(Patch.TrackingSweepPages)) {
+    const { listTrackedOrders, signalOrders } = orchestration();
+    const { getOrderDetailBatch, getProofOfDelivery } = batch();
+    const acts = { listTrackedOrders, signalOrders, getOrderDetailBatch, getProofOfDelivery };
+    return trackingSweepV1(input, acts, ordersQueue);
+  }
+  const policy = {
+    staleAfterMs: (input.staleAfterSeconds ?? STALE_AFTER_SECONDS) * 1_000,
+    missingAfterMs: (input.missingAfterSeconds ?? MISSING_AFTER_SECONDS) * 1_000,
+  };
+  let memory: SweepMemory;
+  let counts: SweepCounts;
+  if (input.next === undefined) {
+    const earlier = input.memory ?? (await previousMemory(ordersQueue)) ?? emptyMemory();
+    memory = { sweep: earlier.sweep + 1, watches: { ...earlier.watches } };
+    counts = noCounts();
+  } else {
+    memory = { sweep: input.memory?.sweep ?? 1, watches: { ...input.memory?.watches } };
+    counts = { ...input.next.counts, runs: input.next.counts.runs + 1 };
+  }
+
+  const page = await orFailed(
+    orchestration().listTrackedOrders({
+      ordersQueue,
+      pageSize: input.pageSize ?? PAGE_SIZE,
+      ...(input.next !== undefined && { pageToken: input.next.pageToken }),
+    }),
+    'listTrackedOrders',
+    counts,
+  );
+  if (page === undefined) {
+    // Visibility does not answer: the next sweep starts over, with all that is remembered.
+    return { ...counts, sweep: memory.sweep, memory: bounded(memory) };
+  }
+  await sweepPage(page.orders, memory, counts, policy);
+
+  if (page.nextPageToken !== undefined) {
+    const { pageSize, staleAfterSeconds, missingAfterSeconds } = input;
+    await continueAsNew<typeof trackingSweep>({
+      ...(pageSize !== undefined && { pageSize }),
+      ...(staleAfterSeconds !== undefined && { staleAfterSeconds }),
+      ...(missingAfterSeconds !== undefined && { missingAfterSeconds }),
+      memory: bounded(memory),
+      next: { pageToken: page.nextPageToken, counts },
+    });
+  }
+  const summary = { ...counts, sweep: memory.sweep };
+  log.info('tracking sweep done', summary);
+  return { ...summary, memory: afterSweep(memory, new Date().getTime(), policy.staleAfterMs) };
+}
+
+/** What the latest completed sweep remembered; nothing when it cannot be read. */
+async function previousMemory(ordersQueue: string): Promise<SweepMemory | undefined> {
+  try {
+    return memoryIn(await orchestration().lastSweepResult({ ordersQueue }));
+  } catch (err) {
+    if (!(err instanceof ActivityFailure)) throw err;
+    log.warn('tracking sweep: the previous sweep could not be read; starting afresh', {
+      error: err.cause?.message ?? err.message,
+    });
+    return undefined;
+  }
+}
+
+function noCounts(): SweepCounts {
+  return {
+    runs: 1,
     orders: 0,
     batchCalls: 0,
     detailCalls: 0,
@@ -77,81 +201,123 @@ export async function trackingSweep(input: TrackingSweepInput = {}): Promise<Tra
     failedCalls: 0,
     missing: 0,
     signalled: 0,
+    flagged: 0,
+    toldBefore: 0,
     closed: 0,
+    unsignalled: 0,
   };
+}
 
-  // 1. Every tracked order, one entry per svc order id (pages may overlap while stages change).
-  const bySvcOrderId = new Map<string, TrackedOrder>();
-  let pageToken: string | undefined;
-  do {
-    const page = await listTrackedOrders({
-      ordersQueue,
-      pageSize: input.pageSize ?? PAGE_SIZE,
-      ...(pageToken !== undefined && { pageToken }),
-    });
-    for (const order of page.orders) bySvcOrderId.set(order.svcOrderId, order);
-    pageToken = page.nextPageToken;
-  } while (pageToken !== undefined);
-  const orders = [...bySvcOrderId.values()];
-  summary.orders = orders.length;
-  if (orders.length === 0) return summary;
+/** One page: ask, match, judge, signal; `memory` and `counts` are updated in place. */
+async function sweepPage(
+  orders: readonly TrackedOrder[],
+  memory: SweepMemory,
+  counts: SweepCounts,
+  policy: { staleAfterMs: number; missingAfterMs: number },
+): Promise<void> {
+  const { getOrderDetailBatch, getProofOfDelivery } = batch();
+  const now = new Date().getTime();
+  counts.orders += orders.length;
+  const answers = new Map<string, OrderSnapshot>();
+  const unknown = new Set<string>();
 
-  // 2. Their supplier state, 100 ids per call; the batch queue paces the calls.
-  const snapshots = new Map<string, OrderSnapshot>();
-  const unanswered = new Set<string>();
-  await Promise.all(
-    chunk(orders.map((o) => o.svcOrderId)).map(async (ids) => {
-      summary.detailCalls += 1;
-      const found = await orFailed(getOrderDetailBatch(ids), 'getOrderDetailBatch', summary);
-      if (found === undefined) for (const id of ids) unanswered.add(id);
-      for (const snapshot of found ?? []) snapshots.set(snapshot.svcOrderId, snapshot);
-    }),
+  /** Asks for `part` by `key`, 100 ids a call; the answers found are kept by workflow id. */
+  const ask = async (part: readonly TrackedOrder[], key: (o: TrackedOrder) => string) => {
+    await Promise.all(
+      chunk(part).map(async (slice) => {
+        counts.detailCalls += 1;
+        const found = await orFailed(
+          getOrderDetailBatch([...new Set(slice.map(key))]),
+          'getOrderDetailBatch',
+          counts,
+        );
+        if (found === undefined) for (const o of slice) unknown.add(o.workflowId);
+        else for (const [workflowId, s] of matchAnswers(slice, found)) answers.set(workflowId, s);
+      }),
+    );
+  };
+  await ask(orders, askKey);
+  // An id the supplier does not take as a key (or no longer knows) hides the order: its number.
+  await ask(
+    orders.filter(
+      (o) => !answers.has(o.workflowId) && !unknown.has(o.workflowId) && canAskByNumber(o),
+    ),
+    (o) => o.orderNumber!,
   );
-  const known = orders.filter((o) => snapshots.has(o.svcOrderId));
-  summary.missing = orders.filter(
-    (o) => !snapshots.has(o.svcOrderId) && !unanswered.has(o.svcOrderId),
-  ).length;
 
-  // 3. Proof of delivery for the delivered ones, 100 ids per call.
   const proofs = new Map<string, string[]>();
+  const delivered = orders.filter((o) => needsProof(o, answers.get(o.workflowId)));
   await Promise.all(
-    chunk(
-      known.filter((o) => needsProof(o, snapshots.get(o.svcOrderId))).map((o) => o.svcOrderId),
-    ).map(async (ids) => {
-      summary.proofCalls += 1;
-      const found = await orFailed(getProofOfDelivery(ids), 'getProofOfDelivery', summary);
-      for (const [id, urls] of Object.entries(found ?? {})) proofs.set(id, urls);
+    chunk(delivered).map(async (slice) => {
+      counts.proofCalls += 1;
+      const snapshots = slice.map((o) => answers.get(o.workflowId)!);
+      const found = await orFailed(
+        getProofOfDelivery([...new Set(snapshots.map((s) => s.svcOrderId))]),
+        'getProofOfDelivery',
+        counts,
+      );
+      if (found === undefined) return;
+      for (const o of slice) {
+        const urls = proofOf(answers.get(o.workflowId)!, found);
+        if (urls !== undefined) proofs.set(o.workflowId, urls);
+      }
     }),
   );
-  summary.batchCalls = summary.detailCalls + summary.proofCalls;
+  counts.batchCalls = counts.detailCalls + counts.proofCalls;
 
-  // 4. Only the orders the supplier has news for.
-  const signals: OrderSignal[] = known.flatMap((order) => {
-    const news = newsFor(order, snapshots.get(order.svcOrderId), proofs.get(order.svcOrderId));
-    return news === undefined ? [] : [{ workflowId: order.workflowId, news }];
-  });
-  for (const slice of chunk(signals, SIGNALS_PER_CALL)) {
-    const outcome = await signalOrders(slice);
-    summary.signalled += outcome.signalled;
-    summary.closed += outcome.closed;
+  const signals: OrderSignal[] = [];
+  for (const order of orders) {
+    const snapshot = answers.get(order.workflowId);
+    const observation: Observation =
+      snapshot !== undefined
+        ? { answer: 'found', snapshot, proof: proofs.get(order.workflowId) }
+        : unknown.has(order.workflowId)
+          ? { answer: 'unknown' }
+          : { answer: 'missing' };
+    if (observation.answer === 'missing') counts.missing += 1;
+    const watch = memory.watches[order.workflowId];
+    const verdict = judge(order, observation, watch, policy, now, memory.sweep);
+    remember(memory, order.workflowId, verdict.watch);
+    if (verdict.toldBefore) counts.toldBefore += 1;
+    if (verdict.news !== undefined)
+      signals.push({ workflowId: order.workflowId, news: verdict.news });
   }
 
-  log.info('tracking sweep done', { ...summary });
-  return summary;
+  const { signalOrders } = orchestration();
+  for (const slice of chunk(signals, SIGNALS_PER_CALL)) {
+    let outcome;
+    try {
+      outcome = await signalOrders(slice);
+    } catch (err) {
+      if (!(err instanceof ActivityFailure)) throw err;
+      counts.unsignalled += slice.length;
+      log.warn('tracking sweep: signalling failed; those orders are told by the next sweep', {
+        orders: slice.length,
+        error: err.cause?.message ?? err.message,
+      });
+      continue;
+    }
+    counts.signalled += outcome.signalled;
+    counts.closed += outcome.closed;
+    for (const { workflowId, news } of slice) {
+      if (news.kind === 'stale') counts.flagged += 1;
+      remember(memory, workflowId, told(memory.watches[workflowId], news, now, memory.sweep));
+    }
+  }
 }
 
 /** The call's result, or undefined (counted and logged) when it failed after its retries. */
 async function orFailed<T>(
   call: Promise<T>,
   endpoint: string,
-  summary: TrackingSweepSummary,
+  counts: SweepCounts,
 ): Promise<T | undefined> {
   try {
     return await call;
   } catch (err) {
     if (!(err instanceof ActivityFailure)) throw err;
-    summary.failedCalls += 1;
-    log.warn('tracking sweep: a batch call failed; its orders wait for the next sweep', {
+    counts.failedCalls += 1;
+    log.warn('tracking sweep: a call failed; its orders wait for the next sweep', {
       endpoint,
       error: err.cause?.message ?? err.message,
     });
