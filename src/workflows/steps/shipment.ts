@@ -2,8 +2,8 @@
  * After payment: the waybill (flow A), then following the supplier's news — webhooks and the
  * tracking sweeper — through SHIPPED and DELIVERED to proof of delivery and COMPLETED.
  */
-import { condition } from '@temporalio/workflow';
-import { Stage, type WaybillInput } from '../../client/definitions.js';
+import { condition, patched } from '@temporalio/workflow';
+import { Stage, type StaleNews, type WaybillInput } from '../../client/definitions.js';
 import { FailureType } from '../../client/failures.js';
 import {
   endedStatus,
@@ -15,6 +15,7 @@ import { SupplierCode } from '../../supplier/errors.js';
 import type { Activities } from '../activities.js';
 import { failureInfo, isBusiness } from '../failures.js';
 import type { Order } from '../order.js';
+import { Patch } from '../versions.js';
 import { lookUpOrder } from './lookup.js';
 import { supplierStep, type Seen } from './supplierStep.js';
 
@@ -68,12 +69,18 @@ async function waybillSeen(o: Order, acts: Activities, waybill: WaybillInput): P
   return seen ? { done: true, value: undefined, note: 'the warehouse has it' } : { done: false };
 }
 
-/** Follows the order to COMPLETED (or CANCELLED by the supplier). */
+/**
+ * Follows the order to COMPLETED (or CANCELLED by the supplier). When the sweeper says the supplier
+ * has gone quiet about it, waits for a person at NEEDS_ATTENTION (see `flaggedStale`).
+ */
 export async function followDelivery(o: Order): Promise<void> {
   o.enter(Stage.AWAITING_SHIPMENT);
   const proofWaitMs = o.input.fulfillment.proofOfDeliveryWaitHours * 3_600_000;
   /** When the wait for proof ends: set once, on delivery, whatever news arrives after. */
   let proofDeadline: number | undefined;
+  /** The last `stale` news acted on (a new message brings a new object). */
+  let staleSeen: StaleNews | undefined;
+  let staleFlags: boolean | undefined;
   for (;;) {
     const seen = o.newsVersion;
     const s = o.news.orderStatus;
@@ -105,6 +112,43 @@ export async function followDelivery(o: Order): Promise<void> {
       }
       continue;
     }
+    const stale = o.news.stale;
+    if (stale !== undefined && stale !== staleSeen && STALE_STAGES.includes(o.stage)) {
+      staleSeen = stale;
+      staleFlags ??= patched(Patch.TrackingStaleFlags);
+      if (staleFlags) {
+        await flaggedStale(o, stale);
+        continue;
+      }
+    }
     await condition(() => o.newsVersion !== seen);
+  }
+}
+
+/** Where the order waits for the supplier's news by itself, and the sweeper may flag it. */
+const STALE_STAGES: readonly Stage[] = [Stage.AWAITING_SHIPMENT, Stage.SHIPPED];
+
+/**
+ * The supplier no longer lists the order, or its status has not moved for too long: a person
+ * looks into it. Resume looks at the supplier again (the sweeper flags it anew only once the
+ * limit has passed again); a dispute is the way out for an order that will not arrive. News from
+ * the supplier (a webhook) ends the wait by itself.
+ */
+async function flaggedStale(o: Order, stale: StaleNews): Promise<void> {
+  const seen = o.newsVersion;
+  o.enter(Stage.NEEDS_ATTENTION, stale.note);
+  o.failed({ step: 'tracking', message: stale.note });
+  for (;;) {
+    const action = await o.waitAt(
+      Stage.NEEDS_ATTENTION,
+      'resume to look at the supplier again, or open a dispute',
+      ['resume'],
+      { until: () => o.newsVersion !== seen },
+    );
+    if (action !== undefined) {
+      o.answer(action, 'following the supplier again');
+      return;
+    }
+    if (o.newsVersion !== seen) return;
   }
 }
