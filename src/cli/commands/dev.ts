@@ -155,12 +155,14 @@ export function register(program: Command): void {
         },
       );
 
-      // ---- tracking sweeper (architecture §5) -------------------------------------------------
+      // ---- tracking sweeper ----------------------------------------------------------------------
       // One schedule per supplier account; idempotent, so every start may call it.
       const trackingEvery = Math.max(1, Math.round(flags.trackingEvery));
       const schedule = await ensureTrackingSchedule(workers.client, {
         queues,
         everySeconds: trackingEvery,
+        staleAfterHours: config.TRACKING_STALE_AFTER_HOURS,
+        missingAfterMinutes: config.TRACKING_MISSING_AFTER_MINUTES,
       });
       // -----------------------------------------------------------------------------------------
 
@@ -175,7 +177,7 @@ export function register(program: Command): void {
           `  Sandbox API     ${sandbox.url}/api2.0/v1/  (API key: ${config.SANDBOX_API_KEY === 'sandbox' ? 'sandbox' : 'from SANDBOX_API_KEY'})`,
           `  Sandbox stats   ${sandbox.url}/__sandbox/stats`,
           `  Workers         ${queues.orders}, ${queues.supplier} (draining ${queues.retiredBatch})`,
-          `  Tracking sweep  schedule ${schedule.scheduleId}, every ${trackingEvery} s`,
+          `  Tracking sweep  schedule ${schedule.scheduleId}, every ${trackingEvery} s (flags orders unchanged ${config.TRACKING_STALE_AFTER_HOURS} h or unlisted ${config.TRACKING_MISSING_AFTER_MINUTES} min)`,
           `  Metrics         http://127.0.0.1:${config.METRICS_PORT}/metrics`,
           `  Gateway         ${gateway.url}  (intake token: ${config.GATEWAY_TOKEN === undefined ? intakeToken : 'from GATEWAY_TOKEN'})`,
           `  Webhooks        ${webhooks}`,

@@ -110,6 +110,8 @@ export function register(program: Command): void {
           queues: target.queues,
           everySeconds: config.TRACKING_EVERY_SECONDS,
           accountLabel: queuePrefix(target.queues),
+          staleAfterHours: config.TRACKING_STALE_AFTER_HOURS,
+          missingAfterMinutes: config.TRACKING_MISSING_AFTER_MINUTES,
         });
         log.info(
           { scheduleId, everySeconds: config.TRACKING_EVERY_SECONDS },
