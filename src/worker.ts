@@ -26,6 +26,7 @@ import {
 } from '@temporalio/worker';
 
 import { catalogueForwardingActivities } from './activities/catalogueForwarding.js';
+import { checkoutActivities, configureCheckout } from './activities/checkoutStart.js';
 import { batchActivities, supplierActivities } from './activities/index.js';
 import { orchestrationActivities } from './activities/orchestration.js';
 import { supplierSessionActivities } from './activities/supplierSession.js';
@@ -34,6 +35,7 @@ import { createLogger, type Logger } from './log.js';
 import type { SupplierClient } from './supplier/client.js';
 import { installRuntimeLogger } from './temporal/runtimeLogger.js';
 import type { TaskQueues } from './temporal/taskQueues.js';
+import { DEFAULT_CHECKOUT_SETTINGS, type CheckoutSettings } from './workflows/checkout/messages.js';
 
 /** The workflow code the orders worker bundles when no prebuilt bundle is given. */
 export const WORKFLOWS_PATH = fileURLToPath(new URL('./workflows/index.ts', import.meta.url));
@@ -59,6 +61,8 @@ export interface CreateWorkersOptions {
   workflowBundle?: WorkflowBundleOption;
   /** Where product, variant and stock webhook events are forwarded (CATALOGUE_EVENTS_URL). */
   catalogueEventsUrl?: string;
+  /** The account's checkout batching (CHECKOUT_* settings); the coordinator takes the latest. */
+  checkout?: CheckoutSettings;
   /**
    * Payload encoding of the workers and their client: `dataConverterFor(codec)` encrypts
    * (src/temporal/encryption.ts). Default: the SDK's, payloads in clear.
@@ -92,6 +96,7 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
   const ratePerSecond = opts.ratePerSecond ?? 1;
   const batchRatePerSecond = opts.batchRatePerSecond ?? 2;
   const shutdownGraceTime = opts.shutdownGraceTime ?? '10s';
+  const checkout = opts.checkout ?? DEFAULT_CHECKOUT_SETTINGS;
 
   try {
     const { dataConverter } = opts;
@@ -109,6 +114,7 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
           // The gateway's durable destinations: the inbox's replays, catalogue forwarding.
           ...inboxActivities(client, queues),
           ...catalogueForwardingActivities({ url: opts.catalogueEventsUrl }),
+          ...checkoutActivities(client, queues, checkout),
           // The account's session workflow's token calls: they carry no token.
           ...supplierSessionActivities(supplier.tokenCalls),
         },
@@ -128,6 +134,7 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
         maxTaskQueueActivitiesPerSecond: batchRatePerSecond,
       }),
     ]);
+    await configureCheckout(client, queues, checkout);
     return workerSet(client, workers);
   } catch (err) {
     if (owned) await connection.close().catch(() => undefined);

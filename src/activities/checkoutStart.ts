@@ -4,8 +4,7 @@
  * gateway tells it of a top-up. On the orders queue: no supplier call here.
  */
 import type { Client } from '@temporalio/client';
-import type { TaskQueues } from '../temporal/taskQueues.js';
-import { queuePrefix } from '../temporal/taskQueues.js';
+import { queuePrefix, type TaskQueues } from '../temporal/taskQueues.js';
 import {
   CHECKOUT_WORKFLOW,
   checkoutFundsSignal,

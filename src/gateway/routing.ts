@@ -24,6 +24,7 @@ import {
 } from '../client/webhookDefinitions.js';
 import { queuePrefix, type TaskQueues } from '../temporal/taskQueues.js';
 import { tellCheckoutToppedUp } from '../activities/checkoutStart.js';
+import { orderStatusWorthTelling, TrackingTold } from './newsWorth.js';
 import { MakeupStatus } from '../supplier/api/constants.js';
 import { checkoutWorkflowId } from '../workflows/checkout/messages.js';
 import { WebhookChange, WebhookType } from '../supplier/api/webhooks.js';
@@ -45,6 +46,8 @@ export type RouteOutcome =
   /** Its orders' workflows have finished: nothing left to tell them. */
   | { outcome: 'closed'; workflowIds: string[] }
   | { outcome: 'catalogue'; workflowId: string }
+  /** Nothing an order needs (newsWorth.ts): acknowledged, not told. */
+  | { outcome: 'skipped'; reason: string }
   /**
    * No recipient now; `autoReplay` when the miss may be visibility trailing behind;
    * `unknownOrder` for an ORDER message whose `order:<orderNumber>` workflow never existed (an
@@ -67,6 +70,7 @@ function fromDelivery(d: Delivery): RouteOutcome | undefined {
 
 export class WebhookRouter {
   private readonly targets: OrderTargets;
+  private readonly trackingTold = new TrackingTold();
 
   constructor(
     private readonly client: Client,
@@ -92,12 +96,21 @@ export class WebhookRouter {
 
   private async order(m: OrderMessage): Promise<RouteOutcome> {
     const news = orderNews(m);
+    if (news.kind === 'order' && !orderStatusWorthTelling(news.orderStatus)) {
+      return {
+        outcome: 'skipped',
+        reason: `${news.orderStatus}: the order knows it from its own calls`,
+      };
+    }
     const orderNumber = m.params.orderNumber ?? undefined;
     const svcOrderId = m.params.svcOrderId ?? undefined;
     if (orderNumber !== undefined) {
       const id = orderWorkflowId(orderNumber);
       const result = await this.targets.signal(id, news);
-      if (result === 'signalled') return { outcome: 'delivered', workflowIds: [id] };
+      if (result === 'signalled') {
+        this.trackingTold.remember(news);
+        return { outcome: 'delivered', workflowIds: [id] };
+      }
       if (result === 'closed') return { outcome: 'closed', workflowIds: [id] };
       if (m.messageType === WebhookChange.OrderConnected) {
         const waiting = await this.targets.inStage(Stage.AWAITING_CONNECTION, orderNumber);
@@ -124,7 +137,12 @@ export class WebhookRouter {
   }
 
   private async logistics(m: LogisticMessage): Promise<RouteOutcome> {
-    const routed = await this.bySvcOrderId(m.params.orderId, logisticsNews(m));
+    const news = logisticsNews(m);
+    if (!this.trackingTold.isNew(news)) {
+      return { outcome: 'skipped', reason: 'its tracking number and link were told already' };
+    }
+    const routed = await this.bySvcOrderId(m.params.orderId, news);
+    if (routed?.outcome === 'delivered') this.trackingTold.remember(news);
     return routed ?? unroutable(`no order workflow holds svc order ${m.params.orderId}`, true);
   }
 

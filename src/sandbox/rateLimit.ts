@@ -16,7 +16,7 @@ export class RateLimiter {
   private readonly accepted = new Map<string, number[]>();
 
   constructor(
-    private readonly perSecond: (rateClass: string) => number,
+    private readonly perSecond: (rateClass: string, account: string) => number,
     /** Whether every request of the account spends its general limit. */
     private readonly oneBudget: (account: string) => boolean = () => false,
   ) {}
@@ -32,7 +32,7 @@ export class RateLimiter {
       const key = `${account}|${c}`;
       const recent = (this.accepted.get(key) ?? []).filter((t) => t > since);
       this.accepted.set(key, recent);
-      return { limit: this.perSecond(c), recent };
+      return { limit: this.perSecond(c, account), recent };
     });
     if (windows.some((w) => w.limit > 0 && w.recent.length >= w.limit)) return false;
     for (const w of windows) if (w.limit > 0) w.recent.push(now);

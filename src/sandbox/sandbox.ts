@@ -90,12 +90,12 @@ export class Sandbox {
     readonly options: SandboxOptions,
   ) {
     this.limiter = new RateLimiter(
-      (c) =>
+      (c, account) =>
         c === 'batch'
           ? options.batchRatePerSecond
           : c === 'token'
             ? options.tokenRatePerSecond
-            : options.ratePerSecond,
+            : this.settingsFor(account).ratePerSecond,
       (account) => this.settingsFor(account).oneBudget,
     );
     this.file = new StateFile(
@@ -107,8 +107,9 @@ export class Sandbox {
     this.defaults = {
       batchLagMs: options.batchLagMs,
       payWindowSeconds: options.payWindowSeconds,
-      tokenIntervalSeconds: options.tokenIntervalSeconds,
       oneBudget: options.oneBudget,
+      tokenIntervalSeconds: options.tokenIntervalSeconds,
+      ratePerSecond: options.ratePerSecond,
     };
   }
 

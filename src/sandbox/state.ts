@@ -45,10 +45,12 @@ export interface SandboxSettings {
   batchLagMs: number;
   /** How long a payId of saveGenerateParentOrder can be paid (payExpireTime). */
   payWindowSeconds: number;
-  /** getAccessToken is answered at most once per this many seconds (0 = no limit). */
-  tokenIntervalSeconds: number;
   /** Every request but the token calls also spends the account's general limit. */
   oneBudget: boolean;
+  /** getAccessToken is answered at most once per this many seconds (0 = no limit). */
+  tokenIntervalSeconds: number;
+  /** The account's general limit: requests per second (the tier: 1, 2, 4 or 6). */
+  ratePerSecond: number;
 }
 
 export interface SandboxAccount {

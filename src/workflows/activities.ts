@@ -6,6 +6,7 @@
  */
 import { proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import type { BatchActivities, SupplierActivities } from '../activities/index.js';
+import type { CheckoutActivities } from '../activities/checkoutStart.js';
 import type { OrchestrationActivities } from '../activities/orchestration.js';
 import { FailureType } from '../client/failures.js';
 import { queuesOf } from '../temporal/taskQueues.js';
@@ -44,7 +45,7 @@ export interface Activities {
    */
   supplierOnce: SupplierActivities;
   batch: BatchActivities;
-  orchestration: OrchestrationActivities;
+  orchestration: OrchestrationActivities & CheckoutActivities;
 }
 
 /** Call inside a workflow only. */
@@ -71,7 +72,7 @@ export function activities(): Activities {
       BATCH_ACTIVITY_PRIORITY,
       onSupplierQueue<BatchActivities>({ startToCloseTimeout: '1 minute', retry }),
     ),
-    orchestration: proxyActivities<OrchestrationActivities>({
+    orchestration: proxyActivities<OrchestrationActivities & CheckoutActivities>({
       taskQueue: queues.orders,
       startToCloseTimeout: '2 minutes',
       retry: { ...retry, maximumAttempts: 10 },

@@ -74,7 +74,9 @@ function registerHandlers(o: Order): void {
   setHandler(statusQuery, () => o.status);
   setHandler(supplierEventSignal, (news) => void o.hear(news));
   setHandler(supplierStatusSignal, (news) => void o.hear(news));
-  setHandler(checkoutOutcomeSignal, (outcome) => o.checkoutHeard(outcome));
+  setHandler(checkoutOutcomeSignal, (outcome) => {
+    o.checkoutHeard(outcome);
+  });
 
   setHandler(resumeUpdate, (input) => o.request('resume', input), {
     validator: (_input) => {

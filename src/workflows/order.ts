@@ -4,8 +4,7 @@
  * has told us, where the money stands, and the operator actions waiting to be applied. Steps say
  * what happened through its methods; they never set its fields.
  */
-import type { Duration } from '@temporalio/common';
-import type { SearchAttributeUpdatePair } from '@temporalio/common';
+import type { Duration, SearchAttributeUpdatePair } from '@temporalio/common';
 import {
   condition,
   setCurrentDetails,
@@ -78,6 +77,11 @@ export interface WaitOptions {
   timeout?: Duration;
   /** A cancel ends the wait and is returned to the caller instead of thrown. */
   cancelReturns?: boolean;
+  /**
+   * A short wait that is part of the work (the checkout batch): the stage reached is written with
+   * the next one instead of now (lean mode).
+   */
+  brief?: boolean;
 }
 
 export interface OrderOptions {
@@ -121,7 +125,6 @@ export class Order implements StepHost {
   /** Lean mode: search-attribute values as last written, and those to write at the task's end. */
   private readonly written = new Map<string, unknown>();
   private readonly toWrite = new Map<string, SearchAttributeUpdatePair>();
-  private flushQueued = false;
 
   constructor(
     readonly input: OrderInput,
@@ -131,7 +134,7 @@ export class Order implements StepHost {
     if (this.lean) {
       const started = workflowInfo().typedSearchAttributes;
       for (const key of [FulfillmentStage, OrderNumber, FulfillmentFlow, NeedsAttention]) {
-        const value = started.get(key as never);
+        const value = started.get(key);
         if (value !== undefined) this.written.set(key.name, value);
       }
     }
@@ -179,15 +182,14 @@ export class Order implements StepHost {
       return;
     }
     for (const pair of pairs) this.toWrite.set(pair.key.name, pair);
-    if (this.flushQueued) return;
-    this.flushQueued = true;
-    // After the task's synchronous work: several stages entered at once make one upsert.
-    void Promise.resolve().then(() => this.flush());
   }
 
-  /** Lean mode: writes the search attributes that changed (also called before the end). */
+  /**
+   * Lean mode: writes the search attributes that changed since the last write, as one upsert.
+   * Called where the order starts to wait (a person, the supplier's news, a busy supplier) and at
+   * the end, so stages passed through between waits cost no action of their own.
+   */
   flush(): void {
-    this.flushQueued = false;
     const changed = [...this.toWrite.values()].filter(
       (p) => this.written.get(p.key.name) !== p.value,
     );
@@ -197,10 +199,21 @@ export class Order implements StepHost {
     upsertSearchAttributes(changed);
   }
 
-  /** Says what the order waits for (status and UI). */
+  /** Waits for the supplier's next news (or the timeout: false), visible as it stands. */
+  async waitForNews(seen: number, timeout?: number): Promise<boolean> {
+    this.flush();
+    if (timeout === undefined) {
+      await condition(() => this.newsVersion !== seen);
+      return true;
+    }
+    return condition(() => this.newsVersion !== seen, timeout);
+  }
+
+  /** Says what the order waits for (status and UI); what it shows is written now. */
   waitFor(what: string): void {
     this.status.waitingFor = what;
     this.show();
+    this.flush();
   }
 
   /** A wait ended with the thing it waited for: the order is at work again where it was. */
@@ -462,7 +475,9 @@ export class Order implements StepHost {
     options: WaitOptions = {},
   ): Promise<PendingAction | undefined> {
     if (this.stage !== stage) this.enter(stage);
-    this.waitFor(waitingFor);
+    this.status.waitingFor = waitingFor;
+    this.show();
+    if (options.brief !== true) this.flush();
     const withCancel = this.cancellable && this.heldCancel === undefined;
     const kinds: readonly ActionKind[] = withCancel ? [...actions, 'cancel'] : actions;
     const wake = () => this.hasAction(kinds) || (options.until?.() ?? false);

@@ -35,6 +35,7 @@ it('`dropflow sandbox --batch-lag-ms --pay-window-seconds --token-interval-s` se
       oneBudget: true,
       payWindowSeconds: 90,
       tokenIntervalSeconds: 42,
+      ratePerSecond: expect.any(Number) as number,
     });
   } finally {
     if (child.exitCode === null && child.signalCode === null) {

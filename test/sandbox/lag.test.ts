@@ -26,6 +26,7 @@ beforeAll(async () => {
     port: 0,
     batchLagMs: LAG_MS,
     payWindowSeconds: PAY_WINDOW_SECONDS,
+    oneBudget: false,
   });
   clock = Date.now();
   vi.spyOn(started.sandbox, 'now').mockImplementation(() => clock);
@@ -57,6 +58,7 @@ it('startSandbox options set the defaults of every account', async () => {
     payWindowSeconds: PAY_WINDOW_SECONDS,
     oneBudget: false,
     tokenIntervalSeconds: expect.any(Number) as number,
+    ratePerSecond: expect.any(Number) as number,
   });
 });
 

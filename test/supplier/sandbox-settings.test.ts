@@ -31,6 +31,7 @@ describe('settings', () => {
       payWindowSeconds: expect.any(Number) as number,
       tokenIntervalSeconds: expect.any(Number) as number,
       oneBudget: expect.any(Boolean) as boolean,
+      ratePerSecond: expect.any(Number) as number,
     });
     expect((await readSettings(account.openId)).body).toEqual({
       openId: account.openId,

@@ -48,6 +48,8 @@ export interface HarnessOptions {
   catalogueEventsUrl?: string;
   /** Encrypt payloads with this key (workers and the test's client); default: in clear. */
   encryptionKey?: EncryptionKey;
+  /** The account's tier: the sandbox's limit and the workers' rate (default 1 per second). */
+  ratePerSecond?: number;
   /** The account's checkout batching; default: the product's defaults. */
   checkout?: Partial<CheckoutSettings>;
 }
@@ -57,7 +59,7 @@ export async function orderHarness(
   balance?: number,
   options: HarnessOptions = {},
 ): Promise<OrderHarness> {
-  const account = await newSandboxAccount(balance);
+  const account = await newSandboxAccount(balance, options.ratePerSecond);
   const queues = taskQueues(`${tag}-${process.pid}-${Date.now().toString(36)}`);
   const workflowBundle = await bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,
@@ -80,6 +82,7 @@ export async function orderHarness(
       catalogueEventsUrl: options.catalogueEventsUrl,
       dataConverter,
       checkout: { ...DEFAULT_CHECKOUT_SETTINGS, ...options.checkout },
+      ...(options.ratePerSecond !== undefined && { ratePerSecond: options.ratePerSecond }),
     });
   let workers = await start();
   let running = workers.run();

@@ -15,8 +15,14 @@ export interface TestAccount {
   client: SupplierClient;
 }
 
-/** A new sandbox account (own rate limit, balance and orders) and a client for it. */
-export async function newSandboxAccount(balance?: number): Promise<TestAccount> {
+/**
+ * A new sandbox account (own rate limit, balance and orders) and a client for it; `ratePerSecond`
+ * is the account's tier (the sandbox's limit and the client's pace), 1 unless given.
+ */
+export async function newSandboxAccount(
+  balance?: number,
+  ratePerSecond?: number,
+): Promise<TestAccount> {
   const url = sandboxUrl();
   const res = await fetch(`${url}/__sandbox/accounts`, {
     method: 'POST',
@@ -25,8 +31,21 @@ export async function newSandboxAccount(balance?: number): Promise<TestAccount> 
   });
   if (res.status !== 201) throw new Error(`creating a sandbox account: HTTP ${res.status}`);
   const { apiKey, openId } = (await res.json()) as { apiKey: string; openId: string };
+  if (ratePerSecond !== undefined) {
+    const set = await fetch(`${url}/__sandbox/settings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ openId, ratePerSecond }),
+    });
+    if (set.status !== 200) throw new Error(`setting the account's rate: HTTP ${set.status}`);
+  }
   // Token calls at the sandbox's documented 1/s rather than the production spacing.
-  const client = new SupplierClient({ baseUrl: url, apiKey, tokenCallIntervalMs: 1_000 });
+  const client = new SupplierClient({
+    baseUrl: url,
+    apiKey,
+    tokenCallIntervalMs: 1_000,
+    ...(ratePerSecond !== undefined && { ratePerSecond }),
+  });
   return { url, apiKey, openId, client };
 }
 

@@ -11,7 +11,7 @@ import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Client } from '@temporalio/client';
 import type { Command } from 'commander';
-import { loadConfig } from '../../config.js';
+import { checkoutSettings, loadConfig } from '../../config.js';
 import { callbackUrlFor, enableWebhooks } from '../../gateway/registration.js';
 import { startGateway } from '../../gateway/server.js';
 import { createLogger } from '../../log.js';
@@ -121,6 +121,7 @@ export function register(program: Command): void {
         ratePerSecond: config.SUPPLIER_RATE_PER_SECOND,
         batchRatePerSecond: config.SUPPLIER_BATCH_RATE_PER_SECOND,
         catalogueEventsUrl: config.CATALOGUE_EVENTS_URL,
+        checkout: checkoutSettings(config),
         dataConverter: dataConverterFor(codec),
         log: createLogger('worker'),
       });

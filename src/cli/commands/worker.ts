@@ -7,7 +7,7 @@
 import { bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
 import type { Command } from 'commander';
 
-import { loadConfig, supplierTarget } from '../../config.js';
+import { checkoutSettings, loadConfig, supplierTarget } from '../../config.js';
 import { createLogger, type Logger } from '../../log.js';
 import { SupplierClient } from '../../supplier/client.js';
 import { dataConverterFor } from '../../temporal/encryption.js';
@@ -100,6 +100,7 @@ export function register(program: Command): void {
         ratePerSecond: config.SUPPLIER_RATE_PER_SECOND,
         batchRatePerSecond: config.SUPPLIER_BATCH_RATE_PER_SECOND,
         catalogueEventsUrl: config.CATALOGUE_EVENTS_URL,
+        checkout: checkoutSettings(config),
         dataConverter,
         log,
       });

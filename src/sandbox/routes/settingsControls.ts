@@ -16,6 +16,8 @@ const Change = z.strictObject({
   openId: z.string().min(1).optional(),
   batchLagMs: z.number().int().nonnegative().max(DAY_MS).nullable().optional(),
   payWindowSeconds: z.number().int().positive().max(MAX_PAY_WINDOW_SECONDS).nullable().optional(),
+  oneBudget: z.boolean().nullable().optional(),
+  ratePerSecond: z.number().positive().max(50).nullable().optional(),
   tokenIntervalSeconds: z
     .number()
     .int()
@@ -23,15 +25,15 @@ const Change = z.strictObject({
     .max(MAX_TOKEN_INTERVAL_SECONDS)
     .nullable()
     .optional(),
-  oneBudget: z.boolean().nullable().optional(),
 });
 type Change = z.infer<typeof Change>;
 
 const KEYS = [
   'batchLagMs',
   'payWindowSeconds',
-  'tokenIntervalSeconds',
   'oneBudget',
+  'tokenIntervalSeconds',
+  'ratePerSecond',
 ] as const satisfies readonly (keyof SandboxSettings)[];
 
 export function registerSettingsControlRoutes(app: FastifyInstance, sb: Sandbox): void {

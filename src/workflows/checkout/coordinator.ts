@@ -51,9 +51,15 @@ export async function accountCheckout(input: CheckoutInput = {}): Promise<void> 
     },
   );
   const acts = activities();
-  setHandler(checkoutReadySignal, (order) => c.ready(order));
-  setHandler(checkoutSettingsSignal, (settings) => c.configure(settings));
-  setHandler(checkoutFundsSignal, (news) => c.fundsNews(news));
+  setHandler(checkoutReadySignal, (order) => {
+    c.ready(order);
+  });
+  setHandler(checkoutSettingsSignal, (settings) => {
+    c.configure(settings);
+  });
+  setHandler(checkoutFundsSignal, (news) => {
+    c.fundsNews(news);
+  });
   setHandler(checkoutWithdrawSignal, async ({ workflowId }) => {
     await tell(workflowId, c.withdraw(workflowId));
   });
@@ -62,14 +68,14 @@ export async function accountCheckout(input: CheckoutInput = {}): Promise<void> 
   for (;;) {
     // Taken first: whatever wakes the loop while it works makes it look again at once.
     const seen = c.wakeVersion;
-    const now = Date.now();
+    const now = new Date().getTime();
     while (c.batchDue(now) && c.batchesInFlight < MAX_BATCHES_IN_FLIGHT) {
       void runBatch(c, acts, c.takeBatch());
     }
     if (c.fundsCheckDue(now)) await checkFunds(c, acts);
     if (c.idle && tooLong()) {
       await condition(allHandlersFinished);
-      if (c.idle) await continueAsNew<typeof accountCheckout>({ carried: c.carryOver() });
+      await continueAsNew<typeof accountCheckout>({ carried: c.carryOver() });
     }
     const wait = c.nextWakeMs(new Date().getTime(), c.batchesInFlight < MAX_BATCHES_IN_FLIGHT);
     if (wait === undefined) await condition(() => c.wakeVersion !== seen);

@@ -67,11 +67,11 @@ export class CheckoutState {
     this.queue = from.queue;
     this.funds = from.funds;
     this.balance = from.balance;
-    this.lastFundsCheck = from.lastFundsCheck ?? Date.now();
+    this.lastFundsCheck = from.lastFundsCheck ?? new Date().getTime();
     this.batchesDone = from.batchesDone;
     this.ordersPaid = from.ordersPaid;
     this.nextBatch = from.nextBatch;
-    if (this.queue.length > 0) this.lastArrival = Date.now();
+    if (this.queue.length > 0) this.lastArrival = new Date().getTime();
   }
 
   configure(settings: CheckoutSettings): void {
@@ -86,7 +86,7 @@ export class CheckoutState {
     if (this.knows(order.workflowId)) return;
     const wasEmpty = this.queue.length === 0;
     this.queue.push(order);
-    this.lastArrival = Date.now();
+    this.lastArrival = new Date().getTime();
     if (wasEmpty || this.queue.length >= this.settings.maxBatch || !this.settings.batching) {
       this.wake();
     }
@@ -244,7 +244,7 @@ export class CheckoutState {
    * not (a large order is not overtaken for ever by small ones). Unknown amounts go through.
    */
   release(balance: number): FundsWait[] {
-    this.lastFundsCheck = Date.now();
+    this.lastFundsCheck = new Date().getTime();
     this.fundsUrgent = false;
     this.balanceRead(balance);
     const out: FundsWait[] = [];
@@ -267,7 +267,7 @@ export class CheckoutState {
 
   /** The balance check failed: try again at the next interval. */
   fundsCheckFailed(): void {
-    this.lastFundsCheck = Date.now();
+    this.lastFundsCheck = new Date().getTime();
     this.fundsUrgent = false;
   }
 

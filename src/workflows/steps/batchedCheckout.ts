@@ -6,7 +6,7 @@
  * left unknown). Cancel asks the coordinator to let the order go first.
  */
 import { getExternalWorkflowHandle, workflowInfo } from '@temporalio/workflow';
-import { Stage } from '../../client/definitions.js';
+import { Stage, type FailureInfo } from '../../client/definitions.js';
 import type { CreateOrderRequest } from '../../supplier/api/orders.js';
 import { queuePrefix, queuesOf } from '../../temporal/taskQueues.js';
 import type { Activities } from '../activities.js';
@@ -19,7 +19,6 @@ import {
   type CheckoutProgress,
   type ReadyOrder,
 } from '../checkout/messages.js';
-import type { FailureInfo } from '../../client/definitions.js';
 import type { Order } from '../order.js';
 import { cartToParentOrder, createOrder } from './checkout.js';
 import { intercepted } from './interception.js';
@@ -117,7 +116,7 @@ async function inBatch(o: Order, acts: Activities): Promise<Settled> {
         ? `${short.why}: the account's checkout pays it once the balance covers it (a balance top-up, or resume to read the balance now), or cancel`
         : 'its checkout batch: the account carts, confirms and pays its orders together',
       short ? ['resume'] : [],
-      { until: () => o.hasCheckoutNews(), cancelReturns: true },
+      { until: () => o.hasCheckoutNews(), cancelReturns: true, brief: short === undefined },
     );
     if (action?.kind === 'cancel') {
       o.holdCancel(action);

@@ -2,7 +2,7 @@
  * After payment: the waybill (flow A), then following the supplier's news — webhooks and the
  * tracking sweeper — through SHIPPED and DELIVERED to proof of delivery and COMPLETED.
  */
-import { condition, patched } from '@temporalio/workflow';
+import { patched } from '@temporalio/workflow';
 import { Stage, type StaleNews, type WaybillInput } from '../../client/definitions.js';
 import { FailureType } from '../../client/failures.js';
 import {
@@ -102,7 +102,7 @@ export async function followDelivery(o: Order): Promise<void> {
         return;
       }
       const left = Math.max(0, proofDeadline - new Date().getTime());
-      const arrived = await condition(() => o.newsVersion !== seen, left);
+      const arrived = await o.waitForNews(seen, left);
       if (!arrived) {
         o.enter(
           Stage.COMPLETED,
@@ -121,7 +121,7 @@ export async function followDelivery(o: Order): Promise<void> {
         continue;
       }
     }
-    await condition(() => o.newsVersion !== seen);
+    await o.waitForNews(seen);
   }
 }
 

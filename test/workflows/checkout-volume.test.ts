@@ -1,0 +1,67 @@
+/**
+ * A backlog: 300 flow-B orders submitted at once to one account at its tier's rate. Every order
+ * is created once and paid, in batches, with no activity timed out and nobody asked to help.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ORDER_WORKFLOW, Stage } from '../../src/client/definitions.js';
+import { eventually } from '../support/eventually.js';
+import { orderHarness, startOrder, validOrder, type OrderHarness } from '../support/orders.js';
+import { accountStats } from '../support/sandbox.js';
+import { orderNumber, usOrder } from '../supplier/orderHelpers.js';
+
+const ORDERS = 300;
+const RATE = 6;
+
+let h: OrderHarness;
+beforeAll(async () => {
+  h = await orderHarness('volume', 1_000_000, { ratePerSecond: RATE });
+});
+afterAll(() => h.close());
+
+async function inBatches<T>(items: T[], size: number, run: (item: T) => Promise<unknown>) {
+  for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(run));
+}
+
+describe('a backlog of orders', () => {
+  it(`${ORDERS} orders at once: each created once and paid, no timeout, no NEEDS_ATTENTION`, async () => {
+    const inputs = Array.from({ length: ORDERS }, (_, i) =>
+      validOrder({
+        ...usOrder({ orderNumber: orderNumber(`vol${i}`) }),
+        fulfillment: { flow: 'B' },
+      }),
+    );
+    const ids: string[] = [];
+    await inBatches(inputs, 25, async (input) => ids.push((await startOrder(h, input)).workflowId));
+
+    const mine = `WorkflowType = '${ORDER_WORKFLOW}' AND TaskQueue = '${h.queues.orders}'`;
+    await eventually(
+      `${ORDERS} orders paid`,
+      async () =>
+        (
+          await h.client.workflow.count(
+            `${mine} AND FulfillmentStage IN ('${Stage.PAID}', '${Stage.AWAITING_SHIPMENT}')`,
+          )
+        ).count,
+      (n) => n === ORDERS,
+      480_000,
+      1_000,
+    );
+    expect((await h.client.workflow.count(`${mine} AND NeedsAttention = true`)).count).toBe(0);
+
+    const calls = (await accountStats(h.account.openId)).calls;
+    expect(calls['shopping/order/createOrderV3']).toBe(ORDERS);
+    const batches = calls['shopping/order/addCartConfirm'] ?? 0;
+    expect(batches).toBeGreaterThan(0);
+    expect(batches).toBeLessThan(ORDERS / 5);
+    expect(calls['shopping/pay/payBalanceV2']).toBe(batches);
+
+    let timedOut = 0;
+    await inBatches(ids, 20, async (id) => {
+      const history = await h.client.workflow.getHandle(id).fetchHistory();
+      timedOut += (history.events ?? []).filter(
+        (e) => e.activityTaskTimedOutEventAttributes != null,
+      ).length;
+    });
+    expect(timedOut).toBe(0);
+  }, 600_000);
+});
