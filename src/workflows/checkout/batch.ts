@@ -127,14 +127,8 @@ async function releaseIntercepted(
 }
 
 /** Runs a new batch from the cart to the payment. */
-export async function runBatch(
-  c: CheckoutState,
-  acts: Activities,
-  batch: BatchView,
-): Promise<void> {
-  const host = new BatchHost(c, batch, lagOf(batch.orders));
-  const progress: CheckoutProgress = {};
-  try {
+export function runBatch(c: CheckoutState, acts: Activities, batch: BatchView): Promise<void> {
+  return settled(c, batch, {}, async (host, progress) => {
     if (c.fundsShort) await coverable(c, acts, host, batch);
     if (batch.orders.length === 0) return;
 
@@ -158,25 +152,31 @@ export async function runBatch(
     if (batch.orders.length === 0) return;
     progress.shipmentOrderId = confirmed.value.shipmentOrderId!;
     await payShipment(c, acts, host, batch, progress);
-  } catch (err) {
-    if (!(err instanceof HandBack)) throw err;
-    await handBack(c, batch, host, progress, err.failure);
-  } finally {
-    c.batchFinished(batch);
-  }
+  });
 }
 
 /** Pays a shipment released from the funds list. */
-export async function resumePayment(
+export function resumePayment(
   c: CheckoutState,
   acts: Activities,
   batch: BatchView,
   shipmentOrderId: string,
 ): Promise<void> {
+  return settled(c, batch, { inCart: true, shipmentOrderId }, (host, progress) =>
+    payShipment(c, acts, host, batch, progress),
+  );
+}
+
+/** Runs a batch's work; whatever it cannot settle hands its orders back; the batch ends. */
+async function settled(
+  c: CheckoutState,
+  batch: BatchView,
+  progress: CheckoutProgress,
+  work: (host: BatchHost, progress: CheckoutProgress) => Promise<void>,
+): Promise<void> {
   const host = new BatchHost(c, batch, lagOf(batch.orders));
-  const progress: CheckoutProgress = { inCart: true, shipmentOrderId };
   try {
-    await payShipment(c, acts, host, batch, progress);
+    await work(host, progress);
   } catch (err) {
     if (!(err instanceof HandBack)) throw err;
     await handBack(c, batch, host, progress, err.failure);
