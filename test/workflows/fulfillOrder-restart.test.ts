@@ -13,20 +13,32 @@ import {
   type OrderHarness,
 } from '../support/orders.js';
 import { usOrder } from '../supplier/orderHelpers.js';
+import { configureCheckout } from '../../src/activities/checkoutStart.js';
+import { DEFAULT_CHECKOUT_SETTINGS } from '../../src/workflows/checkout/messages.js';
 
 let h: OrderHarness;
 beforeAll(async () => {
-  h = await orderHarness('restart');
+  // The order waits in its account's checkout until the test lets the batch go.
+  h = await orderHarness('restart', undefined, {
+    checkout: { quietMs: 600_000, maxWaitMs: 600_000, maxBatch: 2 },
+  });
 });
 afterAll(() => h.close());
 
 it('continues after the workers stop mid-flow and start again', async () => {
   const handle = await startOrder(h, validOrder({ ...usOrder(), fulfillment: { flow: 'B' } }));
-  await reachStage(handle, Stage.IN_CART);
+  await reachStage(handle, Stage.CREATED, (s) => /checkout batch/.test(s.waitingFor ?? ''));
   await h.stopWorkers();
   const stalled = (await accountStats(h.account.openId)).calls;
 
   await h.restartWorkers();
+  // The coordinator kept the order across the restart: a batch of one lets it go.
+  await configureCheckout(h.client, h.queues, {
+    ...DEFAULT_CHECKOUT_SETTINGS,
+    quietMs: 600_000,
+    maxWaitMs: 600_000,
+    maxBatch: 1,
+  });
   const waiting = await reachStage(handle, Stage.AWAITING_SHIPMENT);
   expect(waiting.svcOrderId).toMatch(/\w+/);
   const calls = (await accountStats(h.account.openId)).calls;

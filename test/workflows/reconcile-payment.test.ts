@@ -4,7 +4,14 @@
  * payId is generated again once the order is proven unpaid. Every order is paid exactly once.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { approvePaymentUpdate, Stage, statusQuery } from '../../src/client/definitions.js';
+import {
+  cancelUpdate,
+  resumeUpdate,
+  Stage,
+  type ActionResult,
+} from '../../src/client/definitions.js';
+import { queuePrefix } from '../../src/temporal/taskQueues.js';
+import { checkoutStatusQuery, checkoutWorkflowId } from '../../src/workflows/checkout/messages.js';
 import { changeSettings, expirePayment } from '../sandbox/controls.js';
 import { eventually } from '../support/eventually.js';
 import {
@@ -14,7 +21,7 @@ import {
   validOrder,
   type OrderHarness,
 } from '../support/orders.js';
-import { accountStats, injectFault } from '../support/sandbox.js';
+import { accountStats, injectFault, sandboxUrl } from '../support/sandbox.js';
 import { usOrder } from '../supplier/orderHelpers.js';
 import {
   lookUpsKeepFailing,
@@ -26,6 +33,26 @@ import {
 } from './reconcile-support.js';
 
 const PAY = 'shopping/pay/payBalanceV2';
+
+const checkout = () => h.client.workflow.getHandle(checkoutWorkflowId(queuePrefix(h.queues)));
+
+/** A cancel the order takes in but its checkout refuses: the answer's message. */
+async function cancelAnswer(handle: Parameters<typeof refusedCancel>[0]): Promise<string> {
+  const r: ActionResult = await handle.executeUpdate(cancelUpdate, {
+    args: [{ reason: 'customer withdrew' }],
+  });
+  expect(r.accepted).toBe(false);
+  return r.message;
+}
+
+async function setBalance(openId: string, amount: number): Promise<void> {
+  const res = await fetch(`${sandboxUrl()}/__sandbox/balance`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ openId, amount }),
+  });
+  expect(res.status).toBe(200);
+}
 
 let h: OrderHarness;
 beforeAll(async () => {
@@ -73,16 +100,16 @@ it('a lost payment with a lagging view, then "already paid": cancel refused whil
     });
     const handle = await startOrder(h, input);
 
-    const inDoubt = await eventually(
-      'the payment in doubt',
-      () => handle.query(statusQuery),
-      (s) => s.outcomeUnknown?.step === 'payBalanceV2',
+    // The order's batch pays for it: the doubt is the coordinator's, and so is the refusal.
+    await eventually(
+      'the batch payment in doubt',
+      () => checkout().query(checkoutStatusQuery),
+      (v) => v.batches.some((b) => b.step === 'payBalanceV2' && /unknown/.test(b.waitingFor ?? '')),
     );
-    expect(inDoubt.stage).toBe(Stage.AWAITING_PAYMENT);
-    expect(await refusedCancel(handle)).toMatch(/the order is paid or its payment is under way/);
+    expect(await cancelAnswer(handle)).toMatch(/batch .* is at payBalanceV2/);
 
     const waiting = await reachStage(handle, Stage.AWAITING_SHIPMENT);
-    expect(noted(waiting, /^payBalanceV2: .*already paid.*; looking it up$/)).toBe(true);
+    expect(noted(waiting, /^paid \(the supplier shows the batch paid\)/)).toBe(true);
     const stages = stagesOf(waiting);
     expect(stages).toContain(Stage.PAID);
     expect(stages).not.toContain(Stage.CANCELLED);
@@ -99,35 +126,29 @@ it('a lost payment with a lagging view, then "already paid": cancel refused whil
   }
 });
 
-it('a payId that expired while the payment waited for approval is generated again and paid once', async () => {
+it('a batch waiting for funds whose payId expired meanwhile is paid once, with a new payId', async () => {
   const { openId } = h.account;
   const before = await accountStats(openId);
-  const input = validOrder({
-    ...usOrder(),
-    fulfillment: { flow: 'B', payment: { policy: 'approval' }, supplierLagSeconds: 2 },
-  });
-  const handle = await startOrder(h, input);
-  const waiting = await reachStage(
-    handle,
-    Stage.AWAITING_PAYMENT,
-    (s) => s.payId !== undefined && /approvePayment/.test(s.waitingFor ?? ''),
-  );
-  const expired = await expirePayment(waiting.svcOrderId!);
-  expect(expired.status).toBe(200);
-  expect(expired.body.payId).toBe(waiting.payId);
+  await setBalance(openId, 0);
+  try {
+    const input = validOrder({ ...usOrder(), fulfillment: { flow: 'B', supplierLagSeconds: 2 } });
+    const handle = await startOrder(h, input);
+    const waiting = await reachStage(handle, Stage.AWAITING_FUNDS);
+    const expired = await expirePayment(waiting.svcOrderId!);
+    expect(expired.status).toBe(200);
 
-  const approved = await handle.executeUpdate(approvePaymentUpdate, { args: [{ by: 'test' }] });
-  expect(approved.accepted).toBe(true);
-  const paid = await reachStage(handle, Stage.AWAITING_SHIPMENT);
-  expect(paid.payId).toMatch(/\w+/);
-  expect(paid.payId).not.toBe(waiting.payId);
-  expect(
-    noted(paid, new RegExp(`^payId ${waiting.payId} expired unpaid; paying ${paid.payId}$`)),
-  ).toBe(true);
-  expect(stagesOf(paid)).not.toContain(Stage.NEEDS_ATTENTION);
+    await setBalance(openId, 10_000);
+    await handle.executeUpdate(resumeUpdate, { args: [{ by: 'test' }] });
+    const paid = await reachStage(handle, Stage.AWAITING_SHIPMENT);
+    expect(paid.payId).toMatch(/\w+/);
+    expect(paid.payId).not.toBe(expired.body.payId);
+    expect(stagesOf(paid)).not.toContain(Stage.NEEDS_ATTENTION);
 
-  const after = await accountStats(openId);
-  expect(after.payments - before.payments).toBe(1);
-  expect(after.expiredPaymentsRefused - before.expiredPaymentsRefused).toBeLessThanOrEqual(1);
-  expect(after.repeatedPaymentsRefused - before.repeatedPaymentsRefused).toBe(0);
+    const after = await accountStats(openId);
+    expect(after.payments - before.payments).toBe(1);
+    expect(after.expiredPaymentsRefused - before.expiredPaymentsRefused).toBe(0);
+    expect(after.repeatedPaymentsRefused - before.repeatedPaymentsRefused).toBe(0);
+  } finally {
+    await setBalance(openId, 10_000);
+  }
 });

@@ -93,6 +93,7 @@ async function inBatch(o: Order, acts: Activities): Promise<Settled> {
           continue;
         case 'awaitingFunds':
           short = { why: news.why, ...(news.failure !== undefined && { failure: news.failure }) };
+          o.awaitTopUp();
           o.enter(Stage.AWAITING_FUNDS);
           if (news.failure !== undefined) o.failed(news.failure);
           continue;
@@ -110,13 +111,23 @@ async function inBatch(o: Order, acts: Activities): Promise<Settled> {
           return news;
       }
     }
+    if (short !== undefined && o.news.toppedUp === true) {
+      // A top-up the order heard of (its webhook may reach only the order): the coordinator
+      // reads the balance now.
+      o.awaitTopUp();
+      await coordinator.signal(checkoutFundsSignal, { kind: 'toppedUp' });
+    }
     const action = await o.waitAt(
       short ? Stage.AWAITING_FUNDS : working,
       short
         ? `${short.why}: the account's checkout pays it once the balance covers it (a balance top-up, or resume to read the balance now), or cancel`
         : 'its checkout batch: the account carts, confirms and pays its orders together',
       short ? ['resume'] : [],
-      { until: () => o.hasCheckoutNews(), cancelReturns: true, brief: short === undefined },
+      {
+        until: () => o.hasCheckoutNews() || (short !== undefined && o.news.toppedUp === true),
+        cancelReturns: true,
+        brief: short === undefined,
+      },
     );
     if (action?.kind === 'cancel') {
       o.holdCancel(action);
