@@ -21,7 +21,15 @@ describe('recorded histories replay through the current workflow code', () => {
   it('has histories of every workflow type', () => {
     const types = new Set(recorded.map((r) => r.recorded.workflowType));
     expect([...types].sort()).toEqual(
-      ['catalogueEvents', 'disputeOrder', 'fulfillOrder', 'trackingSweep', 'webhookInbox'].sort(),
+      [
+        'accountCheckout',
+        'catalogueEvents',
+        'disputeOrder',
+        'fulfillOrder',
+        'supplierSession',
+        'trackingSweep',
+        'webhookInbox',
+      ].sort(),
     );
   });
 
