@@ -274,12 +274,17 @@ function failureOf(err: unknown, call: TokenCall): TokenCallFailure {
   return { endpoint, message, retryable: true };
 }
 
-/** A growing pause after a failed token call, never shorter than the supplier asked. */
+/**
+ * The pause after a failed token call, never shorter than the supplier asked. A 1600200 waits one
+ * spacing of that call (the session is the account's only caller, so one spacing clears it; a
+ * growing pause would keep every process of the account without a token for minutes); other
+ * failures wait growing pauses.
+ */
 function pause(call: TokenCall, f: TokenCallFailure, attempt: number): number {
-  const first =
-    f.code === SupplierCode.TooManyRequests || !f.retryable
-      ? FIRST_PAUSE_MS[call]
-      : FIRST_PAUSE_MS.transient;
+  if (f.code === SupplierCode.TooManyRequests) {
+    return Math.max(FIRST_PAUSE_MS[call], f.retryAfterMs ?? 0);
+  }
+  const first = f.retryable ? FIRST_PAUSE_MS.transient : FIRST_PAUSE_MS[call];
   const growing = Math.min(first * 2 ** Math.min(attempt, 20), MAX_PAUSE_MS);
   return Math.max(growing, f.retryAfterMs ?? 0);
 }

@@ -48,12 +48,13 @@ describe('a backlog of orders', () => {
     );
     expect((await h.client.workflow.count(`${mine} AND NeedsAttention = true`)).count).toBe(0);
 
-    const calls = (await accountStats(h.account.openId)).calls;
-    expect(calls['shopping/order/createOrderV3']).toBe(ORDERS);
-    const batches = calls['shopping/order/addCartConfirm'] ?? 0;
-    expect(batches).toBeGreaterThan(0);
-    expect(batches).toBeLessThan(ORDERS / 5);
-    expect(calls['shopping/pay/payBalanceV2']).toBe(batches);
+    // Refused (rate-limited) calls count in `calls`; what the supplier did is what counts here.
+    const stats = await accountStats(h.account.openId);
+    expect(stats.ordersCreated).toBe(ORDERS);
+    expect(stats.duplicateCreatesRefused).toBe(0);
+    expect(stats.repeatedPaymentsRefused).toBe(0);
+    expect(stats.payments).toBeGreaterThan(0);
+    expect(stats.payments).toBeLessThan(ORDERS / 5);
 
     let timedOut = 0;
     await inBatches(ids, 20, async (id) => {
