@@ -1,7 +1,7 @@
 /**
- * Order intake for upstream systems that are not Node (architecture §7), behind a bearer token:
+ * Order intake for upstream systems that are not Node, behind a bearer token:
  *
- * - `POST /v1/orders`: the createOrderV3 body plus `fulfillment` (architecture §3) starts
+ * - `POST /v1/orders`: the createOrderV3 body plus `fulfillment` (docs in README) starts
  *   `fulfillOrder` through OrderClient.submit, once per orderNumber: 201 started, 200 the same
  *   order was already there, 409 the orderNumber belongs to a different order, 400
  *   `{errors: [{field, rule}]}`.
@@ -32,7 +32,7 @@ export interface IntakeRouteOptions {
   log: Logger;
 }
 
-/** orderNumber: at most 50 characters (architecture §3). */
+/** orderNumber: at most 50 characters (it names the order's workflow id). */
 const ORDER_NUMBER_MAX = 50;
 
 export function registerIntakeRoutes(app: FastifyInstance, opts: IntakeRouteOptions): void {

@@ -1,5 +1,5 @@
 /**
- * From a validated webhook message to the `SupplierNews` an order workflow hears (architecture §3):
+ * From a validated webhook message to the `SupplierNews` an order workflow hears:
  * the same facts under the workflow's names, nulls left out (a null would overwrite what the
  * workflow already knows), the webhook's messageId kept for deduplication.
  */
@@ -40,7 +40,7 @@ export function orderNews(m: OrderMessage): SupplierNews {
     ...present<Facts>({
       svcOrderId: p.svcOrderId,
       orderStatus: p.orderStatus,
-      // Not in supplement.md's list, but the supplier (and the sandbox) send it with UNSHIPPED.
+      // Not among the documented fields, but the supplier (and the sandbox) send it with UNSHIPPED.
       subStatus: text(p['subStatus']),
       logisticName: p.logisticName,
       trackNumber: p.trackNumber,

@@ -1,5 +1,5 @@
 /**
- * The gateway (architecture §7): supplier webhooks in (`POST /webhooks/supplier`), order intake
+ * The gateway: supplier webhooks in (`POST /webhooks/supplier`), order intake
  * for upstream systems (`/v1/orders`), health (`/healthz`, `/readyz`), and the Temporal UI's codec
  * server (`/codec/encode`, `/codec/decode`) when payloads are encrypted. Stateless: run as many as
  * you like behind a load balancer; dedup and state live in Temporal.
