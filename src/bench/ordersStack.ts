@@ -14,11 +14,10 @@ import { DropflowProcess } from '../chaos/dropflowProcess.js';
 import { freePort } from '../chaos/ports.js';
 import { SandboxControls } from '../chaos/sandboxControls.js';
 import { FOREIGN_ENV } from '../chaos/stack.js';
-import { TemporalServer } from '../chaos/temporalServer.js';
+import { startRunServer, type TemporalServer } from '../chaos/temporalServer.js';
 import { OrderClient } from '../client/orderClient.js';
 import type { Logger } from '../log.js';
 import { startSandbox, type StartedSandbox } from '../sandbox/server.js';
-import { findTemporalCli } from '../temporal/cli.js';
 import { dataConverterFor, EncryptionCodec } from '../temporal/encryption.js';
 import { taskQueues } from '../temporal/taskQueues.js';
 import { trackingScheduleId } from '../temporal/trackingSchedule.js';
@@ -82,16 +81,11 @@ async function closeAll(closers: Closer[], log: Logger): Promise<void> {
 export async function startBenchStack(o: BenchStackOptions): Promise<BenchStack> {
   const closers: Closer[] = [];
   try {
-    const cliPath = await findTemporalCli(o.log);
-    if (cliPath === undefined) {
-      throw new Error('the bench runs its own Temporal CLI: set TEMPORAL_CLI_PATH');
-    }
-    const temporal = new TemporalServer({
-      cliPath,
-      port: await freePort(),
-      dbFilename: join(o.workDir, 'temporal.db'),
+    const temporal = await startRunServer({
+      workDir: o.workDir,
       namespace: NAMESPACE,
-      logFile: join(o.workDir, 'temporal.log'),
+      log: o.log,
+      who: 'the bench',
     });
     closers.push(() => temporal.stop());
     await temporal.start();

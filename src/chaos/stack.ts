@@ -14,13 +14,12 @@ import { callbackUrlFor, enableWebhooks } from '../gateway/registration.js';
 import type { Logger } from '../log.js';
 import { startSandbox, type StartedSandbox } from '../sandbox/server.js';
 import { SupplierClient } from '../supplier/client.js';
-import { findTemporalCli } from '../temporal/cli.js';
 import { dataConverterFor, EncryptionCodec } from '../temporal/encryption.js';
 import { taskQueues } from '../temporal/taskQueues.js';
 import { DropflowProcess } from './dropflowProcess.js';
 import { freePort } from './ports.js';
 import { SandboxControls } from './sandboxControls.js';
-import { TemporalServer } from './temporalServer.js';
+import { startRunServer, type TemporalServer } from './temporalServer.js';
 import { waitFor } from './wait.js';
 
 export const NAMESPACE = 'default';
@@ -67,16 +66,11 @@ export async function startStack(o: StackOptions): Promise<ChaosStack> {
     closers.length = 0;
   };
   try {
-    const cliPath = await findTemporalCli(o.log);
-    if (cliPath === undefined) {
-      throw new Error('the chaos suite runs its own Temporal CLI: set TEMPORAL_CLI_PATH');
-    }
-    const temporal = new TemporalServer({
-      cliPath,
-      port: await freePort(),
-      dbFilename: join(o.workDir, 'temporal.db'),
+    const temporal = await startRunServer({
+      workDir: o.workDir,
       namespace: NAMESPACE,
-      logFile: join(o.workDir, 'temporal.log'),
+      log: o.log,
+      who: 'the chaos suite',
     });
     closers.push(() => temporal.stop());
     await temporal.start();

@@ -9,7 +9,12 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { Connection } from '@temporalio/client';
 import { SearchAttributeType } from '@temporalio/common';
 
+import { join } from 'node:path';
+
+import type { Logger } from '../log.js';
+import { findTemporalCli } from '../temporal/cli.js';
 import { searchAttributeKeys } from '../temporal/searchAttributes.js';
+import { freePort } from './ports.js';
 import { waitFor } from './wait.js';
 
 /** The CLI's names of the SDK's search-attribute types. */
@@ -152,4 +157,29 @@ export async function killAndWait(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * A dev server of its own for a run (chaos suite, bench) on a free port, with its database and
+ * log in `workDir`; started, and stopped by the caller.
+ */
+export async function startRunServer(o: {
+  workDir: string;
+  namespace: string;
+  log: Logger;
+  /** Who needs it, for the error when no Temporal CLI is found. */
+  who: string;
+}): Promise<TemporalServer> {
+  const cliPath = await findTemporalCli(o.log);
+  if (cliPath === undefined) {
+    throw new Error(`${o.who} runs its own Temporal CLI: set TEMPORAL_CLI_PATH`);
+  }
+  const server = new TemporalServer({
+    cliPath,
+    port: await freePort(),
+    dbFilename: join(o.workDir, 'temporal.db'),
+    namespace: o.namespace,
+    logFile: join(o.workDir, 'temporal.log'),
+  });
+  return server;
 }
