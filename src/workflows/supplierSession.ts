@@ -69,6 +69,7 @@ const ANY_CALL_SPACING_MS = 2_000;
 /** Treat the refresh token as expired this long before its expiry. */
 const REFRESH_TOKEN_MARGIN_MS = 60_000;
 const MAX_PAUSE_MS = 5 * 60_000;
+const MAX_TRANSIENT_PAUSE_MS = 30_000;
 /** First pause after a refusal: getAccessToken's limit is counted in minutes, refresh's in seconds. */
 const FIRST_PAUSE_MS = {
   obtain: 30_000,
@@ -284,7 +285,10 @@ function pause(call: TokenCall, f: TokenCallFailure, attempt: number): number {
   if (f.code === SupplierCode.TooManyRequests) {
     return Math.max(FIRST_PAUSE_MS[call], f.retryAfterMs ?? 0);
   }
-  const first = f.retryable ? FIRST_PAUSE_MS.transient : FIRST_PAUSE_MS[call];
-  const growing = Math.min(first * 2 ** Math.min(attempt, 20), MAX_PAUSE_MS);
+  // A transient failure grows to half a minute at most: attempts refused with 1600200 before
+  // it count too, and a lost answer says nothing about the supplier's limits.
+  const growing = f.retryable
+    ? Math.min(FIRST_PAUSE_MS.transient * 2 ** Math.min(attempt, 5), MAX_TRANSIENT_PAUSE_MS)
+    : Math.min(FIRST_PAUSE_MS[call] * 2 ** Math.min(attempt, 20), MAX_PAUSE_MS);
   return Math.max(growing, f.retryAfterMs ?? 0);
 }
