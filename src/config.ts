@@ -5,6 +5,8 @@
  */
 import { z } from 'zod';
 
+import type { CheckoutSettings } from './workflows/checkout/messages.js';
+
 const port = z.coerce.number().int().min(0).max(65_535);
 
 const KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -78,6 +80,7 @@ export const Env = z.object({
   CHECKOUT_BATCHING: z.enum(['on', 'off']).default('on'),
   CHECKOUT_QUIET_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
   CHECKOUT_MAX_WAIT_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
+  // At most 100: a batch's look-ups ask for all its orders in one call of 100 ids at most.
   CHECKOUT_MAX_BATCH: z.coerce.number().int().min(1).max(100).default(50),
   /** Minutes between balance reads while orders wait for funds (one read for all of them). */
   FUNDS_CHECK_MINUTES: z.coerce.number().positive().max(1_440).default(30),
@@ -169,13 +172,7 @@ export function supplierTarget(config: Config): { baseUrl: string; apiKey: strin
 }
 
 /** The checkout coordinator's settings from the environment. */
-export function checkoutSettings(config: Config): {
-  batching: boolean;
-  quietMs: number;
-  maxWaitMs: number;
-  maxBatch: number;
-  fundsCheckMs: number;
-} {
+export function checkoutSettings(config: Config): CheckoutSettings {
   return {
     batching: config.CHECKOUT_BATCHING === 'on',
     quietMs: config.CHECKOUT_QUIET_MS,

@@ -31,9 +31,6 @@ export const DEFAULT_CHECKOUT_SETTINGS: CheckoutSettings = {
   fundsCheckMs: 30 * 60_000,
 };
 
-/** The most orders one batch may hold: the supplier's look-ups take 100 ids per call. */
-export const MAX_BATCH_LIMIT = 100;
-
 /** An order created at the supplier, approved for payment, ready for the cart. */
 export interface ReadyOrder {
   workflowId: string;
