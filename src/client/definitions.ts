@@ -4,6 +4,7 @@
  * updates and the status query. Sandbox-safe: imports only @temporalio/workflow's definers.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { StoreEventsView } from './storeEventTypes.js';
 
 export const ORDER_WORKFLOW = 'fulfillOrder';
 export const DISPUTE_WORKFLOW = 'disputeOrder';
@@ -219,6 +220,8 @@ export interface OrderStatus {
   waitingFor?: string;
   /** The latest dispute about the order, when one was opened. */
   dispute?: DisputeSummaryNews;
+  /** Where the order's events to the store stand, once it emitted one. */
+  storeEvents?: StoreEventsView;
   timeline: TimelineEntry[];
 }
 
@@ -267,6 +270,8 @@ export interface DisputeStatus {
   outcomeUnknown?: { step: string; since: string };
   /** What the dispute waits for, in words. */
   waitingFor?: string;
+  /** Where the dispute's events to the store stand, once it emitted one. */
+  storeEvents?: StoreEventsView;
   timeline: { stage: DisputeStage; at: string; note?: string }[];
 }
 

@@ -30,6 +30,15 @@ export const FulfillmentFlow = defineSearchAttributeKey(
 /** True while the order waits for a person (operator action or outside event). */
 export const NeedsAttention = defineSearchAttributeKey('NeedsAttention', SearchAttributeType.BOOL);
 
+/**
+ * True while an order's (or dispute's) store events wait after a failed delivery attempt, until
+ * every one of them is delivered (src/workflows/storeEventOutbox.ts). Unset otherwise.
+ */
+export const StoreEventsBehind = defineSearchAttributeKey(
+  'StoreEventsBehind',
+  SearchAttributeType.BOOL,
+);
+
 /** Every search-attribute key of dropflow, e.g. for `TestWorkflowEnvironment.createLocal`. */
 export const searchAttributeKeys = [
   FulfillmentStage,
@@ -37,6 +46,7 @@ export const searchAttributeKeys = [
   SvcOrderId,
   FulfillmentFlow,
   NeedsAttention,
+  StoreEventsBehind,
 ] as const;
 
 /**
