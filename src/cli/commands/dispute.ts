@@ -8,6 +8,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { disputeStatus, openDispute } from '../../client/disputeClient.js';
 import { disputeWorkflowId } from '../../client/definitions.js';
 import { temporalOptions, withOrders, type TemporalFlags } from '../temporal.js';
+import { formatStoreEvents } from './status.js';
 
 interface DisputeFlags extends TemporalFlags {
   message: string;
@@ -76,6 +77,9 @@ export function register(program: Command): void {
     process.stdout.write(
       `${opened.workflowId} ${opened.outcome}` +
         (opened.status ? ` (${opened.status.stage})` : '') +
+        (opened.status?.storeEvents !== undefined
+          ? `\nstore events: ${formatStoreEvents(opened.status.storeEvents)}`
+          : '') +
         `\nfollow it: temporal workflow query --workflow-id '${disputeWorkflowId(orderNumber, opened.businessDisputeId)}' --name status\n`,
     );
   });

@@ -1,11 +1,12 @@
 /**
  * `dropflow status <orderNumber> [--json]`: the order workflow's `status` query. Human output:
- * stage, supplier ids, amounts, tracking, interception reasons or error, timeline; `--json`: the
- * snapshot itself, one JSON document.
+ * stage, supplier ids, amounts, tracking, interception reasons or error, where its store events
+ * stand, timeline; `--json`: the snapshot itself, one JSON document.
  */
 import type { Command } from 'commander';
 
 import { orderWorkflowId, type FailureInfo, type OrderStatus } from '../../client/definitions.js';
+import type { StoreEventsView } from '../../client/storeEventTypes.js';
 import { printJson, printLines } from '../output.js';
 import { temporalOptions, withOrders, type TemporalFlags } from '../temporal.js';
 
@@ -39,6 +40,25 @@ function failure(e: FailureInfo): string {
   return `${e.step}: ${e.message}${details !== undefined ? ` (${details})` : ''}`;
 }
 
+/**
+ * Where an order's (or dispute's) store events stand, in one line: how many were delivered, and
+ * what waits — the oldest waiting event, its failed attempts, the store's last answer and when it
+ * is tried again.
+ */
+export function formatStoreEvents(v: StoreEventsView): string {
+  if (v.mode === 'off') return 'off (the workers have no STORE_EVENTS_URL)';
+  const delivered = `${v.delivered} delivered`;
+  const [oldest] = v.waiting;
+  if (oldest === undefined) return delivered;
+  let state: string;
+  if (v.attempts === 0 || v.lastFailure === undefined) state = 'being delivered';
+  else {
+    state = `attempt ${v.attempts} failed at ${v.lastFailure.at}: ${v.lastFailure.message}`;
+    if (v.nextAttemptAt !== undefined) state += `; next attempt ${v.nextAttemptAt}`;
+  }
+  return `${delivered}, ${v.waiting.length} waiting: ${oldest.type} ${oldest.id} (${state})`;
+}
+
 export function formatStatus(s: OrderStatus): string[] {
   const a = s.amounts ?? {};
   const lines = rows([
@@ -61,6 +81,7 @@ export function formatStatus(s: OrderStatus): string[] {
     ['tracking', joined([s.trackNumber, s.trackingUrl])],
     ['delivered proof', s.proofOfDelivery?.join(', ')],
     ['error', s.error === undefined ? undefined : failure(s.error)],
+    ['store events', s.storeEvents === undefined ? undefined : formatStoreEvents(s.storeEvents)],
   ]);
   if (s.interception !== undefined) {
     lines.push(`intercepted at ${s.interception.step}:`);
