@@ -8,6 +8,7 @@ import { proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio
 import type { BatchActivities, SupplierActivities } from '../activities/index.js';
 import type { CheckoutActivities } from '../activities/checkoutStart.js';
 import type { OrchestrationActivities } from '../activities/orchestration.js';
+import type { StoreEventActivities } from '../activities/storeEvents.js';
 import { FailureType } from '../client/failures.js';
 import { queuesOf } from '../temporal/taskQueues.js';
 import {
@@ -78,4 +79,17 @@ export function activities(): Activities {
       retry: { ...retry, maximumAttempts: 10 },
     }),
   };
+}
+
+/**
+ * The store-event delivery of an order or dispute workflow, on its own queue: one attempt per
+ * call, as the outbox (storeEventOutbox.ts) decides when to try again. Call inside a workflow only.
+ */
+export function storeEventDelivery(): StoreEventActivities['deliverStoreEvent'] {
+  return proxyActivities<StoreEventActivities>({
+    taskQueue: workflowInfo().taskQueue,
+    // Above the longest request timeout the workers accept (STORE_EVENTS_TIMEOUT_MS).
+    startToCloseTimeout: '2 minutes',
+    retry: { maximumAttempts: 1 },
+  }).deliverStoreEvent;
 }

@@ -1,5 +1,6 @@
 /** The order summary shown in the Temporal UI (setCurrentDetails), in Markdown. */
 import type { OrderStatus } from '../client/definitions.js';
+import type { StoreEventsView } from '../client/storeEventTypes.js';
 
 export function renderDetails(s: OrderStatus): string {
   const lines = [`**${s.stage}** — order ${s.orderNumber}, flow ${s.flow}`];
@@ -22,5 +23,18 @@ export function renderDetails(s: OrderStatus): string {
     );
   }
   if (s.waitingFor) lines.push(`waiting for: ${s.waitingFor}`);
+  const behind = storeEventsBehind(s.storeEvents);
+  if (behind !== undefined) lines.push(behind);
   return lines.join('\n\n');
+}
+
+/** The store's backlog, once an attempt failed: what waits, the last answer, the next try. */
+export function storeEventsBehind(v: StoreEventsView | undefined): string | undefined {
+  const oldest = v?.waiting[0];
+  if (v === undefined || oldest === undefined || v.attempts === 0) return undefined;
+  return (
+    `store events: ${v.waiting.length} not delivered, oldest ${oldest.type} of ${oldest.occurredAt}; ` +
+    `attempt ${v.attempts} failed: ${v.lastFailure?.message ?? 'no answer'}` +
+    (v.nextAttemptAt !== undefined ? `; next attempt at ${v.nextAttemptAt}` : '')
+  );
 }

@@ -4,7 +4,12 @@
  * order's workflow kept informed. The dispute's steps report to it through the supplier step's
  * host interface, as an order's do.
  */
-import { condition, getExternalWorkflowHandle, setCurrentDetails } from '@temporalio/workflow';
+import {
+  condition,
+  getExternalWorkflowHandle,
+  setCurrentDetails,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
 import {
   orderWorkflowId,
   supplierEventSignal,
@@ -16,7 +21,12 @@ import {
   type DisputeStatus,
   type FailureInfo,
 } from '../client/definitions.js';
+import { StoreEventType, type StoreEventsView } from '../client/storeEventTypes.js';
+import { StoreEventsBehind } from '../temporal/searchAttributes.js';
+import { storeEventDelivery } from './activities.js';
+import { storeEventsBehind } from './details.js';
 import type { OutcomeInDoubt, StepHost } from './steps/supplierStep.js';
+import { StoreEventOutbox, type OutboxHost } from './storeEventOutbox.js';
 
 /** Thrown inside the workflow to leave the steps for the cancel path; caught at the top. */
 export class DisputeCancelled extends Error {
@@ -36,7 +46,7 @@ interface PendingAction {
 /** The supplier's dispute list is read directly; it should not trail by much. */
 const DISPUTE_LAG_MS = 60_000;
 
-export class DisputeCase implements StepHost {
+export class DisputeCase implements StepHost, OutboxHost {
   readonly status: DisputeStatus;
   readonly supplierLagMs = DISPUTE_LAG_MS;
   private createSent = false;
@@ -44,8 +54,10 @@ export class DisputeCase implements StepHost {
   private finishing = false;
   private workingStage: DisputeStage = 'OPENING';
   private readonly actions: PendingAction[] = [];
+  private readonly outbox: StoreEventOutbox;
 
   constructor(readonly input: DisputeInput) {
+    this.outbox = new StoreEventOutbox(input.orderNumber, storeEventDelivery(), this);
     this.status = {
       orderNumber: input.orderNumber,
       businessDisputeId: input.businessDisputeId,
@@ -71,7 +83,41 @@ export class DisputeCase implements StepHost {
       ...(note !== undefined && { note }),
     });
     this.show();
+    this.tellStore(note);
     await this.tellOrder();
+  }
+
+  // ---- the store ------------------------------------------------------------------------------
+
+  private tellStore(note: string | undefined): void {
+    const s = this.status;
+    const money = s.outcome?.money;
+    const reason = s.stage === 'NEEDS_ATTENTION' ? s.error?.message : note;
+    this.outbox.emit(StoreEventType.DisputeUpdated, s.stage, {
+      businessDisputeId: s.businessDisputeId,
+      status: s.stage,
+      ...(s.disputeId !== undefined && { disputeId: s.disputeId }),
+      ...(s.outcome !== undefined && { outcome: s.outcome.result }),
+      ...(money !== undefined && { money, currency: 'USD' as const }),
+      ...(s.outcome?.resendOrderCode !== undefined && {
+        resendOrderCode: s.outcome.resendOrderCode,
+      }),
+      ...(reason !== undefined && { reason }),
+    });
+  }
+
+  storeEventsChanged(view: StoreEventsView): void {
+    this.status.storeEvents = view;
+    this.show();
+  }
+
+  storeEventsBehind(behind: boolean): void {
+    upsertSearchAttributes([{ key: StoreEventsBehind, value: behind }]);
+  }
+
+  /** At the end: the dispute's events reach the store. */
+  async storeEventsDelivered(): Promise<void> {
+    if (this.outbox.delivering) await this.outbox.allDelivered();
   }
 
   /** createDispute is on its way: from here a dispute may exist that status.disputeId lacks. */
@@ -205,6 +251,7 @@ export class DisputeCase implements StepHost {
           : []),
         ...(s.error ? [`error at ${s.error.step}: ${s.error.message}`] : []),
         ...(s.waitingFor ? [`waiting for: ${s.waitingFor}`] : []),
+        ...[storeEventsBehind(s.storeEvents)].filter((line) => line !== undefined),
       ].join('\n\n'),
     );
   }

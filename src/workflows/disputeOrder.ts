@@ -106,6 +106,7 @@ export async function disputeOrder(input: DisputeInput): Promise<DisputeStatus> 
     await cancel();
   }
   d.answerAll(`the dispute is ${d.stage}`, false);
+  await d.storeEventsDelivered();
   await condition(allHandlersFinished);
   return d.status;
 

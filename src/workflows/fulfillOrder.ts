@@ -61,6 +61,7 @@ export async function fulfillOrder(input: OrderInput): Promise<OrderStatus> {
   }
   // Actions that arrived as the order finished are answered, so every Update completes.
   o.refuseWaiting(`the order is ${o.stage}: nothing left to act on`);
+  await o.storeEventsDelivered();
   await condition(allHandlersFinished);
   o.flush();
   return o.status;

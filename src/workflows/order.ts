@@ -21,17 +21,26 @@ import {
   type TimelineEntry,
 } from '../client/definitions.js';
 import { flowLabel, type OrderInput } from '../client/orderInput.js';
+import {
+  StoreEventType,
+  type StoreEventDataMap,
+  type StoreEventsView,
+} from '../client/storeEventTypes.js';
 import type { Amounts, Reason } from '../activities/orders.js';
 import {
   FulfillmentFlow,
   FulfillmentStage,
   NeedsAttention,
   OrderNumber,
+  StoreEventsBehind,
   SvcOrderId,
 } from '../temporal/searchAttributes.js';
 import { MakeupStatus } from '../supplier/api/constants.js';
+import { storeEventDelivery } from './activities.js';
 import type { CheckoutOutcome } from './checkout/messages.js';
 import { renderDetails } from './details.js';
+import { stopData } from './storeEventData.js';
+import { StoreEventOutbox, type OutboxHost } from './storeEventOutbox.js';
 import {
   DEFAULT_SUPPLIER_LAG_SECONDS,
   type OutcomeInDoubt,
@@ -95,7 +104,7 @@ export interface OrderOptions {
 /** How many webhook message ids are remembered for deduplication. */
 const SEEN_LIMIT = 1_000;
 
-export class Order implements StepHost {
+export class Order implements StepHost, OutboxHost {
   readonly status: OrderStatus;
   /** The latest word from the supplier, merged from webhooks and sweeps. */
   readonly news: Omit<SupplierNews, 'messageId' | 'kind'> & {
@@ -125,6 +134,11 @@ export class Order implements StepHost {
   /** Lean mode: search-attribute values as last written, and those to write at the task's end. */
   private readonly written = new Map<string, unknown>();
   private readonly toWrite = new Map<string, SearchAttributeUpdatePair>();
+  private readonly outbox: StoreEventOutbox;
+  /** Events told once in an order's life (all but needs_attention). */
+  private readonly told = new Set<StoreEventType>();
+  /** The store has heard of the stop the order is in (reset by every stage entered). */
+  private stopTold = false;
 
   constructor(
     readonly input: OrderInput,
@@ -138,6 +152,7 @@ export class Order implements StepHost {
         if (value !== undefined) this.written.set(key.name, value);
       }
     }
+    this.outbox = new StoreEventOutbox(input.order.orderNumber, storeEventDelivery(), this);
     this.status = {
       orderNumber: input.order.orderNumber,
       flow: flowLabel(input.fulfillment),
@@ -160,6 +175,7 @@ export class Order implements StepHost {
       this.workingStage = stage;
     }
     delete this.status.waitingFor;
+    this.stopTold = false;
     this.status.stage = stage;
     const entry: TimelineEntry = {
       stage,
@@ -260,6 +276,10 @@ export class Order implements StepHost {
     if (amounts !== undefined) this.status.amounts = amounts;
     this.upsert([{ key: SvcOrderId, value: svcOrderId }]);
     this.enter(Stage.CREATED, note);
+    this.tellOnce(StoreEventType.OrderCreated, {
+      svcOrderId,
+      amounts: { ...this.status.amounts, currency: 'USD' },
+    });
   }
 
   createdUnconnected(amounts: Amounts): void {
@@ -319,9 +339,71 @@ export class Order implements StepHost {
     if (n.logisticName !== undefined) this.status.logisticName = n.logisticName;
   }
 
+  shipped(): void {
+    this.enter(Stage.SHIPPED);
+    const s = this.status;
+    this.tellOnce(StoreEventType.OrderShipped, {
+      ...(s.trackNumber !== undefined && { trackNumber: s.trackNumber }),
+      ...(s.trackingUrl !== undefined && { trackingUrl: s.trackingUrl }),
+      ...(s.logisticName !== undefined && { logisticName: s.logisticName }),
+      ...(this.carrier() !== undefined && { carrier: this.carrier() }),
+    });
+  }
+
+  delivered(): void {
+    this.enter(Stage.DELIVERED);
+    this.tellOnce(StoreEventType.OrderDelivered, {
+      deliveredAt: new Date().toISOString(),
+      ...(this.status.trackNumber !== undefined && { trackNumber: this.status.trackNumber }),
+    });
+  }
+
   proofOfDeliveryReceived(urls: string[]): void {
     this.status.proofOfDelivery = urls;
     this.enter(Stage.COMPLETED, 'proof of delivery received');
+    this.tellOnce(StoreEventType.OrderCompleted, { proofOfDelivery: urls });
+  }
+
+  /** Delivered, and the supplier had no proof of delivery within the wait. */
+  completedWithoutProof(why: string): void {
+    this.enter(Stage.COMPLETED, why);
+    this.tellOnce(StoreEventType.OrderCompleted, { proofOfDelivery: [], noProofReason: why });
+  }
+
+  /** Cancelled here (an operator) or by the supplier. */
+  cancelled(reason: string, by: 'operator' | 'supplier'): void {
+    this.enter(Stage.CANCELLED, reason);
+    this.tellOnce(StoreEventType.OrderCancelled, { reason, by });
+  }
+
+  /** The waybill's carrier (platform logistics), else the logistics line. */
+  private carrier(): string | undefined {
+    return this.input.fulfillment.waybill?.carrier ?? this.status.logisticName;
+  }
+
+  // ---- the store ------------------------------------------------------------------------------
+
+  private tellOnce<T extends StoreEventType>(type: T, data: StoreEventDataMap[T]): void {
+    if (this.told.has(type)) return;
+    this.told.add(type);
+    this.outbox.emit(type, this.stage, data);
+  }
+
+  storeEventsChanged(view: StoreEventsView): void {
+    this.status.storeEvents = view;
+    this.show();
+  }
+
+  storeEventsBehind(behind: boolean): void {
+    this.upsert([{ key: StoreEventsBehind, value: behind }]);
+    this.flush();
+  }
+
+  /** At the end: what the order shows is written, then its events reach the store. */
+  async storeEventsDelivered(): Promise<void> {
+    if (!this.outbox.delivering) return;
+    this.flush();
+    await this.outbox.allDelivered();
   }
 
   // ---- money ----------------------------------------------------------------------------------
@@ -340,6 +422,14 @@ export class Order implements StepHost {
   paymentMade(note?: string): void {
     this.payment = 'paid';
     this.enter(Stage.PAID, note);
+    this.tellOnce(StoreEventType.OrderPaid, {
+      ...(this.status.amounts?.orderAmount !== undefined && {
+        amount: this.status.amounts.orderAmount,
+      }),
+      currency: 'USD',
+      paidAt: new Date().toISOString(),
+      ...(this.status.payId !== undefined && { payId: this.status.payId }),
+    });
   }
 
   get paid(): boolean {
@@ -477,6 +567,10 @@ export class Order implements StepHost {
     if (this.stage !== stage) this.enter(stage);
     this.status.waitingFor = waitingFor;
     this.show();
+    if (this.needsPerson && !this.stopTold) {
+      this.stopTold = true;
+      this.outbox.emit(StoreEventType.OrderNeedsAttention, this.stage, stopData(this.status));
+    }
     if (options.brief !== true) this.flush();
     const withCancel = this.cancellable && this.heldCancel === undefined;
     const kinds: readonly ActionKind[] = withCancel ? [...actions, 'cancel'] : actions;

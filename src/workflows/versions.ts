@@ -24,4 +24,9 @@ export const Patch = {
    * followDelivery stops at NEEDS_ATTENTION on the sweeper's `stale` news (steps/shipment.ts).
    */
   TrackingStaleFlags: 'tracking-stale-flags-2026-11',
+  /**
+   * Order and dispute workflows tell the store what happened (storeEventOutbox.ts). Asked at each
+   * emission: workflows running before it emit from their next event on.
+   */
+  StoreEvents: 'store-events-2026-11',
 } as const;

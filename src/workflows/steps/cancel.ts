@@ -1,5 +1,4 @@
 /** Cancelling before payment: remove what was created at the supplier where the API allows it. */
-import { Stage } from '../../client/definitions.js';
 import type { Activities } from '../activities.js';
 import type { Order } from '../order.js';
 import { lookUpOrder } from './lookup.js';
@@ -26,7 +25,7 @@ export async function cancelOrder(o: Order, acts: Activities, reason: string): P
     // deleteOrder is refused after confirmation; an unpaid parent order lapses at payExpireTime.
     o.note(`${svcOrderId} stays unpaid at the supplier (confirmed orders cannot be deleted)`);
   }
-  o.enter(Stage.CANCELLED, reason);
+  o.cancelled(reason, 'operator');
   if (o.pendingCancel) o.answer(o.pendingCancel, 'cancelled');
 }
 

@@ -86,14 +86,14 @@ export async function followDelivery(o: Order): Promise<void> {
     const s = o.news.orderStatus;
     o.trackingHeard();
     if (endedStatus(s)) {
-      o.enter(Stage.CANCELLED, `the supplier reports the order ${s}`);
+      o.cancelled(`the supplier reports the order ${s}`, 'supplier');
       return;
     }
     if (reachedStatus(s, OrderStatus.Shipped) && o.stage === Stage.AWAITING_SHIPMENT) {
-      o.enter(Stage.SHIPPED);
+      o.shipped();
     }
     if (reachedStatus(s, OrderStatus.Delivered) && o.stage !== Stage.DELIVERED) {
-      o.enter(Stage.DELIVERED);
+      o.delivered();
       proofDeadline = new Date().getTime() + proofWaitMs;
     }
     if (o.stage === Stage.DELIVERED && proofDeadline !== undefined) {
@@ -104,8 +104,7 @@ export async function followDelivery(o: Order): Promise<void> {
       const left = Math.max(0, proofDeadline - new Date().getTime());
       const arrived = await o.waitForNews(seen, left);
       if (!arrived) {
-        o.enter(
-          Stage.COMPLETED,
+        o.completedWithoutProof(
           `delivered; no proof of delivery after ${o.input.fulfillment.proofOfDeliveryWaitHours} h`,
         );
         return;
