@@ -13,6 +13,7 @@ import {
   type Stage,
 } from '../../src/client/definitions.js';
 import { parseOrder, type OrderInput } from '../../src/client/orderInput.js';
+import type { StoreEventsOptions } from '../../src/activities/storeEvents.js';
 import {
   dataConverterFor,
   EncryptionCodec,
@@ -52,6 +53,8 @@ export interface HarnessOptions {
   ratePerSecond?: number;
   /** The account's checkout batching; default: the product's defaults. */
   checkout?: Partial<CheckoutSettings>;
+  /** Where the workers deliver store events (STORE_EVENTS_URL, …); default: none. */
+  storeEvents?: StoreEventsOptions;
 }
 
 export async function orderHarness(
@@ -80,6 +83,7 @@ export async function orderHarness(
       supplier: account.client,
       workflowBundle,
       catalogueEventsUrl: options.catalogueEventsUrl,
+      ...(options.storeEvents !== undefined && { storeEvents: options.storeEvents }),
       dataConverter,
       checkout: { ...DEFAULT_CHECKOUT_SETTINGS, ...options.checkout },
       ...(options.ratePerSecond !== undefined && { ratePerSecond: options.ratePerSecond }),
