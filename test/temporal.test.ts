@@ -13,6 +13,7 @@ import {
   OrderNumber,
   searchAttributeKeys,
   searchAttributeTypes,
+  StoreEventsBehind,
   SvcOrderId,
 } from '../src/temporal/searchAttributes.js';
 
@@ -30,13 +31,14 @@ describe('Temporal dev server', () => {
     await connection.close();
   });
 
-  it('defines the five search attributes of architecture §3', () => {
+  it("defines dropflow's six search attributes", () => {
     expect(searchAttributeTypes).toEqual({
       FulfillmentStage: 'KEYWORD',
       OrderNumber: 'KEYWORD',
       SvcOrderId: 'KEYWORD',
       FulfillmentFlow: 'KEYWORD',
       NeedsAttention: 'BOOL',
+      StoreEventsBehind: 'BOOL',
     });
     expect(searchAttributeKeys).toEqual([
       FulfillmentStage,
@@ -44,6 +46,7 @@ describe('Temporal dev server', () => {
       SvcOrderId,
       FulfillmentFlow,
       NeedsAttention,
+      StoreEventsBehind,
     ]);
   });
 

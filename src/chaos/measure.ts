@@ -29,6 +29,7 @@ const BEFORE_PAYMENT: ReadonlySet<Stage> = new Set([
   Stage.IN_CART,
   Stage.CONFIRMED,
   Stage.AWAITING_PAYMENT,
+  Stage.AWAITING_APPROVAL,
   Stage.AWAITING_FUNDS,
   Stage.AWAITING_CONNECTION,
 ]);

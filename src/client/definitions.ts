@@ -34,6 +34,8 @@ export const Stage = {
   INTERCEPTED: 'INTERCEPTED',
   /** The balance does not cover the payment (1604000). */
   AWAITING_FUNDS: 'AWAITING_FUNDS',
+  /** The payment policy asks a person to approve the payment (approvePayment). */
+  AWAITING_APPROVAL: 'AWAITING_APPROVAL',
   /** Store flow: a store product is not connected to a catalogue product yet. */
   AWAITING_CONNECTION: 'AWAITING_CONNECTION',
   /** A non-retryable failure; the supplier's code, message and requestId in the status. */
@@ -46,6 +48,7 @@ export type Stage = (typeof Stage)[keyof typeof Stage];
 export const WAITING_STAGES: readonly Stage[] = [
   Stage.INTERCEPTED,
   Stage.AWAITING_FUNDS,
+  Stage.AWAITING_APPROVAL,
   Stage.AWAITING_CONNECTION,
   Stage.AWAITING_WAYBILL,
   Stage.NEEDS_ATTENTION,

@@ -443,13 +443,16 @@ export class Order implements StepHost, OutboxHost {
 
   approvalAsked(): void {
     this.approvalAwaited = true;
-    this.enter(Stage.AWAITING_PAYMENT, 'the payment waits for approval');
+    // Approving ends the wait in AWAITING_PAYMENT, whichever stage the order came from.
+    this.workingStage = Stage.AWAITING_PAYMENT;
+    this.enter(Stage.AWAITING_APPROVAL, 'the payment waits for approval');
   }
 
   approvalGiven(): void {
     this.approvalAwaited = false;
     this.approvalDone = true;
-    this.enter(Stage.AWAITING_PAYMENT, 'payment approved');
+    if (this.stage === Stage.AWAITING_PAYMENT) this.note('payment approved');
+    else this.enter(Stage.AWAITING_PAYMENT, 'payment approved');
   }
 
   /** Whether the payment policy is satisfied already (approved, or it needed no approval). */

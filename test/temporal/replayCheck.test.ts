@@ -35,7 +35,7 @@ beforeAll(async () => {
     h,
     validOrder({ ...usOrder(), fulfillment: { flow: 'B', payment: { policy: 'approval' } } }),
   );
-  await reachStage(handle, Stage.AWAITING_PAYMENT, (s) => s.waitingFor !== undefined);
+  await reachStage(handle, Stage.AWAITING_APPROVAL, (s) => s.waitingFor !== undefined);
 });
 afterAll(() => h.close());
 

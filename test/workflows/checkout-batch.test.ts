@@ -89,7 +89,7 @@ describe('batched checkout', () => {
     const toSpoil = await reachStage(spoiled, Stage.CREATED, waitsForBatch);
     // Changed at the supplier while it waits: the batch's addCart intercepts it.
     expect((await editOrder(toSpoil.svcOrderId!, { shippingZip: 'ABCDE' })).status).toBe(200);
-    await reachStage(approval, Stage.AWAITING_PAYMENT, (s) =>
+    await reachStage(approval, Stage.AWAITING_APPROVAL, (s) =>
       /approvePayment/.test(s.waitingFor ?? ''),
     );
     expect((await coordinator()).waiting).toBe(2);

@@ -55,7 +55,7 @@ describe('orders waiting for people and events', () => {
     expect((await accountStats(h.account.openId)).payments).toBe(1);
   });
 
-  it('the approval policy waits at AWAITING_PAYMENT until approvePayment', async () => {
+  it('the approval policy waits at AWAITING_APPROVAL until approvePayment', async () => {
     await setBalance(1_000);
     const input = validOrder({
       ...usOrder(),
@@ -64,12 +64,12 @@ describe('orders waiting for people and events', () => {
     const handle = await startOrder(h, input);
     const waiting = await reachStage(
       handle,
-      Stage.AWAITING_PAYMENT,
+      Stage.AWAITING_APPROVAL,
       (s) => s.waitingFor !== undefined,
     );
     expect(waiting.waitingFor).toMatch(/above the automatic limit of 5 USD/);
     // Operators find it among the orders that need a person.
-    await visibleIn(h, input.order.orderNumber, Stage.AWAITING_PAYMENT, 'NeedsAttention = true');
+    await visibleIn(h, input.order.orderNumber, Stage.AWAITING_APPROVAL, 'NeedsAttention = true');
     const before = (await accountStats(h.account.openId)).payments;
 
     const approved = await handle.executeUpdate(approvePaymentUpdate, { args: [{ by: 'test' }] });

@@ -181,7 +181,7 @@ describe('store events', () => {
     });
     const orderNumber = input.order.orderNumber;
     const handle = await startOrder(h, input);
-    await reachStage(handle, Stage.AWAITING_PAYMENT, (s) => s.waitingFor !== undefined);
+    await reachStage(handle, Stage.AWAITING_APPROVAL, (s) => s.waitingFor !== undefined);
     await refusing.until('the stop is told', () =>
       refusing.accepted(orderNumber).some((e) => e.type === StoreEventType.OrderNeedsAttention),
     );
@@ -196,7 +196,7 @@ describe('store events', () => {
       StoreEventType.OrderCancelled,
     ]);
     expect(accepted[1]).toMatchObject({
-      stage: Stage.AWAITING_PAYMENT,
+      stage: Stage.AWAITING_APPROVAL,
       data: { reason: 'the payment waits for approval' },
     });
     expect(JSON.stringify(accepted[1]?.data)).toContain('approvePayment');

@@ -106,7 +106,7 @@ export async function approval(o: Order, amount: number | undefined): Promise<vo
       ? 'approvePayment (the payment policy asks for approval)'
       : `approvePayment (${amount ?? 'unknown'} USD is above the automatic limit of ${policy.maxAmount} USD)`;
   for (;;) {
-    const action = await o.waitAt(Stage.AWAITING_PAYMENT, why, ['approvePayment']);
+    const action = await o.waitAt(Stage.AWAITING_APPROVAL, why, ['approvePayment']);
     if (!action) continue;
     o.approvalGiven();
     o.answer(action, 'payment approved');
