@@ -139,6 +139,8 @@ export class Order implements StepHost, OutboxHost {
   private readonly told = new Set<StoreEventType>();
   /** The store has heard of the stop the order is in (reset by every stage entered). */
   private stopTold = false;
+  /** The tracking number the store was told with order.shipped. */
+  private shippedWith: string | undefined;
 
   constructor(
     readonly input: OrderInput,
@@ -337,12 +339,25 @@ export class Order implements StepHost, OutboxHost {
     if (n.trackingUrl !== undefined) this.status.trackingUrl = n.trackingUrl;
     if (n.trackingEvents !== undefined) this.status.trackingEvents = n.trackingEvents;
     if (n.logisticName !== undefined) this.status.logisticName = n.logisticName;
+    // A tracking number that changed after shipping is told again.
+    if (
+      this.told.has(StoreEventType.OrderShipped) &&
+      this.status.trackNumber !== this.shippedWith
+    ) {
+      this.tellShipped();
+    }
   }
 
   shipped(): void {
     this.enter(Stage.SHIPPED);
+    if (!this.told.has(StoreEventType.OrderShipped)) this.tellShipped();
+  }
+
+  private tellShipped(): void {
     const s = this.status;
-    this.tellOnce(StoreEventType.OrderShipped, {
+    this.told.add(StoreEventType.OrderShipped);
+    this.shippedWith = s.trackNumber;
+    this.outbox.emit(StoreEventType.OrderShipped, this.stage, {
       ...(s.trackNumber !== undefined && { trackNumber: s.trackNumber }),
       ...(s.trackingUrl !== undefined && { trackingUrl: s.trackingUrl }),
       ...(s.logisticName !== undefined && { logisticName: s.logisticName }),

@@ -12,6 +12,7 @@ import {
   disputeStatusQuery,
   Stage,
   statusQuery,
+  supplierStatusSignal,
   type DisputeStatus,
   type OrderStatus,
 } from '../../src/client/definitions.js';
@@ -131,6 +132,35 @@ describe('store events', () => {
       const value = (input.order as unknown as Record<string, unknown>)[field];
       if (typeof value === 'string') expect(bodies).not.toContain(value);
     }
+  });
+
+  it('a tracking number that changes after shipping is told again', async () => {
+    const input = validOrder({ ...usOrder(), fulfillment: { flow: 'B' } });
+    const orderNumber = input.order.orderNumber;
+    const handle = await startOrder(h, input);
+    const { svcOrderId } = await reachStage(handle, Stage.AWAITING_SHIPMENT);
+    expect((await advance(svcOrderId!, 'SHIPPED')).status).toBe(200);
+    await sweepOnce(h);
+    const shipped = await reachStage(handle, Stage.SHIPPED);
+    // The supplier re-labels the parcel: the sweeper reports the new number.
+    await handle.signal(supplierStatusSignal, {
+      messageId: `relabel-${orderNumber}`,
+      kind: 'status',
+      svcOrderId: svcOrderId!,
+      orderStatus: 'SHIPPED',
+      trackNumber: 'RELABEL0001',
+    });
+    await refusing.until('the new tracking number told', () =>
+      refusing
+        .accepted(orderNumber)
+        .some(
+          (e) => e.type === StoreEventType.OrderShipped && e.data.trackNumber === 'RELABEL0001',
+        ),
+    );
+    const told = refusing
+      .accepted(orderNumber)
+      .flatMap((e) => (e.type === StoreEventType.OrderShipped ? [e.data.trackNumber] : []));
+    expect(told).toEqual([shipped.trackNumber, 'RELABEL0001']);
   });
 
   it('a dispute tells the store how it stands: opening, open, resolved with the refund', async () => {
