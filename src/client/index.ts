@@ -1,0 +1,10 @@
+/**
+ * `dropflow/client`: what an upstream system uses. Submitting orders and reading their status
+ * (OrderClient, parseOrder), their workflows' messages and types, disputes, and checking and
+ * reading the signed store events dropflow POSTs to STORE_EVENTS_URL (verifyStoreEvent).
+ */
+export * from './definitions.js';
+export * from './orderInput.js';
+export * from './orderClient.js';
+export * from './disputeClient.js';
+export * from './storeEvents.js';
