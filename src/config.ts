@@ -5,6 +5,8 @@
  */
 import { z } from 'zod';
 
+import type { StoreEventsOptions } from './activities/storeEvents.js';
+import { parseStoreSecrets, STORE_SECRET_RULE, StoreSecretError } from './storeEvents/signing.js';
 import type { CheckoutSettings } from './workflows/checkout/messages.js';
 
 const port = z.coerce.number().int().min(0).max(65_535);
@@ -37,6 +39,16 @@ const keyList = z.string().transform((value, ctx) => {
     keys.push({ id, key });
   }
   return keys;
+});
+
+/** `whsec_<base64>`, several space-separated while rotating; the error says the rule only. */
+const storeSecret = z.string().superRefine((value, ctx) => {
+  try {
+    parseStoreSecrets(value);
+  } catch (err) {
+    if (!(err instanceof StoreSecretError)) throw err;
+    ctx.addIssue({ code: 'custom', message: err.message });
+  }
 });
 
 /** Comma-separated origins (`scheme://host[:port]`, no path). */
@@ -121,6 +133,14 @@ export const Env = z.object({
   WEBHOOK_OPEN_ID: z.string().min(1).optional(),
   /** Upstream address that product, variant and stock webhook events are forwarded to (worker). */
   CATALOGUE_EVENTS_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** Where order and dispute events are POSTed, signed (worker); unset: none are sent. */
+  STORE_EVENTS_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** The store events' signing secret(s): required with STORE_EVENTS_URL. Never logged. */
+  STORE_EVENTS_SECRET: storeSecret.optional(),
+  STORE_EVENTS_TIMEOUT_MS: z.coerce.number().int().min(1).max(60_000).default(10_000),
+  /** A failed delivery waits this long, doubling per attempt up to the maximum. */
+  STORE_EVENTS_RETRY_FIRST_SECONDS: z.coerce.number().positive().max(3_600).default(5),
+  STORE_EVENTS_RETRY_MAX_MINUTES: z.coerce.number().positive().max(1_440).default(60),
   METRICS_PORT: port.default(9464),
   /**
    * Before polling, a worker replays the histories of up to this many open workflows on its queue
@@ -180,4 +200,23 @@ export function checkoutSettings(config: Config): CheckoutSettings {
     maxBatch: config.CHECKOUT_MAX_BATCH,
     fundsCheckMs: Math.round(config.FUNDS_CHECK_MINUTES * 60_000),
   };
+}
+
+/** Where the workers send store events, and how they retry; no URL: none are sent. */
+export function storeEventsOptions(config: Config): StoreEventsOptions {
+  const retryFirstMs = Math.max(1, Math.round(config.STORE_EVENTS_RETRY_FIRST_SECONDS * 1_000));
+  const retryMaxMs = Math.round(config.STORE_EVENTS_RETRY_MAX_MINUTES * 60_000);
+  if (retryMaxMs < retryFirstMs) {
+    throw new ConfigError(
+      'invalid environment: STORE_EVENTS_RETRY_MAX_MINUTES: must not be shorter than STORE_EVENTS_RETRY_FIRST_SECONDS',
+    );
+  }
+  const timing = { timeoutMs: config.STORE_EVENTS_TIMEOUT_MS, retryFirstMs, retryMaxMs };
+  if (config.STORE_EVENTS_URL === undefined) return timing;
+  if (config.STORE_EVENTS_SECRET === undefined) {
+    throw new ConfigError(
+      `invalid environment: STORE_EVENTS_SECRET: is required with STORE_EVENTS_URL (${STORE_SECRET_RULE})`,
+    );
+  }
+  return { ...timing, url: config.STORE_EVENTS_URL, secret: config.STORE_EVENTS_SECRET };
 }

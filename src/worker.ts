@@ -2,8 +2,9 @@
  * The workers of one supplier account: Workers on one NativeConnection.
  *
  * - `orders`: the workflows, the activities that talk to Temporal itself (orchestration, the
- *   webhook inbox's replays), the forwarding of catalogue webhook events upstream, and the token
- *   calls of the account's session workflow (workflows/supplierSession.ts), which carry no token.
+ *   webhook inbox's replays), the forwarding of catalogue webhook events upstream, the delivery
+ *   of store events (STORE_EVENTS_URL), and the token calls of the account's session workflow
+ *   (workflows/supplierSession.ts), which carry no token.
  * - `supplier`: every supplier call of the account, at the account's rate
  *   (`maxTaskQueueActivitiesPerSecond`, enforced by the server across every worker process),
  *   payments first (workflows/supplierPriority.ts). The batch queries' own, higher limit is paced
@@ -29,6 +30,7 @@ import { catalogueForwardingActivities } from './activities/catalogueForwarding.
 import { checkoutActivities, configureCheckout } from './activities/checkoutStart.js';
 import { batchActivities, supplierActivities } from './activities/index.js';
 import { orchestrationActivities } from './activities/orchestration.js';
+import { storeEventActivities, type StoreEventsOptions } from './activities/storeEvents.js';
 import { supplierSessionActivities } from './activities/supplierSession.js';
 import { inboxActivities } from './activities/webhookInbox.js';
 import { createLogger, type Logger } from './log.js';
@@ -63,6 +65,8 @@ export interface CreateWorkersOptions {
   catalogueEventsUrl?: string;
   /** The account's checkout batching (CHECKOUT_* settings); the coordinator takes the latest. */
   checkout?: CheckoutSettings;
+  /** Where order and dispute events go (STORE_EVENTS_*); without a url none are sent. */
+  storeEvents?: StoreEventsOptions;
   /**
    * Payload encoding of the workers and their client: `dataConverterFor(codec)` encrypts
    * (src/temporal/encryption.ts). Default: the SDK's, payloads in clear.
@@ -114,6 +118,7 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
           // The gateway's durable destinations: the inbox's replays, catalogue forwarding.
           ...inboxActivities(client, queues),
           ...catalogueForwardingActivities({ url: opts.catalogueEventsUrl }),
+          ...storeEventActivities(opts.storeEvents),
           ...checkoutActivities(client, queues, checkout),
           // The account's session workflow's token calls: they carry no token.
           ...supplierSessionActivities(supplier.tokenCalls),

@@ -11,7 +11,7 @@ import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Client } from '@temporalio/client';
 import type { Command } from 'commander';
-import { checkoutSettings, loadConfig } from '../../config.js';
+import { checkoutSettings, loadConfig, storeEventsOptions } from '../../config.js';
 import { callbackUrlFor, enableWebhooks } from '../../gateway/registration.js';
 import { startGateway } from '../../gateway/server.js';
 import { createLogger } from '../../log.js';
@@ -64,6 +64,7 @@ export function register(program: Command): void {
     )
     .action(async (flags: DevFlags) => {
       const config = loadConfig();
+      const storeEvents = storeEventsOptions(config);
       const log = createLogger('dev');
       // Before the dev server: it is the first user of the SDK runtime.
       installRuntimeLogger(undefined, { metricsAddress: `127.0.0.1:${config.METRICS_PORT}` });
@@ -122,6 +123,7 @@ export function register(program: Command): void {
         batchRatePerSecond: config.SUPPLIER_BATCH_RATE_PER_SECOND,
         catalogueEventsUrl: config.CATALOGUE_EVENTS_URL,
         checkout: checkoutSettings(config),
+        storeEvents,
         dataConverter: dataConverterFor(codec),
         log: createLogger('worker'),
       });
@@ -182,6 +184,7 @@ export function register(program: Command): void {
           `  Metrics         http://127.0.0.1:${config.METRICS_PORT}/metrics`,
           `  Gateway         ${gateway.url}  (intake token: ${config.GATEWAY_TOKEN === undefined ? intakeToken : 'from GATEWAY_TOKEN'})`,
           `  Webhooks        ${webhooks}`,
+          `  Store events    ${storeEvents.url === undefined ? 'off (no STORE_EVENTS_URL)' : `signed, to ${new URL(storeEvents.url).host}`}`,
           `  State           ${dataDir}`,
           '',
           'Try an order (in another terminal):',

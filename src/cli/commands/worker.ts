@@ -7,7 +7,7 @@
 import { bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
 import type { Command } from 'commander';
 
-import { checkoutSettings, loadConfig, supplierTarget } from '../../config.js';
+import { checkoutSettings, loadConfig, storeEventsOptions, supplierTarget } from '../../config.js';
 import { createLogger, type Logger } from '../../log.js';
 import { SupplierClient } from '../../supplier/client.js';
 import { dataConverterFor } from '../../temporal/encryption.js';
@@ -57,6 +57,7 @@ export function register(program: Command): void {
     { queues: true },
   ).action(async (flags: WorkerFlags) => {
     const config = loadConfig();
+    const storeEvents = storeEventsOptions(config);
     const log = createLogger('worker');
     const metricsPort = flags.metricsPort ?? config.METRICS_PORT;
     // First, before any connection: the runtime is installed once per process.
@@ -71,6 +72,10 @@ export function register(program: Command): void {
       codec === undefined ? 'payloads stored in clear' : 'payloads encrypted',
     );
     const account = supplierTarget(config);
+    log.info(
+      { host: storeEvents.url === undefined ? undefined : new URL(storeEvents.url).host },
+      storeEvents.url === undefined ? 'store events off (no STORE_EVENTS_URL)' : 'store events on',
+    );
     const dataConverter = dataConverterFor(codec);
     const workflowBundle = await bundleWorkflowCode({
       workflowsPath: WORKFLOWS_PATH,
@@ -101,6 +106,7 @@ export function register(program: Command): void {
         batchRatePerSecond: config.SUPPLIER_BATCH_RATE_PER_SECOND,
         catalogueEventsUrl: config.CATALOGUE_EVENTS_URL,
         checkout: checkoutSettings(config),
+        storeEvents,
         dataConverter,
         log,
       });
