@@ -13,6 +13,7 @@ import * as changeLogistics from './commands/changeLogistics.js';
 import * as connect from './commands/connect.js';
 import * as dev from './commands/dev.js';
 import * as dispute from './commands/dispute.js';
+import * as events from './commands/events.js';
 import * as gateway from './commands/gateway.js';
 import * as list from './commands/list.js';
 import * as resume from './commands/resume.js';
@@ -46,6 +47,7 @@ const commands: readonly CommandModule[] = [
   connect,
   dispute,
   webhooks,
+  events,
   bench,
   temporalCli,
 ];
