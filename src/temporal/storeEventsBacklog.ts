@@ -15,6 +15,8 @@ import { literal } from './visibility.js';
 
 export const STORE_EVENTS_BEHIND_GAUGE = 'dropflow_store_events_behind';
 
+const COUNT_TIMEOUT_MS = 10_000;
+
 /** Open workflows of the orders queue whose store events wait after a failed attempt. */
 export function behindQuery(ordersQueue: string): string {
   return `${StoreEventsBehind.name} = true AND ExecutionStatus = 'Running' AND TaskQueue = ${literal(ordersQueue)}`;
@@ -34,7 +36,7 @@ export interface BacklogOptions {
 }
 
 export interface StoreEventsBacklog {
-  /** Stops counting; resolves once a count under way has ended. */
+  /** Stops counting; a count under way is abandoned, and resolves once it has given up. */
   stop(): Promise<void>;
 }
 
@@ -54,28 +56,33 @@ export function startStoreEventsBacklog(
       'open order and dispute workflows whose store events wait after a failed delivery attempt',
     )
     .withTags({ task_queue: ordersQueue });
-  let stopped = false;
+  const stopping = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   let counting: Promise<void> = Promise.resolve();
 
   const tick = (): void => {
-    counting = countBehind(client, ordersQueue).then(
-      (n) => {
-        if (!stopped) gauge.set(n);
-      },
-      (err: unknown) => {
-        options.log.debug({ err, ordersQueue }, 'store events backlog: count failed');
-      },
-    );
+    // A count that hangs (Temporal unreachable) neither holds up the next tick nor shutdown.
+    const signal = AbortSignal.any([stopping.signal, AbortSignal.timeout(COUNT_TIMEOUT_MS)]);
+    counting = client
+      .withAbortSignal(signal, () => countBehind(client, ordersQueue))
+      .then(
+        (n) => {
+          if (!stopping.signal.aborted) gauge.set(n);
+        },
+        (err: unknown) => {
+          if (stopping.signal.aborted) return;
+          options.log.debug({ err, ordersQueue }, 'store events backlog: count failed');
+        },
+      );
     void counting.then(() => {
-      if (!stopped) timer = setTimeout(tick, everyMs);
+      if (!stopping.signal.aborted) timer = setTimeout(tick, everyMs);
     });
   };
   tick();
 
   return {
     async stop() {
-      stopped = true;
+      stopping.abort();
       clearTimeout(timer);
       await counting;
     },

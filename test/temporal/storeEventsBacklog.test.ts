@@ -11,6 +11,9 @@ import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 
 import { StoreEventsBehind } from '../../src/temporal/searchAttributes.js';
+import { taskQueues } from '../../src/temporal/taskQueues.js';
+import { createWorkers } from '../../src/worker.js';
+import { newSandboxAccount } from '../support/sandbox.js';
 import { installRuntimeLogger } from '../../src/temporal/runtimeLogger.js';
 import {
   behindQuery,
@@ -55,11 +58,11 @@ async function openWorkflow(taskQueue: string, behind: boolean, tag: string) {
   });
 }
 
-async function gaugeValue(): Promise<number | undefined> {
+async function gaugeValue(of = queue): Promise<number | undefined> {
   const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
   const line = text
     .split('\n')
-    .find((l) => l.startsWith('dropflow_store_events_behind{') && l.includes(`"${queue}"`));
+    .find((l) => l.startsWith('dropflow_store_events_behind{') && l.includes(`"${of}"`));
   return line === undefined ? undefined : Number(line.split(' ').at(-1));
 }
 
@@ -104,6 +107,7 @@ it('logs a failed count at debug and counts again at the next tick', async () =>
   let secondCall: () => void = () => undefined;
   const counted = new Promise<void>((resolve) => (secondCall = resolve));
   const failing = {
+    withAbortSignal: (_signal: AbortSignal, fn: () => Promise<unknown>) => fn(),
     workflow: {
       count: () => {
         calls++;
@@ -121,4 +125,42 @@ it('logs a failed count at debug and counts again at the next tick', async () =>
   expect(calls).toBeGreaterThanOrEqual(2);
   expect(failures.length).toBeGreaterThanOrEqual(1);
   expect(JSON.stringify(failures[0])).toContain(queue);
+});
+
+it("runs with the account's workers: counted from their start until they stop", async () => {
+  const queues = taskQueues(`backlog-workers-${run}`);
+  // Its type is no workflow's: the workers fail its tasks and it stays open, behind.
+  const behind = await client.workflow.start('notAWorkflow', {
+    workflowId: `backlog-workers-${run}`,
+    taskQueue: queues.orders,
+    typedSearchAttributes: [{ key: StoreEventsBehind, value: true }],
+  });
+  try {
+    await eventually(
+      'visibility to list it',
+      () => countBehind(client, queues.orders),
+      (n) => n === 1,
+    );
+    const account = await newSandboxAccount();
+    const workers = await createWorkers({
+      address: inject('temporalAddress'),
+      namespace: inject('temporalNamespace'),
+      queues,
+      supplier: account.client,
+    });
+    const running = workers.run();
+    try {
+      await eventually(
+        "the workers' gauge at 1",
+        () => gaugeValue(queues.orders),
+        (v) => v === 1,
+      );
+    } finally {
+      await workers.shutdown();
+      await running;
+      await account.client.close();
+    }
+  } finally {
+    await behind.terminate('test over');
+  }
 });
