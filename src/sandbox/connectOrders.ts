@@ -1,8 +1,8 @@
 /**
  * Store-flow orders wait, filed as invalid, until every line's store variant is connected to a
- * catalogue variant (open-api.md §4.4 rule 3, §3 transition rows). Each new connection re-checks
- * the account's waiting orders: an order whose lines are now all connected becomes a normal order
- * priced from the catalogue, and the order topic hears ORDER_CONNNECTED (sic, supplement.md).
+ * catalogue variant (docs/supplier-api.md §6.3). Each new connection re-checks the account's
+ * waiting orders: an order whose lines are now all connected becomes a normal order priced from the
+ * catalogue, and the order topic hears ORDER_CONNNECTED (sic; docs/supplier-api.md §12.5).
  */
 import { WebhookChange, WebhookTopic, WebhookType } from '../supplier/api/webhooks.js';
 import { refreshOrder } from './orderBook.js';

@@ -109,7 +109,7 @@ function catalogueLine(sb: Sandbox, p: Item, i: number): OrderLine {
 /**
  * Store flow: vid is the store-side variant id. A connected variant orders its catalogue
  * variant; an unconnected one gets a store product record and leaves the line without a vid, so
- * the order waits for its connection (open-api.md §4.4 item 16, rule 3).
+ * the order waits for its connection (docs/supplier-api.md §6.3).
  */
 function storeLine(sb: Sandbox, openId: string, p: Item): OrderLine {
   const storeProductId = p.storeProductId!;

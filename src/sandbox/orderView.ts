@@ -1,7 +1,7 @@
 /**
  * How a sandbox order looks from outside: the order object of the detail, batch and list queries
- * (open-api.md §2 "Order"), the create-order result (§4.4 item 16), and the params of the order
- * and logistics webhook messages (supplement.md "Webhook message bodies").
+ * (docs/supplier-api.md §6.4), the create-order result (§7.1), and the params of the order and
+ * logistics webhook messages (§12.5, §12.6).
  */
 import { TrackingStatus } from '../supplier/api/logistics.js';
 import { OrderStatus, UnshippedSubStatus } from '../supplier/api/constants.js';
@@ -49,7 +49,10 @@ const CARRIERS: { match: RegExp; carrier: Carrier }[] = [
   },
 ];
 
-/** A page for carriers the sandbox has no page for (open-api.md: "a generic tracker page"). */
+/**
+ * A page for carriers the sandbox has no page for (docs/supplier-api.md §6.4: a generic tracker
+ * page).
+ */
 const GENERIC_TRACKER = 'https://www.17track.net/en/track?nums=';
 
 function carrierOf(name: string | undefined): Carrier | undefined {
@@ -156,7 +159,7 @@ export function orderObject(
   };
 }
 
-/** The data of createOrderV2/V3 (open-api.md §4.4 item 16). */
+/** The data of createOrderV2/V3 (docs/supplier-api.md §7.1). */
 export function createOrderData(order: SandboxOrder, svcPayUrl?: string): Record<string, unknown> {
   return {
     // A store-flow order awaiting its connection has no id the caller can use yet.

@@ -1,5 +1,5 @@
 /**
- * Webhook delivery (open-api.md §5.8, §6): POST the message to the topic's callback with the
+ * Webhook delivery (docs/supplier-api.md §12.3): POST the message to the topic's callback with the
  * `sign` header; a 200 within 3 seconds is a success, anything else is retried up to 3 times with
  * the same messageId and body, then dropped. Outcomes are counted per topic and hour for the
  * auto-close rule. The outbox is part of the persisted state, so pending pushes survive a restart.
@@ -11,7 +11,9 @@ import { signWebhook } from '../supplier/webhookSignature.js';
 import type { Sandbox } from './sandbox.js';
 import type { SandboxAccount, WebhookDelivery, WebhookSubscription } from './state.js';
 
-/** The message envelope of open-api.md §6, without the messageId the dispatcher assigns. */
+/**
+ * The message envelope of docs/supplier-api.md §12.4, without the messageId the dispatcher assigns.
+ */
 export interface WebhookMessage {
   type: string;
   messageType: string;
@@ -22,12 +24,15 @@ const RESPONSE_TIMEOUT_MS = 3_000;
 /** Pushes under way to one callback address at once. */
 const MAX_IN_FLIGHT_PER_CALLBACK = 4;
 const HOUR_MS = 60 * 60 * 1000;
-/** open-api.md §6.3: "below 80% (configurable)". */
+/** docs/supplier-api.md §12.3: below 80% (configurable). */
 const AUTO_CLOSE_BELOW = 0.8;
 /** Hourly counts older than this are pruned. */
 const HOURS_KEPT = 48;
 
-/** Product, variant and stock changes reach an account only for products it subscribed (§6.5). */
+/**
+ * Product, variant and stock changes reach an account only for products it subscribed
+ * (docs/supplier-api.md §12.2).
+ */
 export function isSubscribed(account: SandboxAccount, pid: string): boolean {
   return account.subscribeAll || account.subscriptions[pid]?.status === true;
 }
@@ -206,8 +211,9 @@ export class WebhookDispatcher {
   }
 
   /**
-   * open-api.md §6.3: closes the topic when the success rate was below 80% in each of the last two
-   * complete hours (with at least one push in each). It stays closed until set to ENABLE again.
+   * docs/supplier-api.md §12.3: closes the topic when the success rate was below 80% in each of the
+   * last two complete hours (with at least one push in each). It stays closed until set to ENABLE
+   * again.
    */
   private autoClose(sub: WebhookSubscription, openId: string, topic: WebhookTopic): void {
     const hour = Math.floor(this.sandbox.now() / HOUR_MS);

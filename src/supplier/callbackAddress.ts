@@ -1,5 +1,5 @@
 /**
- * The supplier's rule for webhook callbacks (open-api.md §4.7 item 43): HTTPS and publicly
+ * The supplier's rule for webhook callbacks (docs/supplier-api.md §12.1): HTTPS and publicly
  * reachable; localhost and 127.0.0.1 are refused with 1607001. The sandbox enforces it and the
  * gateway's registration checks it before asking, from this one place.
  */

@@ -1,4 +1,4 @@
-/** The response envelope every supplier endpoint uses (open-api.md §1, Conventions). */
+/** The response envelope every supplier endpoint uses (docs/supplier-api.md §1). */
 import { z } from 'zod';
 import { SupplierError, SupplierResponseInvalid } from './errors.js';
 import { toFieldIssues } from './issues.js';

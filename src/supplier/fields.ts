@@ -1,8 +1,8 @@
 /**
  * Building blocks for the supplier's schemas.
  *
- * Requests are checked strictly (required fields, maximum lengths from open-api.md) so a bad order
- * stops in dropflow with a message naming the field, instead of a supplier 1600100.
+ * Requests are checked strictly (required fields, maximum lengths from docs/supplier-api.md) so a
+ * bad order stops in dropflow with a message naming the field, instead of a supplier 1600100.
  * Responses are parsed tolerantly: unknown fields pass through, ids may arrive as numbers or
  * strings, amounts as numbers or decimal strings, and most fields may be missing or null.
  */

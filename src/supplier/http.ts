@@ -7,6 +7,7 @@ import { Agent, FormData, request } from 'undici';
 import { API_PREFIX, type Endpoint } from './endpoint.js';
 import { Envelope } from './envelope.js';
 import { SupplierTransportError } from './errors.js';
+import { recordSupplierRequest } from './metrics.js';
 
 export interface HttpOptions {
   /** Time to establish a connection. */
@@ -80,6 +81,7 @@ export class SupplierHttp {
 
     let status: number;
     let text: string;
+    const started = performance.now();
     try {
       const res = await request(url, {
         method: ep.method,
@@ -93,6 +95,7 @@ export class SupplierHttp {
       status = res.statusCode;
       text = await res.body.text();
     } catch (err) {
+      recordSupplierRequest(ep.name, { network: true }, performance.now() - started);
       const code = errorCode(err);
       const sent = code === undefined || !NOT_SENT.has(code);
       throw new SupplierTransportError(
@@ -105,6 +108,8 @@ export class SupplierHttp {
     }
 
     const parsed = Envelope.safeParse(safeJson(text));
+    const outcome = parsed.success ? { envelopeCode: parsed.data.code, status } : { status };
+    recordSupplierRequest(ep.name, outcome, performance.now() - started);
     if (!parsed.success) {
       throw new SupplierTransportError(
         ep.name,

@@ -1,9 +1,9 @@
 /**
- * The token lifecycle of open-api.md §5, cached in this process: the API key buys an access and a
- * refresh token; the access token is refreshed before its returned expiry, and after the supplier
- * refused it (1600001); when the refresh fails (1600003) or the refresh token has expired, the API
- * key is used again. One cache per account and process, shared by every client; concurrent callers
- * wait for one exchange. Tokens, the key and openId are never logged.
+ * The token lifecycle of docs/supplier-api.md §3, cached in this process: the API key buys an
+ * access and a refresh token; the access token is refreshed before its returned expiry, and after
+ * the supplier refused it (1600001); when the refresh fails (1600003) or the refresh token has
+ * expired, the API key is used again. One cache per account and process, shared by every client;
+ * concurrent callers wait for one exchange. Tokens, the key and openId are never logged.
  *
  * Workers and gateways share one token per account through the account's session workflow
  * (temporal/sessionTokens.ts); this cache serves the CLI's direct supplier commands and tests.

@@ -1,9 +1,9 @@
 /**
- * Bodies the supplier pushes to the webhook callback (open-api.md §6). The envelope, makeup and
- * privateOrder params are in open-api.md; the order, order split, logistics, product, variant and
- * stock params are "not shown" there and follow supplement.md "Webhook message bodies"
- * (documented by the vendor). Parsed tolerantly: ids may be numbers, unknown fields pass through,
- * fields a message leaves out may be missing or null.
+ * Bodies the supplier pushes to the webhook callback (docs/supplier-api.md §12.4 to §12.8). The
+ * API reference shows the envelope and the makeup and privateOrder params; the order, order split,
+ * logistics, product, variant and stock params follow the vendor's own pages (§13). Parsed
+ * tolerantly: ids may be numbers, unknown fields pass through, fields a message leaves out may be
+ * missing or null.
  */
 import { z } from 'zod';
 import type { FieldIssue } from './errors.js';
@@ -39,7 +39,7 @@ const message = <T extends string, P extends z.ZodType>(type: T, params: P) =>
     type: z.literal(type),
     messageType: z.string(),
     params,
-    // Some samples add the account's openId at the top level (supplement.md).
+    // Some samples add the account's openId at the top level (docs/supplier-api.md §12.4).
     openId: optId,
   });
 
@@ -69,7 +69,7 @@ export const OrderParams = record({
   payDate: optStr,
   deliveryDate: optStr,
   completeDate: optStr,
-  /** True for private inventory outbound orders (open-api.md §6.6). */
+  /** True for private inventory outbound orders (docs/supplier-api.md §12.5). */
   privateOutboundOrder: flag,
   orderItems: optList(OrderItem),
 }).superRefine((p, ctx) => {
@@ -186,7 +186,7 @@ export const StockEntry = record({
 export const StockParams = z.record(z.string(), optList(StockEntry));
 export const StockMessage = message('STOCK', StockParams);
 
-// ---- makeup and private order topics (open-api.md §6 tables) ----
+// ---- makeup and private order topics (docs/supplier-api.md §12.7) ----
 
 export const MakeupParams = record({
   /** Makeup order number, prefix BT. */

@@ -1,6 +1,6 @@
 /**
- * The `sign` header of pushed webhooks (open-api.md §5.8): Base64(HMAC-SHA256(key = the account's
- * openId as a string, message = the raw request body)).
+ * The `sign` header of pushed webhooks (docs/supplier-api.md §12.3): Base64(HMAC-SHA256(key = the
+ * account's openId as a string, message = the raw request body)).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 

@@ -1,6 +1,6 @@
 /**
- * Authentication (open-api.md §4.1, §5): token issue, 24-hour caching, refresh, logout, and the
- * token endpoints' own limits (tokenLimits.ts): getAccessToken once per the account's
+ * Authentication (docs/supplier-api.md §3, §4.2): token issue, 24-hour caching, refresh, logout,
+ * and the token endpoints' own limits (tokenLimits.ts): getAccessToken once per the account's
  * `tokenIntervalSeconds`, refreshAccessToken `refreshesPerMinute` per account.
  */
 import { randomBytes } from 'node:crypto';

@@ -1,6 +1,6 @@
 /**
- * Catalogue (open-api.md §4.3): category tree, product lists (V2 and v1), product detail, global
- * warehouses, and the account's "My Products", all from the seed catalogue.
+ * Catalogue (docs/supplier-api.md §11): category tree, product lists (V2 and v1), product detail,
+ * global warehouses, and the account's "My Products", all from the seed catalogue.
  */
 import {
   addToMyProduct,
@@ -37,7 +37,7 @@ import {
   type SeedVariant,
 } from '../seed.js';
 
-/** open-api.md §8: totalRecords of listV2 never exceeds 6000. */
+/** docs/supplier-api.md §4.4: totalRecords of listV2 never exceeds 6000. */
 const V2_TOTAL_CAP = 6000;
 const PRODUCT_TYPE = 'ORDINARY_PRODUCT';
 
@@ -126,7 +126,7 @@ export function registerCatalogueRoutes(r: SandboxRouter): void {
 
   r.serve(queryProduct, (q) => {
     const p = productByRef(q);
-    // Not shown in open-api.md: an unknown product is answered as a parameter error.
+    // Not documented by the vendor: an unknown product is answered as a parameter error.
     if (!p)
       throw paramError(
         q.pid ? 'pid' : q.productSku ? 'productSku' : 'variantSku',

@@ -1,7 +1,7 @@
 /**
  * Test and demo control: `POST /__sandbox/catalogue/events` makes the supplier push a product,
- * variant or stock change of a seed product to every account that subscribed it (open-api.md
- * §6.5), or only to `openId`. The seed catalogue itself does not change.
+ * variant or stock change of a seed product to every account that subscribed it
+ * (docs/supplier-api.md §12.2), or only to `openId`. The seed catalogue itself does not change.
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -49,8 +49,9 @@ export function registerCatalogueEventControlRoutes(app: FastifyInstance, sb: Sa
 }
 
 /**
- * The message as the supplier writes it (supplement.md): product and variant changes name the
- * changed fields in `fields` and leave the others null; stock maps each vid to its stock per area.
+ * The message as the supplier writes it (docs/supplier-api.md §12.8): product and variant changes
+ * name the changed fields in `fields` and leave the others null; stock maps each vid to its stock
+ * per area.
  */
 function build(product: SeedProduct, event: CatalogueEvent): WebhookMessage | string {
   switch (event.kind) {

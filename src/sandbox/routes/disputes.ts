@@ -1,5 +1,5 @@
 /**
- * Disputes (open-api.md §4.5): disputable products, confirmation, create (idempotent per
+ * Disputes (docs/supplier-api.md §9): disputable products, confirmation, create (idempotent per
  * businessDisputeId), cancel, list and detail; plus the /__sandbox/disputes/:id/resolve control.
  * The rules themselves live in ../disputes.ts.
  */

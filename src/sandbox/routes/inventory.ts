@@ -1,6 +1,6 @@
 /**
- * Stock and warehouses (supplement.md "Inventory and warehouses"): stock per storage from the seed
- * catalogue, with stockId = storageId, and warehouse details from STORAGES.
+ * Stock and warehouses (docs/supplier-api.md §8): stock per storage from the seed catalogue, with
+ * stockId = storageId, and warehouse details from STORAGES.
  */
 import {
   getInventoryByPid,
@@ -20,7 +20,7 @@ import {
 } from '../seed.js';
 
 export function registerInventoryRoutes(r: SandboxRouter): void {
-  // Unknown ids give empty lists: open-api.md shows no error for them.
+  // Unknown ids give empty lists: the vendor documents no error for them.
   r.serve(getInventoryByPid, ({ pid }) => {
     const p = findProduct(pid);
     if (!p) return { inventories: [], variantInventories: [] };

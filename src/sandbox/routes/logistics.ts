@@ -1,6 +1,6 @@
 /**
- * Logistics (open-api.md §4.2): freight estimates from the seed's logistics lines and destination
- * rules, and tracking records of the calling account's orders.
+ * Logistics (docs/supplier-api.md §8): freight estimates from the seed's logistics lines and
+ * destination rules, and tracking records of the calling account's orders.
  */
 import type { z } from 'zod';
 import { IossType, OrderStatus } from '../../supplier/api/constants.js';

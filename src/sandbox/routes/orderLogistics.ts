@@ -1,7 +1,6 @@
 /**
- * Logistics of one order (open-api.md §4.4 items 24-26, supplement.md "Optional logistics"):
- * the options serving its route, changing the line before payment, and the sandbox tracking
- * number.
+ * Logistics of one order (docs/supplier-api.md §7.6, §7.9): the options serving its route,
+ * changing the line before payment, and the sandbox tracking number.
  */
 import { OrderStatus } from '../../supplier/api/constants.js';
 import {
@@ -84,7 +83,7 @@ export function registerOrderLogisticsRoutes(r: SandboxRouter): void {
   r.serve(updateLogistics, ({ id, orderCode, logisticsName, from }, account, sb) => {
     const order = findOwnOrder(sb, account.openId, orderCode);
     if (!order) throw paramError('orderCode', 'the order does not exist');
-    // Rule 1 of open-api.md §3: only up to IN_CART; UNPAID is already confirmed.
+    // docs/supplier-api.md §6.2: only up to IN_CART; UNPAID is already confirmed.
     if (!CHANGEABLE.has(order.status)) {
       throw new SandboxError(
         SupplierCode.OrderStatusChanged,

@@ -1,5 +1,5 @@
 /**
- * Order queries (open-api.md §4.4 items 20-23): list, detail, batch detail, proof of delivery.
+ * Order queries (docs/supplier-api.md §7.5): list, detail, batch detail, proof of delivery.
  * Only the caller's orders are visible; store-flow orders awaiting a connection are not. With the
  * account's `batchLagMs` they show the orders as they were that long ago (orderLag.ts).
  */
@@ -51,7 +51,7 @@ export function registerOrderQueryRoutes(r: SandboxRouter): void {
   r.serve(listOrders, (input, account, sb) => {
     const pageNum = Math.max(1, input.pageNum ?? 1);
     const pageSize = Math.min(MAX_PAGE_SIZE, Math.max(1, input.pageSize ?? DEFAULT_PAGE_SIZE));
-    // open-api.md states CANCELLED as the default of status; the sandbox keeps that quirk.
+    // CANCELLED is the documented default of status (docs/supplier-api.md §7.5); kept here.
     const status = input.status ?? OrderStatus.Cancelled;
     const keys =
       input.orderIds === undefined

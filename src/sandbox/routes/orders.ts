@@ -1,7 +1,6 @@
 /**
- * Orders (open-api.md §4.4 items 16-19, supplement.md "Order maintenance"): create, cart,
- * confirmation, parent order, confirm and delete. Queries: orderQueries.ts; logistics of an
- * order: orderLogistics.ts.
+ * Orders (docs/supplier-api.md §7.1 to §7.3, §7.8): create, cart, confirmation, parent order,
+ * confirm and delete. Queries: orderQueries.ts; logistics of an order: orderLogistics.ts.
  */
 import { WebhookChange, WebhookTopic, WebhookType } from '../../supplier/api/webhooks.js';
 import { OrderStatus, PayType } from '../../supplier/api/constants.js';

@@ -1,5 +1,5 @@
 /**
- * Payment from balance (supplement.md "Payment"): payBalanceV2 pays a shipment (parent order),
+ * Payment from balance (docs/supplier-api.md §7.4): payBalanceV2 pays a shipment (parent order),
  * payBalance one confirmed order; sandbox orders (isSandbox 1) are not charged; nothing is paid
  * twice, nor once its pay window is over (payWindow.ts).
  */

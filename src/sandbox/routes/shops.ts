@@ -1,6 +1,6 @@
 /**
- * Shops, store products and connections (open-api.md §4.6). Every account has one API-type shop
- * (../shops.ts); store products are saved into it (or recorded by store-flow orders); a
+ * Shops, store products and connections (docs/supplier-api.md §10). Every account has one API-type
+ * shop (../shops.ts); store products are saved into it (or recorded by store-flow orders); a
  * connection links a store variant to a catalogue variant and connects waiting orders.
  */
 import {

@@ -1,5 +1,5 @@
 /**
- * Waybills of platform-logistics orders (supplement.md "Waybill"): upload only after payment,
+ * Waybills of platform-logistics orders (docs/supplier-api.md §7.7): upload only after payment,
  * update only while UNSHIPPED, a carrier the order's warehouse accepts. The lifecycle moves a
  * paid platform-logistics order to PROCESSING only once its waybill is here.
  */

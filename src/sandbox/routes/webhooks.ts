@@ -1,6 +1,6 @@
 /**
- * Webhook management (open-api.md §4.7): per-topic callback addresses and product subscriptions.
- * Delivery itself is in ../webhooks.ts.
+ * Webhook management (docs/supplier-api.md §12.1, §12.2): per-topic callback addresses and product
+ * subscriptions. Delivery itself is in ../webhooks.ts.
  */
 import {
   listProductSubscriptions,
@@ -20,7 +20,7 @@ import { findProduct } from '../seed.js';
 import type { SandboxAccount } from '../state.js';
 
 /**
- * open-api.md §4.7 item 44: from July 2026 nobody may use subscribeAll=true. Before that only
+ * docs/supplier-api.md §12.2: from July 2026 nobody may use subscribeAll=true. Before that only
  * accounts registered before June 2026 could; the sandbox does not track registration dates.
  */
 const SUBSCRIBE_ALL_ENDS = Date.UTC(2026, 6, 1);

@@ -1,9 +1,9 @@
-/** Authentication (open-api.md §4.1, §5). */
+/** Authentication (docs/supplier-api.md §3). */
 import { z } from 'zod';
 import { endpoint } from '../endpoint.js';
 import { id, optStr, record, text } from '../fields.js';
 
-/** Token record (open-api.md §2). openId only comes from getAccessToken. */
+/** Token record (docs/supplier-api.md §3.1). openId only comes from getAccessToken. */
 export const TokenRecord = record({
   openId: id.optional(),
   accessToken: z.string(),

@@ -1,4 +1,4 @@
-/** Catalogue (open-api.md §4.3 items 9-15; resources in §2; limits in §8). */
+/** Catalogue (docs/supplier-api.md §11; limits in §4.4). */
 import { z } from 'zod';
 import { endpoint } from '../endpoint.js';
 import {
@@ -46,7 +46,7 @@ const dateTime = () =>
 /** A text field that some integrations receive as a number (prices as text, codes, ranges). */
 const optLabel = optId;
 
-// ---- getCategory (item 9) ----
+// ---- getCategory ----
 
 export const CategoryLeaf = record({ categoryId: id, categoryName: optStr });
 export const CategorySecond = record({
@@ -68,7 +68,7 @@ export const getCategory = endpoint({
   response: optList(CategoryFirst),
 });
 
-// ---- listV2 (item 10) ----
+// ---- listV2 ----
 
 const V2Feature = z.enum(
   ['enable_description', 'enable_category', 'enable_combine', 'enable_video'],
@@ -107,7 +107,7 @@ export const ListV2Request = z.object({
   customization: flag(),
 });
 
-/** Product list item (V2), open-api.md §2. Prices arrive as decimal strings. */
+/** Product list item (V2). Prices arrive as decimal strings. */
 export const ProductV2Item = record({
   id,
   nameEn: optStr,
@@ -181,7 +181,7 @@ export const listV2 = endpoint({
   response: ListV2Page,
 });
 
-// ---- globalWarehouseList (item 11) ----
+// ---- globalWarehouseList ----
 
 export const GlobalWarehouse = record({
   areaCn: optStr,
@@ -209,12 +209,12 @@ export const globalWarehouseList = endpoint({
   response: optList(GlobalWarehouse),
 });
 
-// ---- product/list, v1 (item 12) ----
+// ---- product/list, v1 ----
 
 export const ListProductsRequest = z.object({
   pageNum: int().min(1, { error: 'must be at least 1' }).optional(),
   pageSize: intIn(1, 200).optional(),
-  // Lengths the spec leaves out are bounded at 200, like the other free-text filters.
+  // Lengths the vendor leaves out are bounded at 200, like the other free-text filters.
   categoryId: optText(200),
   pid: optText(200),
   productSku: optText(200),
@@ -247,7 +247,7 @@ export const ListProductsRequest = z.object({
   customizationVersion: intIn(1, 5).optional(),
 });
 
-/** Product list item (v1), open-api.md §2. */
+/** Product list item (v1). */
 export const ProductV1Item = record({
   pid: id,
   /** A JSON array of names, as text. */
@@ -288,7 +288,7 @@ export const listProducts = endpoint({
   }),
 });
 
-// ---- product/query, detail (item 13) ----
+// ---- product/query, detail ----
 
 export const QueryProductRequest = z
   .object({
@@ -336,7 +336,7 @@ export const ProductVariant = record({
 });
 export type ProductVariant = z.infer<typeof ProductVariant>;
 
-/** Product detail, open-api.md §2. */
+/** Product detail, with its variants. */
 export const ProductDetail = record({
   pid: id,
   productName: optStr,
@@ -391,7 +391,7 @@ export const queryProduct = endpoint({
   response: ProductDetail,
 });
 
-// ---- addToMyProduct (item 14) ----
+// ---- addToMyProduct ----
 
 /** data: true. Already added: code 1600000 (the same code as "system busy"). */
 export const addToMyProduct = endpoint({
@@ -402,7 +402,7 @@ export const addToMyProduct = endpoint({
   response: z.unknown(),
 });
 
-// ---- myProduct/query (item 15) ----
+// ---- myProduct/query ----
 
 export const QueryMyProductsRequest = z.object({
   keyword: optText(200),
@@ -413,14 +413,14 @@ export const QueryMyProductsRequest = z.object({
   visiable: int().optional(),
   hasPacked: int().optional(),
   hasVirPacked: int().optional(),
-  // Paging is not in open-api.md's parameter list although the result is paged. Observed
-  // (several integrations): pageNumber and pageSize; no documented maximum.
+  // Paging is not in the vendor's parameter list although the result is paged. Observed (several
+  // integrations, docs/supplier-api.md §13): pageNumber and pageSize; no documented maximum.
   pageNumber: int().min(1, { error: 'must be at least 1' }).optional(),
   pageSize: int().min(1, { error: 'must be at least 1' }).optional(),
 });
 
 /**
- * My-product list item. open-api.md shows only productId, packWeight and weight; nameEn, sku,
+ * My-product list item. The vendor shows only productId, packWeight and weight; nameEn, sku,
  * bigImage and sellPrice are observed in integrations (uncertain); the rest passes through.
  */
 export const MyProductItem = record({

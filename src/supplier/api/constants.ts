@@ -65,7 +65,7 @@ export const OrderFlow = {
 export type OrderFlow = (typeof OrderFlow)[keyof typeof OrderFlow];
 
 /**
- * The statuses listOrders' `status` filter names one by one, in the spec's order; the filter
+ * The statuses listOrders' `status` filter names one by one, in the vendor's order; the filter
  * value OTHER_ORDER_STATUSES stands for every other status (CLOSED).
  */
 export const LISTED_ORDER_STATUSES = [

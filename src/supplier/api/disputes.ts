@@ -1,5 +1,5 @@
 /**
- * Disputes (open-api.md §4.5, items 29-34): list disputable products, confirm to obtain reasons and
+ * Disputes (docs/supplier-api.md §9): list disputable products, confirm to obtain reasons and
  * amounts, then create; cancel, list and read. Only orders created through the API can be disputed.
  */
 import { z } from 'zod';
@@ -25,7 +25,7 @@ import {
 
 // ---- shared shapes ----
 
-/** One disputable order line (item 29; also echoed by item 30). */
+/** One disputable order line (disputeProducts; also echoed by disputeConfirmInfo). */
 export const DisputableProduct = record({
   lineItemId: optId,
   svcProductId: optId,
@@ -68,7 +68,7 @@ export type ExpectType = (typeof ExpectType)[keyof typeof ExpectType];
 export const RefundType = { Balance: 1, Platform: 2 } as const;
 export type RefundType = (typeof RefundType)[keyof typeof RefundType];
 
-/** Dispute list item (item 33, open-api.md §2 "Dispute"). */
+/** Dispute list item (getDisputeList, docs/supplier-api.md §9). */
 export const DisputeListItem = record({
   id,
   status: optStr,
@@ -96,7 +96,7 @@ export const DisputeListItem = record({
 });
 export type DisputeListItem = z.infer<typeof DisputeListItem>;
 
-/** Dispute detail (item 34). */
+/** Dispute detail (getDisputeDetail). */
 export const DisputeDetail = record({
   id,
   shopId: optId,

@@ -1,6 +1,6 @@
 /**
- * Stock and warehouses (flow A of open-api.md §4.4; request and response "not shown" there, shapes
- * from supplement.md "Inventory and warehouses", confidence: documented).
+ * Stock and warehouses for flow A (docs/supplier-api.md §8). The vendor's API reference shows
+ * neither request nor response; the shapes are from its own pages (docs/supplier-api.md §13).
  */
 import { z } from 'zod';
 import { endpoint } from '../endpoint.js';
@@ -17,7 +17,7 @@ export type StockEntry = z.infer<typeof StockEntry>;
 /**
  * The counters of one country. The vendor's own example spells the totals `totalInventory` and
  * `factoryInventory` where its field table says `totalInventoryNum` and `factoryInventoryNum`
- * (supplement.md): both are read, and dropflow always holds the `…Num` names.
+ * (docs/supplier-api.md §13): both are read, and dropflow always holds the `…Num` names.
  */
 const counters = {
   totalInventoryNum: optNum,

@@ -1,4 +1,4 @@
-/** Logistics: freight estimates and tracking (open-api.md §4.2 items 4-8; resources in §2). */
+/** Logistics: freight estimates and tracking (docs/supplier-api.md §8). */
 import { z } from 'zod';
 import { endpoint } from '../endpoint.js';
 import {
@@ -21,7 +21,7 @@ import {
 
 const quantity = () => int().min(1, { error: 'must be at least 1' });
 
-/** A product line of an estimate; open-api.md gives vid no length, 200 is assumed. */
+/** A product line of an estimate; vid has no documented length, 200 is assumed. */
 const FreightProduct = z.object({ vid: text(200), quantity: quantity() });
 
 // ---- response helpers ----
@@ -29,7 +29,7 @@ const FreightProduct = z.object({ vid: text(200), quantity: quantity() });
 /** A text field that some integrations receive as a number. */
 const optLabel = optId;
 
-// ---- freightCalculate (item 4) ----
+// ---- freightCalculate ----
 
 export const FreightCalculateRequest = z.object({
   startCountryCode: text(200),
@@ -41,7 +41,7 @@ export const FreightCalculateRequest = z.object({
   products: nonEmptyList(FreightProduct),
 });
 
-/** Freight option (simple estimate), open-api.md §2. */
+/** Freight option (simple estimate), docs/supplier-api.md §8. */
 export const FreightOption = record({
   logisticName: optStr,
   /** USD */
@@ -65,7 +65,7 @@ export const freightCalculate = endpoint({
   mutates: false,
 });
 
-// ---- freightCalculateTip (item 5) ----
+// ---- freightCalculateTip ----
 
 const FreightTrialSku = z.object({
   productCode: optText(200),
@@ -161,7 +161,7 @@ const Area = record({
 
 const NamedRef = record({ cnName: optStr, enName: optStr, id: optId });
 
-/** Freight option (detailed estimate), open-api.md §2. */
+/** Freight option (detailed estimate), docs/supplier-api.md §8. */
 export const DetailedFreightOption = record({
   arrivalTime: optLabel,
   /** Cost after discount: the value to display. */
@@ -239,10 +239,10 @@ export const freightCalculateTip = endpoint({
   mutates: false,
 });
 
-// ---- partnerFreightCalculate (item 6) ----
+// ---- partnerFreightCalculate ----
 
 /**
- * Lengths the spec leaves out (country, province, city, zip, address, name, phone, email) are
+ * Lengths the vendor leaves out (country, province, city, zip, address, name, phone, email) are
  * those of the same fields of createOrderV2.
  */
 export const PartnerFreightRequest = z.object({
@@ -298,7 +298,7 @@ export const partnerFreightCalculate = endpoint({
   mutates: false,
 });
 
-// ---- getSupplierLogisticsTemplate (item 7) ----
+// ---- getSupplierLogisticsTemplate ----
 
 export const SupplierLogisticsTemplate = record({
   skuList: optList(z.string()),
@@ -326,7 +326,7 @@ export const getSupplierLogisticsTemplate = endpoint({
   mutates: false,
 });
 
-// ---- trackInfo (item 8) ----
+// ---- trackInfo ----
 
 /**
  * `trackingStatus` as a number: of a logistics webhook message and of its events (the vendor:
@@ -359,7 +359,7 @@ export const trackInfo = endpoint({
   name: 'trackInfo',
   method: 'GET',
   path: 'logistic/trackInfo',
-  // Sent as the name repeated, one per number (architecture §5: up to 100 per call).
+  // Sent as the name repeated, one per number; at most 100 per call (docs/supplier-api.md §13).
   request: z.object({ trackNumber: nonEmptyList(text(200), 100) }),
   response: optList(TrackingRecord),
 });

@@ -1,7 +1,6 @@
 /**
- * Orders (open-api.md §4.4 items 16-26, supplement.md "Order maintenance", "Optional logistics"):
- * create (catalogue or store flow), cart, confirmation, parent order, queries, logistics changes,
- * the sandbox tracking number, confirm and delete.
+ * Orders (docs/supplier-api.md §7): create (catalogue or store flow), cart, confirmation, parent
+ * order, queries, logistics changes, the sandbox tracking number, confirm and delete.
  */
 import { z } from 'zod';
 import {
@@ -57,7 +56,7 @@ const productItem = (storeProductNameMax: number, variantOptionsMax: number) =>
 const productList = <T extends z.ZodType>(item: T) =>
   z.array(item, { error: 'is required' }).min(1, { error: 'must hold at least 1 item' });
 
-/** Fields shared by createOrderV2 and createOrderV3 (the create-order table of item 16). */
+/** Fields shared by createOrderV2 and createOrderV3 (docs/supplier-api.md §7.1). */
 const createOrderFields = {
   orderNumber: text(50),
   shippingZip: optText(20),
@@ -165,7 +164,7 @@ export type CreateOrderRequest = z.input<typeof CreateOrderV3Request>;
 export type CreateOrderV2Request = z.input<typeof CreateOrderV2Request>;
 export type CreateOrderProduct = CreateOrderRequest['products'][number];
 
-/** An interception reason: {code, message} (open-api.md §7.4). */
+/** An interception reason: {code, message} (docs/supplier-api.md §5.3). */
 export const InterceptReason = record({ code: optNum, message: optStr });
 export type InterceptReason = z.infer<typeof InterceptReason>;
 
@@ -207,7 +206,7 @@ export type CreateOrderResult = z.infer<typeof CreateOrderResult>;
 
 /**
  * A duplicate orderNumber answers 1603003 "Order exist, please do not duplicate create"
- * (supplement.md, uncertain: one documentation page): the order exists, look it up.
+ * (uncertain: one documentation page; docs/supplier-api.md §13): the order exists, look it up.
  */
 export const createOrderV2 = endpoint({
   name: 'createOrderV2',
@@ -232,7 +231,7 @@ const svcOrderIdList = list(text(200)).pipe(
 );
 
 /**
- * An intercepted order in interceptOrders. The spec calls addCartConfirm's entries ids and does
+ * An intercepted order in interceptOrders. The vendor calls addCartConfirm's entries ids and does
  * not show addCart's; the sandbox sends {orderId, logisticsMiss, interceptOrderReasons} objects in
  * addCart (assumption, uncertain), so both forms are accepted. Use `interceptedOrderId`.
  */
@@ -348,7 +347,7 @@ const OrderProduct = record({
 });
 
 /**
- * The order object of getOrderDetail, getOrderDetailBatch and list (open-api.md §2 "Order").
+ * The order object of getOrderDetail, getOrderDetailBatch and list (docs/supplier-api.md §6.4).
  * How getOrderDetail answers an unknown id is not shown (the sandbox: 1600100); use the batch
  * query, which skips unknown ids, to look an order up.
  */
@@ -405,7 +404,7 @@ export const listOrders = endpoint({
     pageSize: optInt(),
     orderIds: list(text(200)).optional(),
     shipmentOrderId: optText(200),
-    /** The spec states CANCELLED as the default when omitted: always send it. */
+    /** The vendor states CANCELLED as the default when omitted: always send it. */
     status: z
       .enum(ORDER_STATUSES, { error: `must be one of ${ORDER_STATUSES.join(', ')}` })
       .optional(),
@@ -456,7 +455,7 @@ export const getProofOfDelivery = endpoint({
 
 // ---- logistics of one order -------------------------------------------------------------------
 
-/** One optional logistics option (open-api.md §2 "Optional logistics option"). */
+/** One optional logistics option (docs/supplier-api.md §7.6). */
 export const LogisticsOption = record({
   id,
   orderCode: optStr,
@@ -482,8 +481,8 @@ export const LogisticsOption = record({
 export type LogisticsOption = z.infer<typeof LogisticsOption>;
 
 /**
- * Path and parameter from supplement.md (observed, no official parameter table); open-api.md item
- * 24 says only that the order id is carried, calling it svcOrderId.
+ * Path and parameter as integrations observe them (no official parameter table; the vendor says
+ * only that the order id is carried, calling it svcOrderId): docs/supplier-api.md §13.
  */
 export const getOrderLogisticsInfo = endpoint({
   name: 'getOrderLogisticsInfo',
@@ -535,7 +534,7 @@ export const updateTrackNumber = endpoint({
   response: z.unknown(),
 });
 
-// ---- maintenance (supplement.md "Order maintenance", documented) ----------------------------
+// ---- maintenance (docs/supplier-api.md §7.8) ----------------------------------------------
 
 export const confirmOrder = endpoint({
   name: 'confirmOrder',

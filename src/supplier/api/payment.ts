@@ -1,13 +1,13 @@
-/** Payment from balance (supplement.md "Payment", open-api.md §4.4 items 27-28). */
+/** Payment from balance (docs/supplier-api.md §7.4). */
 import { z } from 'zod';
 import { endpoint } from '../endpoint.js';
 import { money, optId, optMoney, record, text } from '../fields.js';
 
 /**
  * Pays a parent order: shipmentOrderId from addCartConfirm (shipmentsId), payId from
- * saveGenerateParentOrder. Shape from supplement.md (documented): data is the paid order
- * reference, a number or a string. Failures: 1604000 balance insufficient, 1604001 balance payment
- * restricted, 1603101 order pay fail.
+ * saveGenerateParentOrder. Shape from the vendor's pages (docs/supplier-api.md §13): data is the
+ * paid order reference, a number or a string. Failures: 1604000 balance insufficient, 1604001
+ * balance payment restricted, 1603101 order pay fail.
  */
 export const payBalanceV2 = endpoint({
   name: 'payBalanceV2',
@@ -27,7 +27,7 @@ export const payBalance = endpoint({
   response: optId,
 });
 
-/** open-api.md §2 "Balance": USD; the bonus and frozen parts may be null. */
+/** The balance (docs/supplier-api.md §7.4): USD; the bonus and frozen parts may be null. */
 export const Balance = record({
   amount: money,
   noWithdrawalAmount: optMoney,

@@ -1,5 +1,5 @@
 /**
- * Shops, store products and connections (open-api.md §4.6, items 35-42). A store product is the
+ * Shops, store products and connections (docs/supplier-api.md §10). A store product is the
  * caller's own listing; a connection links one of its variants to a catalogue variant, which is
  * what turns a store-flow order into a normal one.
  */
@@ -66,7 +66,7 @@ export const ShopStatus = {
 } as const;
 export type ShopStatus = (typeof ShopStatus)[keyof typeof ShopStatus];
 
-// ---- resources (open-api.md §2) ----
+// ---- resources ----
 
 export const Shop = record({
   id,

@@ -1,5 +1,5 @@
 /**
- * Waybill of a platform-logistics order (flow A; supplement.md "Waybill", documented): sent as
+ * Waybill of a platform-logistics order (flow A; docs/supplier-api.md §7.7): sent as
  * multipart/form-data, every field required, strings of at most 200. Upload only after payment;
  * update only while the order is UNSHIPPED. The warehouse starts work once it has the waybill.
  */

@@ -1,4 +1,4 @@
-/** Webhook management (open-api.md §4.7, items 43-46; delivery rules in §6). */
+/** Webhook management (docs/supplier-api.md §12.1, §12.2; delivery rules in §12.3). */
 import { z } from 'zod';
 import { endpoint } from '../endpoint.js';
 import {
@@ -122,7 +122,7 @@ export const subscribeProducts = endpoint({
         });
       }
     }),
-  // failProductIds: the spec gives reasons (already subscribed, nonexistent) but no shape; ids
+  // failProductIds: the vendor gives reasons (already subscribed, nonexistent) but no shape; ids
   // only is assumed (uncertain).
   response: record({
     successProductIds: optList(id),
@@ -143,7 +143,7 @@ export const unsubscribeProducts = endpoint({
   response: optBool,
 });
 
-/** Product subscription (open-api.md §2). */
+/** Product subscription (docs/supplier-api.md §12.2). */
 export const ProductSubscription = record({
   productId: id,
   sku: optStr,
@@ -167,7 +167,7 @@ export const listProductSubscriptions = endpoint({
       .optional(),
     sku: optText(21),
     productId: optText(50),
-    // Length not given in open-api.md; 50 as for the other ids (guess).
+    // Length not documented; 50 as for the other ids (guess).
     shopId: optText(50),
   }),
   response: record({
