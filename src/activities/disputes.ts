@@ -1,4 +1,4 @@
-/** Dispute activities (open-api.md §4.5): one supplier call each, named after the endpoint. */
+/** Dispute activities (docs/supplier-api.md §9): one supplier call each, named for the endpoint. */
 import type { SupplierClient } from '../supplier/client.js';
 import {
   cancelDispute,

@@ -1,6 +1,7 @@
 /**
- * Order activities: one supplier call each, named after the endpoint (open-api.md §4.4). They
- * return only what the workflow needs, and nothing personal, since results are kept in history.
+ * Order activities: one supplier call each, named after the endpoint (docs/supplier-api.md §7).
+ * They return only what the workflow needs, and nothing personal, since results are kept in
+ * history.
  */
 import { ApplicationFailure } from '@temporalio/common';
 import { FailureType, type SupplierFailureDetails } from '../client/failures.js';

@@ -1,4 +1,4 @@
-/** Payment activities (supplement.md "Payment"). */
+/** Payment activities (docs/supplier-api.md §7.4). */
 import type { SupplierClient } from '../supplier/client.js';
 import { getBalance, payBalanceV2 } from '../supplier/api/payment.js';
 import { supplierCall } from './supplierCall.js';

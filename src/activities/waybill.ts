@@ -1,4 +1,4 @@
-/** Waybill upload for platform-logistics orders (flow A; supplement.md "Waybill"). */
+/** Waybill upload for platform-logistics orders (flow A; docs/supplier-api.md §7.7). */
 import type { WaybillInput } from '../client/definitions.js';
 import type { SupplierClient } from '../supplier/client.js';
 import { uploadWaybillInfo } from '../supplier/api/waybill.js';
