@@ -6,8 +6,9 @@
  * message and stack trace) alike. The UI is configured with the endpoint `<gateway>/codec`.
  *
  * Who may call: with a token (CODEC_TOKEN), whoever sends `Authorization: Bearer <token>`; without
- * one, only browsers on an allowed origin (CODEC_CORS_ORIGIN; the UI's in `dropflow dev`), so the
- * routes are no decryption service for anyone who reaches the gateway. The UI calls from the
+ * one, only browsers on an allowed origin (CODEC_CORS_ORIGIN; the UI's in `dropflow dev`). An
+ * Origin header is no authentication (any program can write one), so without a token the routes
+ * are registered only on a loopback listener (startGateway decides). The UI calls from the
  * browser: preflights (OPTIONS) from an allowed origin are answered with that origin, the
  * `content-type` and `x-namespace` headers and credentials. Payloads are never logged.
  */

@@ -7,6 +7,8 @@
  * Bounded everywhere: body sizes, request and keep-alive timeouts, a deadline on every Temporal
  * call. Error answers are short JSON without stack traces.
  */
+import { isIPv4 } from 'node:net';
+
 import type { Client } from '@temporalio/client';
 import type { PayloadCodec } from '@temporalio/common';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
@@ -48,7 +50,10 @@ export interface GatewayOptions {
 
 export interface CodecServerOptions {
   codec: PayloadCodec;
-  /** Origins of the Temporal UI (CODEC_CORS_ORIGIN); without a token, the only callers. */
+  /**
+   * Origins of the Temporal UI (CODEC_CORS_ORIGIN); without a token, the only callers, and only on
+   * a loopback listener.
+   */
   corsOrigins?: readonly string[];
   /** Bearer token every codec call must carry (CODEC_TOKEN). Never logged. */
   token?: string;
@@ -123,6 +128,23 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
   return app;
 }
 
+/**
+ * Whether the codec routes may be served where the gateway listens. They hand out customers'
+ * personal data in clear: with CODEC_TOKEN to whoever holds it; without one only on a loopback
+ * address (the local UI of `dropflow dev`), since an Origin header is whatever the caller writes.
+ */
+export function codecRoutesAllowed(codec: CodecServerOptions, host: string): boolean {
+  return codec.token !== undefined || isLoopbackHost(host);
+}
+
+/** Whether a listen address accepts connections from this machine only. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  if (h === 'localhost' || h === '::1') return true;
+  const v4 = h.startsWith('::ffff:') ? h.slice('::ffff:'.length) : h;
+  return isIPv4(v4) && v4.startsWith('127.');
+}
+
 export interface StartGatewayOptions extends GatewayOptions {
   /** Default 8080; 0 picks a free port. */
   port?: number;
@@ -135,7 +157,10 @@ export interface StartedGateway {
   url: string;
   /** Where the supplier should push: `<url>/webhooks/supplier`. */
   webhookUrl: string;
-  /** The Temporal UI's codec endpoint, `<url>/codec`, when the codec routes are served. */
+  /**
+   * The Temporal UI's codec endpoint, `<url>/codec`, when the codec routes are served (not on a
+   * non-loopback address without a token: see codecRoutesAllowed).
+   */
   codecUrl: string | undefined;
   app: FastifyInstance;
   close(): Promise<void>;
@@ -145,7 +170,9 @@ export async function startGateway(opts: StartGatewayOptions): Promise<StartedGa
   const { port = 8080, host = '127.0.0.1' } = opts;
   // One memoized key for the routes and the warm-up below.
   const openId = typeof opts.openId === 'function' ? signingKey(opts.openId) : opts.openId;
-  const app = buildGateway({ ...opts, openId });
+  const codec =
+    opts.codec !== undefined && codecRoutesAllowed(opts.codec, host) ? opts.codec : undefined;
+  const app = buildGateway({ ...opts, openId, codec });
   await app.listen({ port, host });
   const address = app.server.address();
   const boundPort = typeof address === 'object' && address !== null ? address.port : port;
@@ -160,8 +187,12 @@ export async function startGateway(opts: StartGatewayOptions): Promise<StartedGa
       opts.log.warn({ err }, 'gateway: the signing key (openId) is not available yet');
     });
   }
-  const { codec } = opts;
-  if (codec !== undefined && codec.token === undefined && (codec.corsOrigins ?? []).length === 0) {
+  if (opts.codec !== undefined && codec === undefined) {
+    opts.log.warn(
+      { host },
+      'gateway: codec routes not served: without CODEC_TOKEN they are served on a loopback address only',
+    );
+  } else if (codec !== undefined && codec.token === undefined && !codec.corsOrigins?.length) {
     opts.log.warn(
       'gateway: neither CODEC_TOKEN nor CODEC_CORS_ORIGIN set; the codec routes refuse every call',
     );

@@ -51,7 +51,12 @@ export function register(program: Command): void {
           },
         }),
       });
-      const codec = gateway.codecUrl === undefined ? '' : `; codec ${gateway.codecUrl}`;
+      const codec =
+        gateway.codecUrl !== undefined
+          ? `; codec ${gateway.codecUrl}`
+          : temporal.codec === undefined
+            ? ''
+            : '; codec routes off: without CODEC_TOKEN they are served on a loopback address only';
       process.stdout.write(
         `gateway: ${gateway.url} (webhooks ${gateway.webhookUrl}; intake ${gateway.url}/v1/orders${codec}) ` +
           `on ${temporal.target.address} (namespace ${temporal.target.namespace}, queues ${temporal.target.queues.orders})\n`,
