@@ -8,6 +8,7 @@ import type { LogLevel, LogMetadata, Logger as SdkLogger } from '@temporalio/com
 import { makeTelemetryFilterString, Runtime } from '@temporalio/worker';
 
 import { createLogger, type Logger } from '../log.js';
+import { histogramBuckets } from '../metrics.js';
 
 const PINO_METHOD = {
   TRACE: 'trace',
@@ -83,7 +84,12 @@ export function installRuntimeLogger(
     telemetryOptions: {
       logging: { forward: {}, filter: makeTelemetryFilterString({ core: 'WARN', other: 'ERROR' }) },
       ...(options.metricsAddress !== undefined && {
-        metrics: { prometheus: { bindAddress: options.metricsAddress } },
+        metrics: {
+          prometheus: {
+            bindAddress: options.metricsAddress,
+            histogramBucketOverrides: histogramBuckets(),
+          },
+        },
       }),
     },
   });

@@ -1,0 +1,130 @@
+/**
+ * Every metric dropflow defines, in one place: name, kind, the labels dropflow sets, and what it
+ * means. The code creates its instruments from these definitions (workers, gateway, workflow
+ * code), and the dashboard and alert rules under deploy/ are checked against them
+ * (test/deploy/metrics.test.ts). All go through the Temporal SDK's metric meter, so a process
+ * serves them with the SDK's own series on one Prometheus `/metrics`.
+ *
+ * Workflow code imports this module: it must stay sandbox-safe (type imports only).
+ */
+import type { MetricCounter, MetricGauge, MetricHistogram, MetricMeter } from '@temporalio/common';
+
+export type MetricKind = 'counter' | 'histogram' | 'gauge';
+
+export interface MetricDefinition {
+  name: string;
+  kind: MetricKind;
+  /** The labels dropflow sets (the SDK adds its own to workflow and activity metrics). */
+  labels: readonly string[];
+  /** Only histograms: the unit of what they record. */
+  unit?: string;
+  /** Only histograms: bucket boundaries (the SDK's default ones are too coarse for latency). */
+  buckets?: readonly number[];
+  help: string;
+}
+
+export const METRICS = {
+  supplierRequests: {
+    name: 'dropflow_supplier_requests',
+    kind: 'counter',
+    labels: ['endpoint', 'code'],
+    help: "supplier requests by endpoint and outcome: the envelope's code, http_<status> without an envelope, network without an answer",
+  },
+  supplierRequestLatency: {
+    name: 'dropflow_supplier_request_latency',
+    kind: 'histogram',
+    labels: ['endpoint'],
+    unit: 'ms',
+    buckets: [10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000, 30_000, 60_000],
+    help: 'time from sending a supplier request to the end of its answer (or its failure), ms',
+  },
+  supplierRateLimited: {
+    name: 'dropflow_supplier_rate_limited',
+    kind: 'counter',
+    labels: ['endpoint'],
+    help: 'supplier requests refused for the rate limit (1600200, or HTTP 429)',
+  },
+  reconciliations: {
+    name: 'dropflow_reconciliations',
+    kind: 'counter',
+    labels: ['step', 'result'],
+    help: 'look-ups settling a supplier call whose outcome was unknown: found (done), not_found (proven not done), failed (the look-ups kept failing)',
+  },
+  orderStageEntered: {
+    name: 'dropflow_order_stage_entered',
+    kind: 'counter',
+    labels: ['stage'],
+    help: 'orders entering each stage',
+  },
+  orders: {
+    name: 'dropflow_orders',
+    kind: 'gauge',
+    labels: ['task_queue', 'stage'],
+    help: "running order workflows of the account's orders queue per stage (visibility, every minute)",
+  },
+  ordersNeedingPerson: {
+    name: 'dropflow_orders_needing_person',
+    kind: 'gauge',
+    labels: ['task_queue'],
+    help: "running order workflows of the account's orders queue waiting for a person (NeedsAttention)",
+  },
+  storeEventsBehind: {
+    name: 'dropflow_store_events_behind',
+    kind: 'gauge',
+    labels: ['task_queue'],
+    help: 'open order and dispute workflows whose store events wait after a failed delivery attempt',
+  },
+  storeEventDeliveries: {
+    name: 'dropflow_store_event_deliveries',
+    kind: 'counter',
+    labels: ['result'],
+    help: 'store event delivery attempts: delivered or failed',
+  },
+  gatewayResponses: {
+    name: 'dropflow_gateway_responses',
+    kind: 'counter',
+    labels: ['route', 'status'],
+    help: 'gateway responses by route pattern and HTTP status',
+  },
+  webhookEvents: {
+    name: 'dropflow_webhook_events',
+    kind: 'counter',
+    labels: ['outcome'],
+    help: 'supplier webhook requests: received (every one), then rejected, duplicate, held, signalled, skipped or failed',
+  },
+} as const satisfies Record<string, MetricDefinition>;
+
+export type MetricName = (typeof METRICS)[keyof typeof METRICS]['name'];
+
+/**
+ * The series names the SDK's Prometheus exporter serves for a metric: counters as named (no
+ * `_total`), histograms as `_bucket`, `_sum` and `_count`.
+ */
+export function exportedNames(def: MetricDefinition): string[] {
+  return def.kind === 'histogram'
+    ? [`${def.name}_bucket`, `${def.name}_sum`, `${def.name}_count`]
+    : [def.name];
+}
+
+type Of<K extends MetricKind> = MetricDefinition & { kind: K };
+
+export function counterOf(meter: MetricMeter, def: Of<'counter'>): MetricCounter {
+  return meter.createCounter(def.name, undefined, def.help);
+}
+
+export function histogramOf(meter: MetricMeter, def: Of<'histogram'>): MetricHistogram {
+  return meter.createHistogram(def.name, 'int', def.unit, def.help);
+}
+
+export function gaugeOf(meter: MetricMeter, def: Of<'gauge'>): MetricGauge {
+  return meter.createGauge(def.name, 'int', undefined, def.help);
+}
+
+/** Bucket boundaries by metric name, for the runtime's Prometheus exporter. */
+export function histogramBuckets(): Record<string, number[]> {
+  const out: Record<string, number[]> = {};
+  for (const def of Object.values(METRICS) as MetricDefinition[]) {
+    if (def.buckets !== undefined) out[def.name] = [...def.buckets];
+  }
+  return out;
+}
