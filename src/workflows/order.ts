@@ -7,6 +7,7 @@
 import type { Duration, SearchAttributeUpdatePair } from '@temporalio/common';
 import {
   condition,
+  metricMeter,
   setCurrentDetails,
   upsertSearchAttributes,
   workflowInfo,
@@ -36,6 +37,7 @@ import {
   SvcOrderId,
 } from '../temporal/searchAttributes.js';
 import { MakeupStatus } from '../supplier/api/constants.js';
+import { counterOf, METRICS } from '../metrics.js';
 import { storeEventDelivery } from './activities.js';
 import type { CheckoutOutcome } from './checkout/messages.js';
 import { renderDetails } from './details.js';
@@ -185,6 +187,8 @@ export class Order implements StepHost, OutboxHost {
       ...(note !== undefined && { note }),
     };
     this.status.timeline.push(entry);
+    // Skipped while replaying: a worker catching up on a history does not count its stages again.
+    counterOf(metricMeter, METRICS.orderStageEntered).add(1, { stage });
     this.upsert([
       { key: FulfillmentStage, value: stage },
       { key: OrderNumber, value: this.status.orderNumber },

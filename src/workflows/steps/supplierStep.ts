@@ -17,7 +17,7 @@
  *
  * No activity failure ever fails the workflow.
  */
-import { ActivityFailure, sleep } from '@temporalio/workflow';
+import { ActivityFailure, metricMeter, sleep } from '@temporalio/workflow';
 import {
   backoff,
   failureInfo,
@@ -30,6 +30,7 @@ import {
   type SupplierFailure,
 } from '../failures.js';
 import type { FailureInfo } from '../../client/definitions.js';
+import { counterOf, METRICS } from '../../metrics.js';
 
 /** A call that may have acted and whose outcome is not known yet. */
 export interface OutcomeInDoubt {
@@ -177,6 +178,7 @@ export async function settleOutcome<T>(
       failures = 0;
       if (seen.done || askedAt - since >= lagMs) {
         o.doneWaiting();
+        reconciled(name, seen.done ? 'found' : 'not_found');
         return seen;
       }
       await sleep(
@@ -194,6 +196,7 @@ export async function settleOutcome<T>(
         continue;
       }
       failures = 0;
+      reconciled(name, 'failed');
       const info = failureOf(`${name} look-up`, err);
       const unsettled = {
         ...info,
@@ -209,6 +212,11 @@ export async function settleOutcome<T>(
       );
     }
   }
+}
+
+/** How a look-up after an unknown outcome ended (a metric only: no command, none in replay). */
+function reconciled(step: string, result: 'found' | 'not_found' | 'failed'): void {
+  counterOf(metricMeter, METRICS.reconciliations).add(1, { step, result });
 }
 
 /** The supplier asks us to slow down: say so, and wait. */
