@@ -10,8 +10,8 @@ import tseslint from 'typescript-eslint';
 const nodeBuiltins = builtinModules.filter((name) => !name.startsWith('_'));
 
 const workflowSandboxMessage =
-  'Workflow code runs in the deterministic workflow sandbox: no Node builtins, no I/O (architecture §1, §9). ' +
-  'Do it in an activity.';
+  'Workflow code runs in the deterministic workflow sandbox: no Node builtins, no I/O ' +
+  '(docs/architecture.md §2.1, §19). Do it in an activity.';
 
 export default defineConfig(
   {
@@ -69,7 +69,7 @@ export default defineConfig(
     },
   },
 
-  // Workflow code: deterministic, sandboxed (architecture §1, §9).
+  // Workflow code: deterministic, sandboxed (docs/architecture.md §2.1, §19).
   {
     files: ['src/workflows/**/*.ts'],
     rules: {
@@ -96,7 +96,7 @@ export default defineConfig(
               ],
               allowTypeImports: true,
               message:
-                'Workflow code may only import @temporalio/workflow and @temporalio/common (architecture §9).',
+                'Workflow code may only import @temporalio/workflow and @temporalio/common (docs/architecture.md §19).',
             },
           ],
         },

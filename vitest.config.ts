@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // Temporal's native bridge and workers do not belong in worker threads (architecture §9).
+    // Temporal's native bridge and workers need processes, not threads (docs/architecture.md §19).
     pool: 'forks',
     // Most tests wait on the supplier's one-request-per-second pace, not on the CPU: run more
     // files at once than there are cores.

@@ -43,7 +43,10 @@ export interface GatewayBenchResult {
   ratio: { p50: number; p99: number; throughput: number };
 }
 
-/** An ORDER UPDATE as the supplier pushes it (supplement.md), for one of the bench's orders. */
+/**
+ * An ORDER UPDATE as the supplier pushes it (docs/supplier-api.md §12.5), for one of the bench's
+ * orders.
+ */
 function orderMessage(run: string, orderNumber: string, i: number): string {
   return JSON.stringify({
     messageId: `bench-${run}-${i}`,

@@ -1,5 +1,5 @@
 /**
- * The `dropflow` command (architecture §8). Each subcommand lives in its own module under
+ * The `dropflow` command (docs/architecture.md §18). Each subcommand lives in its own module under
  * ./commands/ and exports `register(program)`; add new ones to `commands` below.
  * Command output goes to stdout (`--json`: one JSON document); logs go to stderr.
  */

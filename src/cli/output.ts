@@ -1,4 +1,4 @@
-/** Command output: stdout only, `--json` as one JSON document (architecture §8). */
+/** Command output: stdout only, `--json` as one JSON document (docs/architecture.md §18). */
 import type { FieldIssue } from '../supplier/errors.js';
 
 /** Exit code of a command whose input broke a rule (field issues printed). */

@@ -1,7 +1,8 @@
 /**
- * The order workflow's public surface (architecture §3), defined once for workflow code, the
- * worker, the gateway, the CLI and upstream clients: workflow names and ids, stages, signals,
- * updates and the status query. Sandbox-safe: imports only @temporalio/workflow's definers.
+ * The order workflow's public surface (docs/architecture.md §4 to §11), defined once for workflow
+ * code, the worker, the gateway, the CLI and upstream clients: workflow names and ids, stages,
+ * signals, updates and the status query. Sandbox-safe: imports only @temporalio/workflow's
+ * definers.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { StoreEventsView } from './storeEventTypes.js';

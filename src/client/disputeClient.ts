@@ -1,7 +1,8 @@
 /**
- * Opening and following disputes (architecture §3): one `disputeOrder` workflow per dispute, id
- * `dispute:<orderNumber>:<businessDisputeId>`. The businessDisputeId is derived from the request
- * itself, so asking twice for the same dispute finds the first instead of opening a second.
+ * Opening and following disputes (docs/architecture.md §11): one `disputeOrder` workflow per
+ * dispute, id `dispute:<orderNumber>:<businessDisputeId>`. The businessDisputeId is derived from
+ * the request itself, so asking twice for the same dispute finds the first instead of opening a
+ * second.
  */
 import { createHash } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/client';

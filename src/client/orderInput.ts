@@ -1,7 +1,7 @@
 /**
- * The input of `fulfillOrder` (architecture §3): the createOrderV3 body an upstream system sends,
- * same field names, plus dropflow's own choices under `fulfillment`. Validated before a workflow
- * starts, by `dropflow submit`, the gateway and the typed client alike.
+ * The input of `fulfillOrder` (docs/architecture.md §5.1): the createOrderV3 body an upstream
+ * system sends, same field names, plus dropflow's own choices under `fulfillment`. Validated before
+ * a workflow starts, by `dropflow submit`, the gateway and the typed client alike.
  */
 import { z } from 'zod';
 import { OrderFlow } from '../supplier/api/constants.js';

@@ -1,6 +1,6 @@
 /**
- * The gateway's two durable destinations besides the order workflows (architecture §7), defined
- * once for workflow code, the worker, the gateway and the CLI:
+ * The gateway's two durable destinations besides the order workflows, defined once for workflow
+ * code, the worker, the gateway and the CLI (docs/architecture.md §16.3):
  *
  * - `webhookInbox` (id `webhook-inbox`): valid webhook events that reached no order workflow —
  *   an order dropflow does not know (yet), or a message no workflow consumes. Nothing valid is

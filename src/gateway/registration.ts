@@ -1,7 +1,7 @@
 /**
- * Telling the supplier where to push (open-api.md §4.7): `webhook/set` with the gateway's callback
- * for every topic, then optional product subscriptions (product, variant and stock changes are
- * pushed only for subscribed products, §6.5) in calls of at most 100 ids.
+ * Telling the supplier where to push (docs/supplier-api.md §12.1): `webhook/set` with the
+ * gateway's callback for every topic, then optional product subscriptions (product, variant and
+ * stock changes are pushed only for subscribed products, §12.2) in calls of at most 100 ids.
  *
  * The supplier accepts only public HTTPS callbacks (localhost and 127.0.0.1 are refused with
  * 1607001); `callbackUrlFor` applies the same rule first, so a bad address is refused here with a
@@ -41,7 +41,7 @@ export function callbackUrlFor(baseUrl: string, { allowLocal = false } = {}): st
     const refused = callbackRefusal(url);
     if (refused !== undefined) {
       throw new CallbackUrlRefused(
-        `--base-url: ${refused}: the supplier pushes only to public HTTPS addresses (open-api.md §4.7)`,
+        `--base-url: ${refused}: the supplier pushes only to public HTTPS addresses (docs/supplier-api.md §12.1)`,
       );
     }
   } else if (url.protocol !== 'https:' && url.protocol !== 'http:') {
@@ -50,7 +50,7 @@ export function callbackUrlFor(baseUrl: string, { allowLocal = false } = {}): st
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}${WEBHOOK_PATH}`;
 }
 
-/** Every topic of open-api.md §6 to ENABLE at `callbackUrl`. */
+/** Every topic (docs/supplier-api.md §12.1) to ENABLE at `callbackUrl`. */
 export async function enableWebhooks(
   supplier: SupplierClient,
   callbackUrl: string,
@@ -65,7 +65,7 @@ export async function enableWebhooks(
   return WEBHOOK_TOPICS;
 }
 
-/** Product ids per subscribe call (open-api.md §4.7 item 44). */
+/** Product ids per subscribe call (docs/supplier-api.md §12.2). */
 export const SUBSCRIBE_CHUNK = 100;
 
 export interface SubscribeOutcome {

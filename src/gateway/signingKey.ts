@@ -1,8 +1,8 @@
 /**
- * The webhook signing key: the account's openId (open-api.md §5.8), given (WEBHOOK_OPEN_ID) or
- * learned with the account's token (`tokens.openId()` of the account's session, or of a
- * SupplierClient). Resolved once and kept; a failed resolution is tried again on the next request.
- * Never logged.
+ * The webhook signing key: the account's openId (docs/supplier-api.md §12.3), given
+ * (WEBHOOK_OPEN_ID) or learned with the account's token (`tokens.openId()` of the account's
+ * session, or of a SupplierClient). Resolved once and kept; a failed resolution is tried again on
+ * the next request. Never logged.
  */
 export type OpenIdSource = string | (() => Promise<string>);
 

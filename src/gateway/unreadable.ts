@@ -1,8 +1,9 @@
 /**
- * Correctly signed webhook bodies dropflow cannot read (architecture §7): an unknown `type`, a
- * field of an unexpected shape. They are the supplier's, so they are kept, not dropped: as long as
- * the body is JSON with a messageId (the inbox deduplicates by it), it is held in the inbox as
- * `unreadable: <issues>` for a person to look at, or for a replay once dropflow reads it.
+ * Correctly signed webhook bodies dropflow cannot read (docs/architecture.md §16.1, §16.3): an
+ * unknown `type`, a field of an unexpected shape. They are the supplier's, so they are kept, not
+ * dropped: as long as the body is JSON with a messageId (the inbox deduplicates by it), it is held
+ * in the inbox as `unreadable: <issues>` for a person to look at, or for a replay once dropflow
+ * reads it.
  */
 import type { WebhookEvent } from '../client/webhookDefinitions.js';
 import type { FieldIssue } from '../supplier/errors.js';

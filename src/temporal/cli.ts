@@ -1,5 +1,6 @@
 /**
- * Finding (and, with Go, building once) the Temporal CLI that runs the dev server (architecture §2).
+ * Finding (and, with Go, building once) the Temporal CLI that runs the dev server
+ * (docs/architecture.md §2.3).
  *
  * Order: `TEMPORAL_CLI_PATH`; `temporal` on PATH; `$(go env GOBIN)` or `$(go env GOPATH)/bin`;
  * `go install` of the pinned version when `go` is on PATH; otherwise `undefined`, which means

@@ -1,6 +1,6 @@
 /**
  * A real Temporal dev server (`temporal server start-dev`) started by dropflow itself, for tests
- * and `dropflow dev` (architecture §2). Never a mock.
+ * and `dropflow dev` (docs/architecture.md §2.3). Never a mock.
  */
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 

@@ -1,9 +1,9 @@
 /**
- * Encryption at rest of Temporal payloads (architecture §9): workflow and activity inputs and
- * results, signals, queries, updates and memo. AES-256-GCM with a random 12-byte nonce per
- * payload; the whole original Payload (metadata and data) is protobuf-encoded and encrypted, so
- * its encoding is restored on decode. Search attributes and workflow ids are not payloads of a
- * codec: they never carry personal data.
+ * Encryption at rest of Temporal payloads (docs/architecture.md §17): workflow and activity inputs
+ * and results, signals, queries, updates and memo. AES-256-GCM with a random 12-byte nonce per
+ * payload; the whole original Payload (metadata and data) is protobuf-encoded and encrypted, so its
+ * encoding is restored on decode. Search attributes and workflow ids are not payloads of a codec:
+ * they never carry personal data.
  *
  * Wire format of the data: nonce (12) ‖ ciphertext ‖ GCM tag (16), with metadata
  * `encoding: binary/encrypted` and `encryption-key-id: <id>`, as Temporal's encryption samples do.

@@ -1,5 +1,5 @@
 /**
- * Search-attribute keys of the order workflow (architecture §3), defined once.
+ * Search-attribute keys of the order workflow (docs/architecture.md §7), defined once.
  *
  * Imported by workflow code (`upsertSearchAttributes`), by clients (visibility queries) and by the
  * dev server (registration), so this module must stay sandbox-safe: it may import nothing but

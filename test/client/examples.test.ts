@@ -1,4 +1,4 @@
-/** examples/ holds one valid order per flow (architecture §3): each passes parseOrder. */
+/** examples/ holds one valid order per flow (docs/architecture.md §5.1): each passes parseOrder. */
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 

@@ -103,7 +103,7 @@ export function inboxHolding(h: OrderHarness, id: string): Promise<InboxView> {
   );
 }
 
-/** An ORDER topic message as supplement.md describes it. */
+/** An ORDER topic message as docs/supplier-api.md §12.5 describes it. */
 export function orderMessage(
   id: string,
   params: Record<string, unknown>,

@@ -1,7 +1,7 @@
 /**
  * vitest globalSetup: the real Temporal dev server every integration test talks to, started once
- * per run (architecture §2, §9); the supplier sandbox has its own globalSetup (sandbox.ts). Tests
- * read them with `inject('temporalAddress')` etc.
+ * per run (docs/architecture.md §2.3, §19); the supplier sandbox has its own globalSetup
+ * (sandbox.ts). Tests read them with `inject('temporalAddress')` etc.
  */
 import type { TestProject } from 'vitest/node';
 

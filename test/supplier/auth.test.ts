@@ -7,7 +7,7 @@ import { SupplierCode, SupplierError } from '../../src/supplier/errors.js';
 import { TOKEN_CALL_RATE_LIMIT_RETRIES } from '../../src/supplier/tokens.js';
 import { accountStats, newSandboxAccount, rawCall } from '../support/sandbox.js';
 
-describe('tokens (open-api.md §5)', () => {
+describe('tokens (docs/supplier-api.md §3)', () => {
   it('getAccessToken twice within 24 hours returns the same tokens and the openId', async () => {
     const { client, apiKey, openId } = await newSandboxAccount();
     const first = await client.api.getAccessToken({ apiKey });

@@ -42,7 +42,7 @@ async function resolve(disputeId: string, finallyDeal: 1 | 2 | 3): Promise<numbe
 
 const failure = (e: unknown) => e;
 
-describe('disputes (open-api.md §4.5)', () => {
+describe('disputes (docs/supplier-api.md §9)', () => {
   let account: TestAccount;
   let orderId: string;
   beforeAll(async () => {

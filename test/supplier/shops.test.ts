@@ -4,7 +4,7 @@ import { DEFAULT_SHOP_ID } from '../../src/sandbox/shops.js';
 import { SupplierCode, SupplierError, SupplierRequestInvalid } from '../../src/supplier/errors.js';
 import { newSandboxAccount, type TestAccount } from '../support/sandbox.js';
 
-describe('shops, store products and connections (open-api.md §4.6)', () => {
+describe('shops, store products and connections (docs/supplier-api.md §10)', () => {
   let account: TestAccount;
   beforeAll(async () => {
     account = await newSandboxAccount();

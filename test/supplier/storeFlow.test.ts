@@ -30,7 +30,7 @@ async function startReceiver() {
   return { url: `http://127.0.0.1:${port}/orders`, connected, close: () => server.close() };
 }
 
-describe('store flow orders wait for a connection (open-api.md §4.4 rule 3, §3)', () => {
+describe('store flow orders wait for a connection (docs/supplier-api.md §6.3)', () => {
   let account: TestAccount;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   beforeAll(async () => {

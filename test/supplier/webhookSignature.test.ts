@@ -1,4 +1,4 @@
-/** The `sign` header check and the pushed message bodies (open-api.md §5.8, §6; supplement.md). */
+/** The `sign` header check and the pushed message bodies (docs/supplier-api.md §12.3 to §12.8). */
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {

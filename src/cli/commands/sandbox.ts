@@ -1,4 +1,7 @@
-/** `dropflow sandbox`: the supplier simulator on its own (architecture §6, docs/sandbox.md). */
+/**
+ * `dropflow sandbox`: the supplier simulator on its own (docs/architecture.md §2.2,
+ * docs/sandbox.md).
+ */
 import { type Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../../config.js';
 import { createLogger } from '../../log.js';
