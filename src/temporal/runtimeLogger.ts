@@ -1,7 +1,7 @@
 /**
  * Routes the Temporal SDK's logs (worker, workflow and activity context loggers, and the native
- * core's logs) into pino (architecture §9). `Runtime.install` may happen once per process and
- * before anything touches the runtime (a NativeConnection, a Worker, a dev server), so every
+ * core's logs) into pino (docs/architecture.md §19). `Runtime.install` may happen once per process
+ * and before anything touches the runtime (a NativeConnection, a Worker, a dev server), so every
  * entry point calls `installRuntimeLogger()` first; later calls do nothing.
  */
 import type { LogLevel, LogMetadata, Logger as SdkLogger } from '@temporalio/common';
