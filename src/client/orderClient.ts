@@ -48,6 +48,7 @@ import {
   type ResumeInput,
   type WaybillInput,
 } from './definitions.js';
+import { startSummary } from './orderGlance.js';
 import { flowLabel, parseOrder, type OrderInput } from './orderInput.js';
 
 /** The memo key holding the sha256 of the order's canonical JSON. */
@@ -182,6 +183,7 @@ export class OrderClient {
         args: [input],
         workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
         memo: { [INPUT_HASH_MEMO]: hash },
+        staticSummary: startSummary(orderNumber, flowLabel(input.fulfillment)),
         // No personal data here: search attributes are never encrypted (architecture §3).
         typedSearchAttributes: [
           { key: OrderNumber, value: orderNumber },

@@ -1,9 +1,14 @@
 /** The order summary shown in the Temporal UI (setCurrentDetails), in Markdown. */
 import type { OrderStatus } from '../client/definitions.js';
+import { glanceOf } from '../client/orderGlance.js';
 import type { StoreEventsView } from '../client/storeEventTypes.js';
 
 export function renderDetails(s: OrderStatus): string {
-  const lines = [`**${s.stage}** — order ${s.orderNumber}, flow ${s.flow}`];
+  const g = glanceOf(s);
+  const lines = [
+    `**${g.stage}** — ${g.reason} — ${g.next}`,
+    `order ${s.orderNumber}, flow ${s.flow}`,
+  ];
   if (s.svcOrderId) lines.push(`supplier order: ${s.svcOrderId}`);
   if (s.logisticName) lines.push(`logistics: ${s.logisticName}`);
   if (s.amounts?.orderAmount !== undefined) lines.push(`amount: ${s.amounts.orderAmount} USD`);
@@ -22,7 +27,6 @@ export function renderDetails(s: OrderStatus): string {
           : ''),
     );
   }
-  if (s.waitingFor) lines.push(`waiting for: ${s.waitingFor}`);
   const behind = storeEventsBehind(s.storeEvents);
   if (behind !== undefined) lines.push(behind);
   return lines.join('\n\n');

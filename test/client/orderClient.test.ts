@@ -168,6 +168,10 @@ describe('OrderClient', () => {
     expect(sa.get(FulfillmentFlow)).toBe('C+B');
     expect(sa.get(NeedsAttention)).toBe(false);
     expect(description.memo?.[INPUT_HASH_MEMO]).toBe(inputHash(parseOrderOrThrow(order)));
+    // The Temporal UI's Summary names the order and where its stage stands, no personal data.
+    expect(await description.staticSummary()).toBe(
+      `order ${orderNumber}, flow C+B — stage, reason and what moves it on: first line of Current Details`,
+    );
     // No personal data in the search attributes (architecture §3).
     const values = JSON.stringify(sa.getAll().map((pair) => pair.value));
     expect(values).not.toContain('Ada Example');

@@ -31,6 +31,11 @@ describe('interceptions', () => {
     expect(stopped.interception?.reasons[0]?.code).toBe(100102);
     expect(stopped.interception?.reasons[0]?.message).toMatch(/zip/i);
     await visibleIn(h, input.order.orderNumber, Stage.INTERCEPTED);
+    // The Temporal UI's Current Details start with the stage, the reason and what moves it on.
+    const details = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
+    expect(details.currentDetails?.split('\n')[0]).toMatch(
+      /^\*\*INTERCEPTED\*\* — intercepted at createOrderV3: 100102 .*zip.* — resume after fixing the cause at the supplier, changeLogistics, or cancel$/i,
+    );
 
     // Resuming without a fix: the supplier intercepts again, at addCart, with the same reason.
     await handle.executeUpdate(resumeUpdate, { args: [{ by: 'test' }] });
