@@ -134,7 +134,11 @@ export class SandboxRouter {
         );
       }
       if (fault?.kind === 'rateLimit' || !sb.limiter.allow(openId ?? req.ip, ep.rate)) {
-        sb.count(openId, (s) => (s.rateLimited += 1));
+        sb.count(openId, (s) => {
+          s.rateLimited += 1;
+          const byPath = (s.rateLimitedCalls ??= {});
+          byPath[ep.path] = (byPath[ep.path] ?? 0) + 1;
+        });
         throw new SandboxError(
           SupplierCode.TooManyRequests,
           'Too Many Requests, the request frequency exceeds the limit of the account',

@@ -207,8 +207,11 @@ export interface WebhookDelivery {
 }
 
 export interface SandboxStats {
+  /** Every request by endpoint path, those refused for the rate limit included. */
   calls: Record<string, number>;
   rateLimited: number;
+  /** The requests refused for the rate limit, by endpoint path (absent in older state files). */
+  rateLimitedCalls?: Record<string, number>;
   ordersCreated: number;
   duplicateCreatesRefused: number;
   payments: number;
@@ -244,6 +247,7 @@ export function emptyStats(): SandboxStats {
   return {
     calls: {},
     rateLimited: 0,
+    rateLimitedCalls: {},
     ordersCreated: 0,
     duplicateCreatesRefused: 0,
     payments: 0,
