@@ -13,6 +13,7 @@ import { SupplierClient } from '../../supplier/client.js';
 import { dataConverterFor } from '../../temporal/encryption.js';
 import { installRuntimeLogger } from '../../temporal/runtimeLogger.js';
 import { SessionTokenSource } from '../../temporal/sessionTokens.js';
+import { requireSearchAttributes } from '../../temporal/registerSearchAttributes.js';
 import { queuePrefix } from '../../temporal/taskQueues.js';
 import { ensureTrackingSchedule } from '../../temporal/trackingSchedule.js';
 import { replayOpenWorkflows } from '../../temporal/replayCheck.js';
@@ -60,6 +61,8 @@ export function register(program: Command): void {
     const storeEvents = storeEventsOptions(config);
     const log = createLogger('worker');
     const metricsPort = flags.metricsPort ?? config.METRICS_PORT;
+    // Before the SDK runtime starts (once it runs, a refusal would leave the process hanging).
+    await refuseMissingSearchAttributes(flags, log);
     // First, before any connection: the runtime is installed once per process.
     installRuntimeLogger(
       undefined,
@@ -140,6 +143,19 @@ export function register(program: Command): void {
       await sessionClient.close();
     }
   });
+}
+
+/**
+ * A workflow that upserts a search attribute its namespace lacks stops: the namespace must have
+ * all of dropflow's before the worker takes tasks.
+ */
+async function refuseMissingSearchAttributes(flags: WorkerFlags, log: Logger): Promise<void> {
+  const temporal = await connectTemporal(flags);
+  try {
+    await requireSearchAttributes(temporal.client.connection, temporal.target.namespace, log);
+  } finally {
+    await temporal.close();
+  }
 }
 
 /** The deploy gate: open workflows must replay on this code before the worker takes tasks. */

@@ -1,0 +1,57 @@
+/**
+ * `dropflow worker` refuses to start in a namespace that lacks dropflow's search attributes
+ * (an order upserting one would stop), naming them and what to do, before it polls anything.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+
+import { Connection } from '@temporalio/client';
+import { msToTs } from '@temporalio/common/lib/time.js';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+
+const run = promisify(execFile);
+const namespace = `worker-sa-${process.pid}-${Date.now().toString(36)}`;
+let connection: Connection;
+
+beforeAll(async () => {
+  connection = await Connection.connect({ address: inject('temporalAddress') });
+  await connection.workflowService.registerNamespace({
+    namespace,
+    workflowExecutionRetentionPeriod: msToTs('1 day'),
+  });
+});
+afterAll(() => connection.close());
+
+it('refuses to start in a namespace without the search attributes', async () => {
+  const worker = run(
+    process.execPath,
+    [
+      'bin/dropflow.js',
+      'worker',
+      '--temporal-address',
+      inject('temporalAddress'),
+      '--namespace',
+      namespace,
+      '--task-queue-prefix',
+      `worker-sa-${process.pid}`,
+      '--metrics-port',
+      '0',
+      '--no-tracking-schedule',
+    ],
+    { env: { ...process.env, LOG_LEVEL: 'warn' } },
+  );
+  const failed = (await worker.then(
+    () => undefined,
+    (err: unknown) => err,
+  )) as { code?: number; stdout?: string; stderr?: string } | undefined;
+  expect(failed, 'the worker started').toBeDefined();
+  expect(failed?.code).toBe(1);
+  expect(failed?.stderr).toContain(
+    `dropflow: refusing to start: namespace ${namespace} lacks search attributes `,
+  );
+  expect(failed?.stderr).toContain('StoreEventsBehind (Bool)');
+  expect(failed?.stderr).toContain(
+    'run "dropflow setup" (self-hosted) or add them in Temporal Cloud first',
+  );
+  expect(failed?.stdout).not.toContain('worker: polling');
+});
