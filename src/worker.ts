@@ -36,7 +36,7 @@ import { inboxActivities } from './activities/webhookInbox.js';
 import { createLogger, type Logger } from './log.js';
 import type { SupplierClient } from './supplier/client.js';
 import { installRuntimeLogger } from './temporal/runtimeLogger.js';
-import { startStoreEventsBacklog } from './temporal/storeEventsBacklog.js';
+import { startVisibilityGauges } from './temporal/orderGauges.js';
 import type { TaskQueues } from './temporal/taskQueues.js';
 import { DEFAULT_CHECKOUT_SETTINGS, type CheckoutSettings } from './workflows/checkout/messages.js';
 
@@ -157,8 +157,8 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
     const run = (): Promise<void> => {
       running ??= (async () => {
         log.info({ namespace, queues, ratePerSecond, batchRatePerSecond }, 'workers polling');
-        // The gauge dropflow_store_events_behind, while the workers run.
-        const backlog = startStoreEventsBacklog(client, queues.orders, { log });
+        // Orders per stage, orders needing a person, the store-events backlog: while they run.
+        const gauges = startVisibilityGauges(client, queues.orders, { log });
         const results = await Promise.allSettled(
           workers.map((w) =>
             w.run().catch((err: unknown) => {
@@ -168,7 +168,7 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
             }),
           ),
         );
-        await backlog.stop();
+        await gauges.stop();
         if (owned) await connection.close();
         log.info({ queues }, 'workers stopped');
         const failed = results.find((r) => r.status === 'rejected');

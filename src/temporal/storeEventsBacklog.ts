@@ -6,16 +6,16 @@
  * the worker serves /metrics). Every worker process of the account reports the same count.
  */
 import type { Client } from '@temporalio/client';
-import type { MetricGauge, MetricMeter } from '@temporalio/common';
-import { Runtime } from '@temporalio/worker';
+import type { MetricMeter } from '@temporalio/common';
 
 import type { Logger } from '../log.js';
+import { gaugeOf, METRICS } from '../metrics.js';
+import { runtimeMetricMeter } from './runtimeMeter.js';
 import { StoreEventsBehind } from './searchAttributes.js';
 import { literal } from './visibility.js';
+import { startVisibilityPoller, type VisibilityProbe } from './visibilityPoller.js';
 
-export const STORE_EVENTS_BEHIND_GAUGE = 'dropflow_store_events_behind';
-
-const COUNT_TIMEOUT_MS = 10_000;
+export const STORE_EVENTS_BEHIND_GAUGE = METRICS.storeEventsBehind.name;
 
 /** Open workflows of the orders queue whose store events wait after a failed attempt. */
 export function behindQuery(ordersQueue: string): string {
@@ -40,51 +40,30 @@ export interface StoreEventsBacklog {
   stop(): Promise<void>;
 }
 
-/** Counts now and then every `everyMs` until `stop()`; a failed count waits for the next tick. */
+/** The backlog's gauge, counted at each tick of a visibility poller. */
+export function storeEventsBacklogProbe(ordersQueue: string, meter: MetricMeter): VisibilityProbe {
+  const gauge = gaugeOf(meter, METRICS.storeEventsBehind).withTags({ task_queue: ordersQueue });
+  return {
+    name: 'store events backlog',
+    async run(count) {
+      gauge.set((await count(behindQuery(ordersQueue))).count);
+    },
+  };
+}
+
+/**
+ * Counts now and then every `everyMs` until `stop()`; a failed count waits for the next tick. The
+ * workers count it with the other visibility gauges (orderGauges.ts).
+ */
 export function startStoreEventsBacklog(
   client: Client,
   ordersQueue: string,
   options: BacklogOptions,
 ): StoreEventsBacklog {
-  const everyMs = options.everyMs ?? 60_000;
-  const meter = options.meter ?? Runtime.instance().metricMeter;
-  const gauge: MetricGauge = meter
-    .createGauge(
-      STORE_EVENTS_BEHIND_GAUGE,
-      'int',
-      undefined,
-      'open order and dispute workflows whose store events wait after a failed delivery attempt',
-    )
-    .withTags({ task_queue: ordersQueue });
-  const stopping = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  let counting: Promise<void> = Promise.resolve();
-
-  const tick = (): void => {
-    // A count that hangs (Temporal unreachable) neither holds up the next tick nor shutdown.
-    const signal = AbortSignal.any([stopping.signal, AbortSignal.timeout(COUNT_TIMEOUT_MS)]);
-    counting = client
-      .withAbortSignal(signal, () => countBehind(client, ordersQueue))
-      .then(
-        (n) => {
-          if (!stopping.signal.aborted) gauge.set(n);
-        },
-        (err: unknown) => {
-          if (stopping.signal.aborted) return;
-          options.log.debug({ err, ordersQueue }, 'store events backlog: count failed');
-        },
-      );
-    void counting.then(() => {
-      if (!stopping.signal.aborted) timer = setTimeout(tick, everyMs);
-    });
-  };
-  tick();
-
-  return {
-    async stop() {
-      stopping.abort();
-      clearTimeout(timer);
-      await counting;
-    },
-  };
+  const meter = options.meter ?? runtimeMetricMeter();
+  return startVisibilityPoller(client, [storeEventsBacklogProbe(ordersQueue, meter)], {
+    ...(options.everyMs !== undefined && { everyMs: options.everyMs }),
+    log: options.log,
+    context: { ordersQueue },
+  });
 }
