@@ -51,12 +51,10 @@ function openOrder(taskQueue: string, stage: Stage, needsPerson: boolean, tag: s
 /** The queue's gauges as scraped: orders by stage, and those needing a person. */
 async function gauges(): Promise<{ byStage: Record<string, number>; needingPerson?: number }> {
   const samples = await scrape(await metricsUrl);
-  const byStage = Object.fromEntries(
-    samplesOf(samples, METRICS.orders.name, { task_queue: queue }).map((s) => [
-      s.labels['stage'],
-      s.value,
-    ]),
-  );
+  const byStage: Record<string, number> = {};
+  for (const s of samplesOf(samples, METRICS.orders.name, { task_queue: queue })) {
+    byStage[s.labels['stage'] ?? '(none)'] = s.value;
+  }
   const [needing] = samplesOf(samples, METRICS.ordersNeedingPerson.name, { task_queue: queue });
   return { byStage, ...(needing !== undefined && { needingPerson: needing.value }) };
 }
