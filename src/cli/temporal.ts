@@ -16,6 +16,7 @@ import { ConfigError, loadConfig, type Config } from '../config.js';
 import { dataConverterFor, type EncryptionCodec } from '../temporal/encryption.js';
 import { codecFor, devKeyRing, keyRingFromConfig } from '../temporal/encryptionKeys.js';
 import { taskQueues, type TaskQueues } from '../temporal/taskQueues.js';
+import { readDevState } from './devState.js';
 
 export interface TemporalFlags {
   temporalAddress?: string;
@@ -31,6 +32,8 @@ export interface TemporalTarget {
   apiKey: string | undefined;
   /** mTLS (client certificate), or plain TLS with a private CA; undefined: see apiKey. */
   tls: TLSConfig | undefined;
+  /** Where the address came from: a flag, TEMPORAL_ADDRESS, a running `dropflow dev`, the default. */
+  source: 'flag' | 'environment' | 'dev' | 'default';
 }
 
 /** Adds the Temporal flags to a command; `queues` adds `--task-queue-prefix` too. */
@@ -38,7 +41,7 @@ export function temporalOptions(command: Command, { queues = false } = {}): Comm
   command
     .option(
       '--temporal-address <host:port>',
-      'Temporal frontend (env TEMPORAL_ADDRESS, default localhost:7233)',
+      'Temporal frontend (env TEMPORAL_ADDRESS; default: the running `dropflow dev`, else localhost:7233)',
     )
     .option('--namespace <name>', 'Temporal namespace (env TEMPORAL_NAMESPACE, default default)');
   if (queues) {
@@ -50,16 +53,42 @@ export function temporalOptions(command: Command, { queues = false } = {}): Comm
   return command;
 }
 
+/**
+ * Flags first, then the environment; with neither address, the `dropflow dev` running on
+ * DROPFLOW_DATA_DIR (its dev.json) gives the address, and the namespace and task-queue prefix
+ * unless they are given; otherwise the defaults.
+ */
 export function temporalTarget(
   flags: TemporalFlags,
   config: Config = loadConfig(),
+  env: NodeJS.ProcessEnv = process.env,
 ): TemporalTarget {
+  const set = (name: string) => (env[name] ?? '') !== '';
+  const dev =
+    flags.temporalAddress === undefined && !set('TEMPORAL_ADDRESS')
+      ? readDevState(resolve(config.DROPFLOW_DATA_DIR))?.temporal
+      : undefined;
   return {
-    address: flags.temporalAddress ?? config.TEMPORAL_ADDRESS,
-    namespace: flags.namespace ?? config.TEMPORAL_NAMESPACE,
-    queues: taskQueues(flags.taskQueuePrefix ?? config.TEMPORAL_TASK_QUEUE_PREFIX),
+    address: flags.temporalAddress ?? dev?.address ?? config.TEMPORAL_ADDRESS,
+    namespace:
+      flags.namespace ??
+      (set('TEMPORAL_NAMESPACE') ? undefined : dev?.namespace) ??
+      config.TEMPORAL_NAMESPACE,
+    queues: taskQueues(
+      flags.taskQueuePrefix ??
+        (set('TEMPORAL_TASK_QUEUE_PREFIX') ? undefined : dev?.taskQueuePrefix) ??
+        config.TEMPORAL_TASK_QUEUE_PREFIX,
+    ),
     apiKey: config.TEMPORAL_API_KEY,
     tls: tlsConfig(config),
+    source:
+      flags.temporalAddress !== undefined
+        ? 'flag'
+        : set('TEMPORAL_ADDRESS')
+          ? 'environment'
+          : dev !== undefined
+            ? 'dev'
+            : 'default',
   };
 }
 

@@ -25,6 +25,7 @@ import { SessionTokenSource } from '../../temporal/sessionTokens.js';
 import { taskQueues } from '../../temporal/taskQueues.js';
 import { ensureTrackingSchedule } from '../../temporal/trackingSchedule.js';
 import { createWorkers } from '../../worker.js';
+import { DEV_STATE_FILE, writeDevState } from '../devState.js';
 import { nonNegativeInt, portOption, positiveNumber, untilSignal } from '../options.js';
 
 interface DevFlags {
@@ -169,6 +170,34 @@ export function register(program: Command): void {
       });
       // -----------------------------------------------------------------------------------------
 
+      // Where this dev is, for the other commands run on the same data directory.
+      const removeState = await writeDevState(dataDir, {
+        pid: process.pid,
+        startedAt: new Date().toISOString(),
+        temporal: {
+          address: temporal.address,
+          namespace: temporal.namespace,
+          taskQueuePrefix: config.TEMPORAL_TASK_QUEUE_PREFIX,
+        },
+        ports: {
+          temporal: portOf(`tcp://${temporal.address}`)!,
+          ui: portOf(temporal.uiUrl),
+          sandbox: portOf(sandbox.url),
+          gateway: portOf(gateway.url)!,
+          metrics: config.METRICS_PORT,
+        },
+        urls: {
+          ...(temporal.uiUrl !== undefined && { temporalUi: temporal.uiUrl }),
+          gateway: gateway.url,
+          supplier: sandbox.url,
+        },
+        intakeToken,
+      });
+      const sameDir = resolve(config.DROPFLOW_DATA_DIR) === dataDir;
+      const findsIt = sameDir
+        ? 'npx dropflow … in this directory'
+        : `npx dropflow … with DROPFLOW_DATA_DIR=${dataDir}`;
+
       process.stdout.write(
         [
           '',
@@ -185,9 +214,9 @@ export function register(program: Command): void {
           `  Gateway         ${gateway.url}  (intake token: ${config.GATEWAY_TOKEN === undefined ? intakeToken : 'from GATEWAY_TOKEN'})`,
           `  Webhooks        ${webhooks}`,
           `  Store events    ${storeEvents.url === undefined ? 'off (no STORE_EVENTS_URL)' : `signed, to ${new URL(storeEvents.url).host}`}`,
-          `  State           ${dataDir}`,
+          `  State           ${dataDir}  (this dev's addresses in ${DEV_STATE_FILE} while it runs)`,
           '',
-          'Try an order (in another terminal):',
+          `Try an order (in another terminal; ${findsIt} finds this dev's Temporal by itself):`,
           '  npx dropflow submit examples/order-flow-b.json',
           '  npx dropflow status EXAMPLE-B-0001',
           '  npx dropflow list',
@@ -204,6 +233,7 @@ export function register(program: Command): void {
       });
       log.info('stopping');
       try {
+        await removeState();
         await gateway.close();
         await workers.shutdown();
       } finally {
@@ -212,6 +242,13 @@ export function register(program: Command): void {
         await temporal.close();
       }
     });
+}
+
+/** The port of a URL, or undefined. */
+function portOf(url: string | undefined): number | undefined {
+  if (url === undefined) return undefined;
+  const port = new URL(url).port;
+  return port === '' ? undefined : Number(port);
 }
 
 /** The UI's origins: the browser may name the loopback host either way. */
