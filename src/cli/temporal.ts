@@ -5,6 +5,7 @@
  * the NativeConnection options the worker uses, and the payload codec they all share.
  */
 import { readFileSync } from 'node:fs';
+import { createConnection } from 'node:net';
 import { resolve } from 'node:path';
 
 import { Client, Connection, type TLSConfig } from '@temporalio/client';
@@ -16,7 +17,7 @@ import { ConfigError, loadConfig, type Config } from '../config.js';
 import { dataConverterFor, type EncryptionCodec } from '../temporal/encryption.js';
 import { codecFor, devKeyRing, keyRingFromConfig } from '../temporal/encryptionKeys.js';
 import { taskQueues, type TaskQueues } from '../temporal/taskQueues.js';
-import { readDevState } from './devState.js';
+import { DEV_STATE_FILE, readDevState } from './devState.js';
 
 export interface TemporalFlags {
   temporalAddress?: string;
@@ -154,7 +155,7 @@ export async function connectTemporal(flags: TemporalFlags): Promise<TemporalCli
   const config = loadConfig();
   const target = temporalTarget(flags, config);
   const codec = await cliPayloadCodec(config);
-  const connection = await Connection.connect({ address: target.address, ...security(target) });
+  const connection = await connectOrExplain(target);
   const client = new Client({
     connection,
     namespace: target.namespace,
@@ -167,6 +168,80 @@ export async function connectTemporal(flags: TemporalFlags): Promise<TemporalCli
     codec,
     close: () => connection.close(),
   };
+}
+
+/** Temporal cannot be reached where the command looked for it; the message names where. */
+export class TemporalUnreachableError extends Error {
+  override readonly name = 'TemporalUnreachableError';
+  readonly code = 'TEMPORAL_UNREACHABLE';
+}
+
+const PROBE_MS = 5_000;
+
+/**
+ * Connects, or fails with the address, the namespace and the reason. Nothing listening is found
+ * out with one TCP connection at once, rather than after the SDK's 10 s of retries.
+ */
+export async function connectOrExplain(target: TemporalTarget): Promise<Connection> {
+  const unreachable = (reason: string) => {
+    const hint =
+      target.source === 'default'
+        ? '; is `dropflow dev` running? Otherwise give --temporal-address or TEMPORAL_ADDRESS'
+        : target.source === 'dev'
+          ? `; the address of the \`dropflow dev\` that wrote ${DEV_STATE_FILE} in DROPFLOW_DATA_DIR`
+          : '';
+    return new TemporalUnreachableError(
+      `cannot reach Temporal at ${target.address} (namespace ${target.namespace}): ${reason}${hint}`,
+    );
+  };
+  const reason = await probe(target.address);
+  if (reason !== undefined) throw unreachable(reason);
+  try {
+    return await Connection.connect({ address: target.address, ...security(target) });
+  } catch (err) {
+    throw unreachable(connectFailure(err));
+  }
+}
+
+/** Why a TCP connection to `host:port` fails, or undefined when it opens (or cannot be tried). */
+async function probe(address: string): Promise<string | undefined> {
+  const match = /^\[?([^\]]*?)\]?:(\d+)$/.exec(address);
+  if (match === null) return undefined;
+  const [, host, port] = match as unknown as [string, string, string];
+  return new Promise((settle) => {
+    const socket = createConnection({ host, port: Number(port) });
+    const done = (reason: string | undefined) => {
+      socket.destroy();
+      settle(reason);
+    };
+    socket.setTimeout(PROBE_MS, () => {
+      done(`no answer within ${PROBE_MS / 1000} s`);
+    });
+    socket.once('connect', () => {
+      done(undefined);
+    });
+    socket.once('error', (err: NodeJS.ErrnoException) => {
+      const known: Record<string, string> = {
+        ECONNREFUSED: 'connection refused (nothing listens there)',
+        ENOTFOUND: `unknown host ${host}`,
+        EAI_AGAIN: `host ${host} cannot be resolved now`,
+        EHOSTUNREACH: 'host unreachable',
+        ENETUNREACH: 'network unreachable',
+      };
+      done(known[err.code ?? ''] ?? err.message);
+    });
+  });
+}
+
+/** The SDK's reason, without its wrapping ("Failed to connect to Temporal server"). */
+function connectFailure(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const cause = err.cause;
+  if (cause instanceof Error) {
+    const details = (cause as Error & { details?: unknown }).details;
+    return typeof details === 'string' && details !== '' ? details : cause.message;
+  }
+  return err.message;
 }
 
 /** Runs `fn` with an OrderClient and closes the connection afterwards, whatever happens. */

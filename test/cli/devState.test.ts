@@ -1,10 +1,12 @@
 /**
  * The commands find a running `dropflow dev` through `<data dir>/dev.json` when no Temporal address
- * is given (flags and environment win), and ignore a file whose dev is gone.
+ * is given (flags and environment win), ignore a file whose dev is gone, and say where they looked
+ * when nothing answers there.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -33,6 +35,15 @@ async function deadPid(): Promise<number> {
   const child = spawn(process.execPath, ['-e', '']);
   await once(child, 'exit');
   return child.pid!;
+}
+
+/** A port nothing listens on (bound, then closed). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as { port: number };
+  await new Promise((done) => server.close(done));
+  return port;
 }
 
 /** `dropflow <args>` with the data dir and no Temporal variables but those given. */
@@ -129,6 +140,31 @@ describe('commands against the Temporal of a running dev, or of nothing', () => 
       expect(listed.stderr).toBe('');
       expect(listed.code).toBe(0);
       expect(Array.isArray(JSON.parse(listed.stdout))).toBe(true);
+    } finally {
+      await remove();
+    }
+  });
+
+  it('names the address and namespace when nothing listens there', async () => {
+    const port = await closedPort();
+    const { code, stderr } = await dropflow(dir, ['status', 'NOPE-1'], {
+      TEMPORAL_ADDRESS: `127.0.0.1:${port}`,
+      TEMPORAL_NAMESPACE: 'ops',
+    });
+    expect(code).toBe(1);
+    expect(stderr.trim()).toBe(
+      `dropflow: cannot reach Temporal at 127.0.0.1:${port} (namespace ops): connection refused (nothing listens there)`,
+    );
+  });
+
+  it("names dev's state file when the address it gives does not answer", async () => {
+    const port = await closedPort();
+    const remove = await writeDevState(dir, devState(`127.0.0.1:${port}`, 'default'));
+    try {
+      const { code, stderr } = await dropflow(dir, ['list']);
+      expect(code).toBe(1);
+      expect(stderr).toContain(`cannot reach Temporal at 127.0.0.1:${port} (namespace default)`);
+      expect(stderr).toContain(DEV_STATE_FILE);
     } finally {
       await remove();
     }
