@@ -142,6 +142,8 @@ export const Env = z.object({
   STORE_EVENTS_RETRY_FIRST_SECONDS: z.coerce.number().positive().max(3_600).default(5),
   STORE_EVENTS_RETRY_MAX_MINUTES: z.coerce.number().positive().max(1_440).default(60),
   METRICS_PORT: port.default(9464),
+  /** Prometheus `/metrics` of `dropflow gateway` (0 = off). */
+  GATEWAY_METRICS_PORT: port.default(9465),
   /**
    * Before polling, a worker replays the histories of up to this many open workflows on its queue
    * through its own code and refuses to start if one would break (0 = skip the check).

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 
-import { Client, Connection, ScheduleNotFoundError } from '@temporalio/client';
+import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
 import { pino } from 'pino';
 
 import { DropflowProcess } from '../chaos/dropflowProcess.js';
@@ -20,7 +20,7 @@ import type { Logger } from '../log.js';
 import { startSandbox, type StartedSandbox } from '../sandbox/server.js';
 import { dataConverterFor, EncryptionCodec } from '../temporal/encryption.js';
 import { taskQueues } from '../temporal/taskQueues.js';
-import { trackingScheduleId } from '../temporal/trackingSchedule.js';
+import { trackingSweeperId } from '../temporal/trackingSweeper.js';
 import { registerGateway } from './webhookRegistration.js';
 
 const NAMESPACE = 'default';
@@ -50,7 +50,7 @@ export interface BenchStack {
 }
 
 export interface PhaseStackOptions {
-  /** Names the phase's task-queue set, tracking schedule and log files. */
+  /** Names the phase's task-queue set, tracking sweeper and log files. */
   prefix: string;
   ratePerSecond: number;
   batchRatePerSecond: number;
@@ -63,7 +63,7 @@ export interface PhaseStack {
   openId: string;
   orders: OrderClient;
   worker: DropflowProcess;
-  /** Stops the worker and gateway and deletes the phase's tracking schedule. */
+  /** Stops the worker and gateway and ends the phase's tracking sweeper. */
   close(): Promise<void>;
 }
 
@@ -158,7 +158,7 @@ async function startPhaseStack(
     const port = await freePort();
     const gateway = new DropflowProcess({
       name: 'gateway',
-      args: ['gateway', '--host', '127.0.0.1', '--port', String(port)],
+      args: ['gateway', '--host', '127.0.0.1', '--port', String(port), '--metrics-port', '0'],
       env: { ...env, WEBHOOK_OPEN_ID: account.openId },
       logFile: join(run.workDir, `${p.prefix}-gateway.log`),
       ready: /^gateway: /m,
@@ -174,8 +174,8 @@ async function startPhaseStack(
       ready: /^worker: polling/m,
     });
     closers.push(() => worker.close());
-    // Deleted before the worker stops: a sweep started in between would find no worker.
-    closers.push(() => deleteSchedule(run.client, trackingScheduleId(p.prefix)));
+    // Ended before the worker stops: its next sweep would find no worker.
+    closers.push(() => endSweeper(run.client, trackingSweeperId(p.prefix)));
     await worker.start();
     // After the worker: the account's session, which gives the token, runs on it.
     await registerGateway({
@@ -198,10 +198,10 @@ async function startPhaseStack(
   }
 }
 
-async function deleteSchedule(client: Client, scheduleId: string): Promise<void> {
+async function endSweeper(client: Client, workflowId: string): Promise<void> {
   try {
-    await client.schedule.getHandle(scheduleId).delete();
+    await client.workflow.getHandle(workflowId).terminate('the bench phase is over');
   } catch (err) {
-    if (!(err instanceof ScheduleNotFoundError)) throw err;
+    if (!(err instanceof WorkflowNotFoundError)) throw err;
   }
 }

@@ -127,7 +127,7 @@ export async function startStack(o: StackOptions): Promise<ChaosStack> {
       const port = await freePort();
       const gateway = new DropflowProcess({
         name: 'gateway',
-        args: ['gateway', '--host', '127.0.0.1', '--port', String(port)],
+        args: ['gateway', '--host', '127.0.0.1', '--port', String(port), '--metrics-port', '0'],
         env: { ...env, WEBHOOK_OPEN_ID: account.openId },
         logFile: join(o.workDir, 'gateway.log'),
         ready: /^gateway: /m,

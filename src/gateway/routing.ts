@@ -46,8 +46,11 @@ export type RouteOutcome =
   /** Its orders' workflows have finished: nothing left to tell them. */
   | { outcome: 'closed'; workflowIds: string[] }
   | { outcome: 'catalogue'; workflowId: string }
-  /** Nothing an order needs (newsWorth.ts): acknowledged, not told. */
-  | { outcome: 'skipped'; reason: string }
+  /**
+   * Nothing an order needs (newsWorth.ts): acknowledged, not told; `duplicate` when this gateway
+   * told the order the same news before.
+   */
+  | { outcome: 'skipped'; reason: string; duplicate?: boolean }
   /**
    * No recipient now; `autoReplay` when the miss may be visibility trailing behind;
    * `unknownOrder` for an ORDER message whose `order:<orderNumber>` workflow never existed (an
@@ -139,7 +142,11 @@ export class WebhookRouter {
   private async logistics(m: LogisticMessage): Promise<RouteOutcome> {
     const news = logisticsNews(m);
     if (!this.trackingTold.isNew(news)) {
-      return { outcome: 'skipped', reason: 'its tracking number and link were told already' };
+      return {
+        outcome: 'skipped',
+        reason: 'its tracking number and link were told already',
+        duplicate: true,
+      };
     }
     const routed = await this.bySvcOrderId(m.params.orderId, news);
     if (routed?.outcome === 'delivered') this.trackingTold.remember(news);

@@ -22,6 +22,7 @@ import { withinDeadline } from './deadline.js';
 import { Handoff } from './handoff.js';
 import { registerHealthRoutes } from './healthRoutes.js';
 import { registerIntakeRoutes } from './intakeRoutes.js';
+import { countResponse } from './metrics.js';
 import { signingKey, type OpenIdSource } from './signingKey.js';
 import { registerWebhookRoute, WEBHOOK_PATH } from './webhookRoute.js';
 
@@ -96,6 +97,7 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
       { method: req.method, url: req.url, status: reply.statusCode, ms: reply.elapsedTime },
       'gateway request',
     );
+    countResponse(req, reply);
     done();
   });
 

@@ -21,6 +21,7 @@ import { parseWebhookMessage } from '../supplier/webhookMessages.js';
 import { verifyWebhookSignature } from '../supplier/webhookSignature.js';
 import { DeadlineExceeded, raceDeadline } from './deadline.js';
 import type { HandoffOutcome, IncomingWebhook } from './handoff.js';
+import { countWebhookEvent, handoffOutcome, RecentMessageIds } from './metrics.js';
 import type { SigningKey } from './signingKey.js';
 import { unreadableWebhook } from './unreadable.js';
 
@@ -42,6 +43,7 @@ export interface WebhookRouteOptions {
 
 export function registerWebhookRoute(app: FastifyInstance, opts: WebhookRouteOptions): void {
   const { log } = opts;
+  const accepted = new RecentMessageIds();
   // A scope of its own, so the raw-body parser applies to this route only.
   void app.register((scope, _options, done) => {
     scope.removeAllContentTypeParsers();
@@ -55,6 +57,7 @@ export function registerWebhookRoute(app: FastifyInstance, opts: WebhookRouteOpt
 
     scope.post(WEBHOOK_PATH, { bodyLimit: opts.bodyLimit }, async (req, reply) => {
       const receivedAt = new Date();
+      countWebhookEvent('received');
       const until = performance.now() + opts.deadlineMs;
       const left = () => Math.max(1, Math.round(until - performance.now()));
       const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
@@ -66,16 +69,19 @@ export function registerWebhookRoute(app: FastifyInstance, opts: WebhookRouteOpt
         key = await raceDeadline(opts.signingKey(), left());
       } catch (err) {
         log.error({ err }, 'webhook: the signing key (openId) is not available');
+        countWebhookEvent('failed');
         return reply.code(503).send({ error: 'not ready to verify webhooks; retry' });
       }
       if (!verifyWebhookSignature(key, raw, typeof sign === 'string' ? sign : undefined)) {
         log.warn({ bytes: raw.length, signed: sign !== undefined }, 'webhook: bad signature');
+        countWebhookEvent('rejected');
         return reply.code(401).send({ error: 'invalid or missing signature' });
       }
 
       const body = readJson(raw);
       if (!body.ok) {
         log.warn({ bytes: raw.length }, 'webhook: body is not JSON');
+        countWebhookEvent('rejected');
         return reply.code(400).send({ errors: body.issues });
       }
       const parsed = parseWebhookMessage(body.value);
@@ -87,6 +93,7 @@ export function registerWebhookRoute(app: FastifyInstance, opts: WebhookRouteOpt
         const unreadable = unreadableWebhook(body.value, parsed.issues, receivedAt);
         if (unreadable === undefined) {
           log.warn({ issues: parsed.issues }, 'webhook: invalid message without a messageId');
+          countWebhookEvent('rejected');
           return reply.code(400).send({ errors: parsed.issues });
         }
         log.warn(
@@ -100,10 +107,13 @@ export function registerWebhookRoute(app: FastifyInstance, opts: WebhookRouteOpt
 
       try {
         const outcome = await opts.handOff(message, receivedAt, left());
+        countWebhookEvent(handoffOutcome(outcome, accepted.has(messageId)));
+        accepted.add(messageId);
         const level = outcome.outcome === 'held' ? 'info' : 'debug';
         log[level]({ messageId, type, messageType, ...outcome }, 'webhook accepted');
         return await reply.code(200).send({ messageId, outcome: outcome.outcome });
       } catch (err) {
+        countWebhookEvent('failed');
         if (err instanceof DeadlineExceeded) {
           log.warn({ messageId, type, ms: err.ms }, 'webhook: Temporal too slow; answered 503');
         } else {

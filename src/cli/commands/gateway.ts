@@ -11,12 +11,14 @@ import { loadConfig } from '../../config.js';
 import { startGateway } from '../../gateway/server.js';
 import { createLogger } from '../../log.js';
 import { portOption, untilSignal } from '../options.js';
+import { installRuntimeLogger } from '../../temporal/runtimeLogger.js';
 import { SessionTokenSource } from '../../temporal/sessionTokens.js';
 import { connectTemporal, temporalOptions, type TemporalFlags } from '../temporal.js';
 
 interface GatewayFlags extends TemporalFlags {
   port?: number;
   host?: string;
+  metricsPort?: number;
 }
 
 export function register(program: Command): void {
@@ -25,11 +27,22 @@ export function register(program: Command): void {
       .command('gateway')
       .description('run the HTTP gateway: supplier webhooks in, order intake for upstream systems')
       .option('--port <n>', 'port (env GATEWAY_PORT, default 8080)', portOption)
-      .option('--host <address>', 'address to listen on (env GATEWAY_HOST, default 0.0.0.0)'),
+      .option('--host <address>', 'address to listen on (env GATEWAY_HOST, default 0.0.0.0)')
+      .option(
+        '--metrics-port <n>',
+        'Prometheus metrics of the gateway on this port, /metrics (env GATEWAY_METRICS_PORT, default 9465; 0 = off)',
+        portOption,
+      ),
     { queues: true },
   ).action(async (flags: GatewayFlags) => {
     const config = loadConfig();
     const log = createLogger('gateway');
+    const metricsPort = flags.metricsPort ?? config.GATEWAY_METRICS_PORT;
+    // Before anything touches the runtime: it is installed once per process.
+    installRuntimeLogger(
+      undefined,
+      metricsPort === 0 ? {} : { metricsAddress: `0.0.0.0:${metricsPort}` },
+    );
     const temporal = await connectTemporal(flags);
     // The signing key: given, or the openId the account's session workflow learned with its token.
     const tokens = new SessionTokenSource(temporal.client, temporal.target.queues);
@@ -57,8 +70,9 @@ export function register(program: Command): void {
           : temporal.codec === undefined
             ? ''
             : '; codec routes off: without CODEC_TOKEN they are served on a loopback address only';
+      const metrics = metricsPort === 0 ? '' : `; metrics :${metricsPort}/metrics`;
       process.stdout.write(
-        `gateway: ${gateway.url} (webhooks ${gateway.webhookUrl}; intake ${gateway.url}/v1/orders${codec}) ` +
+        `gateway: ${gateway.url} (webhooks ${gateway.webhookUrl}; intake ${gateway.url}/v1/orders${codec}${metrics}) ` +
           `on ${temporal.target.address} (namespace ${temporal.target.namespace}, queues ${temporal.target.queues.orders})\n`,
       );
       const signal = await untilSignal();
