@@ -4,12 +4,10 @@ import { register } from 'tsx/esm/api';
 
 register();
 
-const { main } = await import('../src/cli/main.ts');
+const { main, reportFailure } = await import('../src/cli/main.ts');
 try {
   await main();
 } catch (err) {
-  const verbose = ['debug', 'trace'].includes(process.env.LOG_LEVEL ?? '');
-  const text = err instanceof Error ? ((verbose ? err.stack : undefined) ?? err.message) : err;
-  process.stderr.write(`dropflow: ${String(text)}\n`);
-  process.exitCode = 1;
+  // `dropflow: <message>` on stderr, or with --json one {"error": …} document on stdout.
+  reportFailure(err);
 }

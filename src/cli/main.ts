@@ -25,6 +25,7 @@ import * as temporalCli from './commands/temporalCli.js';
 import * as waybill from './commands/waybill.js';
 import * as webhooks from './commands/webhooks.js';
 import * as worker from './commands/worker.js';
+import { wantsJson } from './failure.js';
 
 interface CommandModule {
   register(program: Command): void;
@@ -66,7 +67,22 @@ export function createProgram(): Command {
   return program;
 }
 
-/** Runs the command line; `argv` as in `process.argv` (node, script, args…). */
+/**
+ * Runs the command line; `argv` as in `process.argv` (node, script, args…). A failure is thrown
+ * for reportFailure; with `--json`, Commander's usage errors too, instead of their text.
+ */
 export async function main(argv: readonly string[] = process.argv): Promise<void> {
-  await createProgram().parseAsync(argv);
+  const program = createProgram();
+  if (wantsJson(argv)) throwUsageErrors(program);
+  await program.parseAsync(argv);
 }
+
+function throwUsageErrors(command: Command): void {
+  command
+    .exitOverride()
+    .showHelpAfterError(false)
+    .configureOutput({ outputError: () => undefined });
+  for (const sub of command.commands) throwUsageErrors(sub);
+}
+
+export { reportFailure } from './failure.js';

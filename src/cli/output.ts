@@ -15,12 +15,14 @@ export function printLines(lines: readonly string[]): void {
 }
 
 /**
- * Field issues as `field: rule` lines (stderr, or one JSON document on stdout with `json`), and
- * the exit code for invalid input.
+ * Field issues as `field: rule` lines (stderr, or one JSON document on stdout with `json`, with
+ * the `error` every failed command's document has), and the exit code for invalid input.
  */
 export function reportIssues(issues: readonly FieldIssue[], json: boolean): void {
-  if (json) printJson({ outcome: 'invalid', issues });
-  else process.stderr.write(issues.map((i) => `${i.field}: ${i.rule}\n`).join(''));
+  if (json) {
+    const message = `invalid input: ${issues.map((i) => `${i.field}: ${i.rule}`).join('; ')}`;
+    printJson({ outcome: 'invalid', issues, error: { message, code: 'INVALID_INPUT' } });
+  } else process.stderr.write(issues.map((i) => `${i.field}: ${i.rule}\n`).join(''));
   process.exitCode = EXIT_INVALID;
 }
 

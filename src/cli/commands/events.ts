@@ -10,6 +10,7 @@ import type { StoreEvent } from '../../client/storeEventTypes.js';
 import { loadConfig, storeEventsOptions } from '../../config.js';
 import { recordedStoreEvents } from '../../storeEvents/history.js';
 import { sendStoreEvent, type StoreTarget } from '../../storeEvents/sending.js';
+import { CommandError } from '../failure.js';
 import { EXIT_INVALID, printJson, printLines } from '../output.js';
 import { temporalOptions, withOrders, type TemporalFlags } from '../temporal.js';
 
@@ -132,11 +133,11 @@ export function register(program: Command): void {
       const only = new Set(flags.only);
       const unknown = [...only].filter((id) => !recorded.some((e) => e.id === id));
       if (unknown.length > 0) {
-        process.stderr.write(
-          `dropflow: order ${orderNumber} emitted no event ${unknown.join(', ')}; nothing sent\n`,
+        throw new CommandError(
+          `order ${orderNumber} emitted no event ${unknown.join(', ')}; nothing sent`,
+          'UNKNOWN_EVENT',
+          EXIT_INVALID,
         );
-        process.exitCode = EXIT_INVALID;
-        return;
       }
       selected = recorded.filter((e) => only.has(e.id));
     }

@@ -57,7 +57,12 @@ export function register(program: Command): void {
           reportIssues(err.issues, json);
         } else if (err instanceof OrderConflictError) {
           if (json) {
-            printJson({ outcome: 'conflict', workflowId: err.workflowId, message: err.message });
+            printJson({
+              outcome: 'conflict',
+              workflowId: err.workflowId,
+              message: err.message,
+              error: { message: err.message, code: 'ORDER_CONFLICT' },
+            });
           } else {
             process.stderr.write(`dropflow: ${err.message}\n`);
           }

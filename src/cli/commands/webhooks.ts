@@ -25,6 +25,7 @@ import {
 } from '../../gateway/registration.js';
 import { SupplierClient } from '../../supplier/client.js';
 import { queuePrefix } from '../../temporal/taskQueues.js';
+import { CommandError } from '../failure.js';
 import { printJson, printLines } from '../output.js';
 import { connectTemporal, temporalOptions, type TemporalFlags } from '../temporal.js';
 
@@ -68,9 +69,7 @@ export function register(program: Command): void {
         callbackUrl = callbackUrlFor(flags.baseUrl);
       } catch (err) {
         if (!(err instanceof CallbackUrlRefused)) throw err;
-        process.stderr.write(`dropflow: ${err.message}\n`);
-        process.exitCode = 2;
-        return;
+        throw new CommandError(err.message, 'CALLBACK_URL_REFUSED', 2);
       }
       const config = loadConfig();
       const supplier = new SupplierClient({
