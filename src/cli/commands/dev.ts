@@ -33,6 +33,7 @@ interface DevFlags {
   uiPort?: number;
   sandboxPort?: number;
   gatewayPort?: number;
+  metricsPort?: number;
   dataDir?: string;
   lifecycleMs: number;
   trackingEvery: number;
@@ -50,6 +51,11 @@ export function register(program: Command): void {
     .option('--ui-port <n>', 'Temporal UI port (env TEMPORAL_UI_PORT, default 8233)', portOption)
     .option('--sandbox-port <n>', 'sandbox port (env SANDBOX_PORT, default 8787)', portOption)
     .option('--gateway-port <n>', 'gateway port (env GATEWAY_PORT, default 8080)', portOption)
+    .option(
+      '--metrics-port <n>',
+      'Prometheus metrics of the workers and the gateway, /metrics (env METRICS_PORT, default 9464; 0 = off)',
+      portOption,
+    )
     .option('--data-dir <dir>', 'state directory (env DROPFLOW_DATA_DIR, default .dropflow)')
     .option(
       '--lifecycle-ms <n>',
@@ -67,8 +73,13 @@ export function register(program: Command): void {
       const config = loadConfig();
       const storeEvents = storeEventsOptions(config);
       const log = createLogger('dev');
-      // Before the dev server: it is the first user of the SDK runtime.
-      installRuntimeLogger(undefined, { metricsAddress: `127.0.0.1:${config.METRICS_PORT}` });
+      // Before the dev server: it is the first user of the SDK runtime. Workers and gateway share
+      // this process, so one /metrics serves both.
+      const metricsPort = flags.metricsPort ?? config.METRICS_PORT;
+      installRuntimeLogger(
+        undefined,
+        metricsPort === 0 ? {} : { metricsAddress: `127.0.0.1:${metricsPort}` },
+      );
       const dataDir = resolve(flags.dataDir ?? config.DROPFLOW_DATA_DIR);
       await mkdir(dataDir, { recursive: true });
 
@@ -89,7 +100,12 @@ export function register(program: Command): void {
         port: flags.temporalPort ?? config.TEMPORAL_PORT,
         uiPort: flags.uiPort ?? config.TEMPORAL_UI_PORT,
         dbFilename: `${dataDir}/temporal.db`,
-        extraArgs: codecEndpoint === undefined ? [] : ['--ui-codec-endpoint', codecEndpoint],
+        extraArgs: [
+          // The CLI's own banner (its random metrics port among it) would stand beside ours.
+          '--output',
+          'none',
+          ...(codecEndpoint === undefined ? [] : ['--ui-codec-endpoint', codecEndpoint]),
+        ],
       });
       const sandbox = await startSandbox({
         log: createLogger('sandbox'),
@@ -184,7 +200,7 @@ export function register(program: Command): void {
           ui: portOf(temporal.uiUrl),
           sandbox: portOf(sandbox.url),
           gateway: portOf(gateway.url)!,
-          metrics: config.METRICS_PORT,
+          metrics: metricsPort,
         },
         urls: {
           ...(temporal.uiUrl !== undefined && { temporalUi: temporal.uiUrl }),
@@ -210,7 +226,7 @@ export function register(program: Command): void {
           `  Sandbox stats   ${sandbox.url}/__sandbox/stats`,
           `  Workers         ${queues.orders}, ${queues.supplier} (draining ${queues.retiredBatch})`,
           `  Tracking sweep  schedule ${schedule.scheduleId}, every ${trackingEvery} s (flags orders unchanged ${config.TRACKING_STALE_AFTER_HOURS} h or unlisted ${config.TRACKING_MISSING_AFTER_MINUTES} min)`,
-          `  Metrics         http://127.0.0.1:${config.METRICS_PORT}/metrics`,
+          `  Metrics         ${metricsPort === 0 ? 'off (metrics port 0)' : `http://127.0.0.1:${metricsPort}/metrics  (workers and gateway)`}`,
           `  Gateway         ${gateway.url}  (intake token: ${config.GATEWAY_TOKEN === undefined ? intakeToken : 'from GATEWAY_TOKEN'})`,
           `  Webhooks        ${webhooks}`,
           `  Store events    ${storeEvents.url === undefined ? 'off (no STORE_EVENTS_URL)' : `signed, to ${new URL(storeEvents.url).host}`}`,
