@@ -1,7 +1,7 @@
 /**
- * The typed client of order workflows (architecture §3), used by `dropflow submit|status|list|…`,
- * the gateway and any Node upstream system: submit an order (idempotently), read its status, list
- * orders by stage, and send the operator actions (Updates).
+ * The typed client of order workflows (docs/architecture.md §5.3), used by
+ * `dropflow submit|status|list|…`, the gateway and any Node upstream system: submit an order
+ * (idempotently), read its status, list orders by stage, and send the operator actions (Updates).
  *
  * Idempotency: the workflow id is `order:<orderNumber>` and starts use REJECT_DUPLICATE, so one
  * orderNumber is one workflow for the lifetime of the namespace's retention. A second submit with
@@ -184,7 +184,7 @@ export class OrderClient {
         workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
         memo: { [INPUT_HASH_MEMO]: hash },
         staticSummary: startSummary(orderNumber, flowLabel(input.fulfillment)),
-        // No personal data here: search attributes are never encrypted (architecture §3).
+        // No personal data here: search attributes are never encrypted (docs/architecture.md §7).
         typedSearchAttributes: [
           { key: OrderNumber, value: orderNumber },
           { key: FulfillmentStage, value: Stage.RECEIVED },

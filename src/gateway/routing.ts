@@ -1,6 +1,6 @@
 /**
- * Where a validated webhook message goes (architecture §7), used by the gateway and by the
- * inbox's replay activity alike:
+ * Where a validated webhook message goes (docs/architecture.md §16.2), used by the gateway and by
+ * the inbox's replay activity alike:
  *
  * - ORDER (INSERT, UPDATE, DELETE, ORDER_CONNNECTED): `supplierEvent` to `order:<orderNumber>`;
  *   without that workflow, ORDER_CONNNECTED goes to the orders of that orderNumber waiting in

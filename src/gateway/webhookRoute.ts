@@ -1,5 +1,6 @@
 /**
- * `POST /webhooks/supplier` (architecture §7): the supplier's pushes become durable signals.
+ * `POST /webhooks/supplier` (docs/architecture.md §16.1): the supplier's pushes become durable
+ * signals.
  *
  * 1. The body is kept as raw bytes (its own content-type parser, any content type) and limited in
  *    size (413 above the limit).

@@ -172,7 +172,7 @@ describe('OrderClient', () => {
     expect(await description.staticSummary()).toBe(
       `order ${orderNumber}, flow C+B — stage, reason and what moves it on: first line of Current Details`,
     );
-    // No personal data in the search attributes (architecture §3).
+    // No personal data in the search attributes (docs/architecture.md §7).
     const values = JSON.stringify(sa.getAll().map((pair) => pair.value));
     expect(values).not.toContain('Ada Example');
     expect(values).not.toContain('Example Street');

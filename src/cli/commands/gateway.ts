@@ -1,5 +1,5 @@
 /**
- * `dropflow gateway`: the HTTP gateway (architecture §7) of one supplier account against a
+ * `dropflow gateway`: the HTTP gateway (docs/architecture.md §16) of one supplier account against a
  * Temporal server — supplier webhooks in (`POST /webhooks/supplier`), order intake for upstream
  * systems (`/v1/orders`, bearer GATEWAY_TOKEN), `/healthz` and `/readyz`, and with encrypted
  * payloads the Temporal UI's codec server (`/codec`, CODEC_TOKEN or CODEC_CORS_ORIGIN) — until
