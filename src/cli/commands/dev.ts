@@ -2,7 +2,8 @@
  * `dropflow dev` (and `npm start`): everything on embedded defaults — a Temporal dev server with
  * its UI and a database under the data directory, the sandbox supplier with an automatic order
  * lifecycle, the workers, and the gateway, registered as the sandbox account's webhook callback
- * for every topic so sandbox pushes reach the workflows. Payloads are encrypted: with
+ * for every topic so sandbox pushes reach the workflows. With SUPPLIER_BASE_URL it runs against
+ * that supplier instead: no sandbox, and no webhook registration there. Payloads are encrypted: with
  * DROPFLOW_ENCRYPTION_KEY, or a key made once and kept in the data directory; the UI decodes them
  * through the gateway's codec routes. Prints the URLs; Ctrl-C stops it all.
  */
@@ -26,6 +27,7 @@ import { taskQueues } from '../../temporal/taskQueues.js';
 import { ensureTrackingSchedule } from '../../temporal/trackingSchedule.js';
 import { createWorkers } from '../../worker.js';
 import { DEV_STATE_FILE, writeDevState } from '../devState.js';
+import { devSupplier, shownSupplierUrl } from '../devSupplier.js';
 import { nonNegativeInt, portOption, positiveNumber, untilSignal } from '../options.js';
 
 interface DevFlags {
@@ -107,16 +109,22 @@ export function register(program: Command): void {
           ...(codecEndpoint === undefined ? [] : ['--ui-codec-endpoint', codecEndpoint]),
         ],
       });
-      const sandbox = await startSandbox({
-        log: createLogger('sandbox'),
-        port: flags.sandboxPort ?? config.SANDBOX_PORT,
-        dataDir,
-        apiKey: config.SANDBOX_API_KEY,
-        lifecycleStepMs: flags.lifecycleMs,
-        allowLocalWebhooks: true,
-      });
+      // The sandbox, unless SUPPLIER_BASE_URL names the supplier (as for `dropflow worker`).
+      const target = devSupplier(config, flags.sandboxPort);
+      const sandbox =
+        target.kind === 'sandbox'
+          ? await startSandbox({
+              log: createLogger('sandbox'),
+              port: target.port,
+              dataDir,
+              apiKey: target.apiKey,
+              lifecycleStepMs: flags.lifecycleMs,
+              allowLocalWebhooks: true,
+            })
+          : undefined;
+      const supplierUrl = sandbox?.url ?? (target.kind === 'remote' ? target.baseUrl : '');
 
-      // The workers of the sandbox account, in this process, on the default task queues.
+      // The workers of the supplier account, in this process, on the default task queues.
       const queues = taskQueues(config.TEMPORAL_TASK_QUEUE_PREFIX);
       // Workers, gateway and webhook registration share the account's one token (its session).
       const sessionClient = new Client({
@@ -125,8 +133,8 @@ export function register(program: Command): void {
         dataConverter: dataConverterFor(codec),
       });
       const supplier = new SupplierClient({
-        baseUrl: sandbox.url,
-        apiKey: config.SANDBOX_API_KEY,
+        baseUrl: supplierUrl,
+        apiKey: target.apiKey,
         ratePerSecond: config.SUPPLIER_RATE_PER_SECOND,
         batchRatePerSecond: config.SUPPLIER_BATCH_RATE_PER_SECOND,
         tokens: new SessionTokenSource(sessionClient, queues),
@@ -163,17 +171,19 @@ export function register(program: Command): void {
           corsOrigins: [...uiOrigins(temporal.uiUrl), ...(config.CODEC_CORS_ORIGIN ?? [])],
         },
       });
-      // The sandbox accepts local callbacks (allowLocalWebhooks): it pushes every topic here.
-      const webhooks = await enableWebhooks(
-        supplier,
-        callbackUrlFor(gateway.url, { allowLocal: true }),
-      ).then(
-        () => `every topic pushed to ${gateway.webhookUrl}`,
-        (err: unknown) => {
-          log.warn({ err }, 'registering the gateway as the webhook callback failed');
-          return 'not registered (see the log); the tracking sweep still follows the orders';
-        },
-      );
+      // The sandbox accepts local callbacks (allowLocalWebhooks): it pushes every topic here. A
+      // remote supplier pushes to public HTTPS only, and its callback is the operator's to set.
+      const webhooks =
+        sandbox === undefined
+          ? 'not registered at a remote supplier: expose the gateway on public HTTPS and run ' +
+            '`npx dropflow webhooks register --base-url https://<public host>`; the tracking sweep follows the orders meanwhile'
+          : await enableWebhooks(supplier, callbackUrlFor(gateway.url, { allowLocal: true })).then(
+              () => `every topic pushed to ${gateway.webhookUrl}`,
+              (err: unknown) => {
+                log.warn({ err }, 'registering the gateway as the webhook callback failed');
+                return 'not registered (see the log); the tracking sweep still follows the orders';
+              },
+            );
 
       // ---- tracking sweeper ----------------------------------------------------------------------
       // One schedule per supplier account; idempotent, so every start may call it.
@@ -198,14 +208,14 @@ export function register(program: Command): void {
         ports: {
           temporal: portOf(`tcp://${temporal.address}`)!,
           ui: portOf(temporal.uiUrl),
-          sandbox: portOf(sandbox.url),
+          sandbox: portOf(sandbox?.url),
           gateway: portOf(gateway.url)!,
           metrics: metricsPort,
         },
         urls: {
           ...(temporal.uiUrl !== undefined && { temporalUi: temporal.uiUrl }),
           gateway: gateway.url,
-          supplier: sandbox.url,
+          supplier: shownSupplierUrl(supplierUrl),
         },
         intakeToken,
       });
@@ -222,8 +232,14 @@ export function register(program: Command): void {
           `  Temporal UI     ${temporal.uiUrl ?? '-'}`,
           `  Encryption      payloads encrypted with key id ${codec.keyId} (${keySource})`,
           `  Codec server    ${gateway.codecUrl ?? '-'}${codecEndpoint === undefined ? '  (not given to the UI: gateway port 0)' : '  (the UI decodes through it)'}`,
-          `  Sandbox API     ${sandbox.url}/api2.0/v1/  (API key: ${config.SANDBOX_API_KEY === 'sandbox' ? 'sandbox' : 'from SANDBOX_API_KEY'})`,
-          `  Sandbox stats   ${sandbox.url}/__sandbox/stats`,
+          ...(sandbox === undefined
+            ? [
+                `  Supplier        ${shownSupplierUrl(supplierUrl)}  (SUPPLIER_BASE_URL; no sandbox)`,
+              ]
+            : [
+                `  Sandbox API     ${sandbox.url}/api2.0/v1/  (API key: ${config.SANDBOX_API_KEY === 'sandbox' ? 'sandbox' : 'from SANDBOX_API_KEY'})`,
+                `  Sandbox stats   ${sandbox.url}/__sandbox/stats`,
+              ]),
           `  Workers         ${queues.orders}, ${queues.supplier} (draining ${queues.retiredBatch})`,
           `  Tracking sweep  schedule ${schedule.scheduleId}, every ${trackingEvery} s (flags orders unchanged ${config.TRACKING_STALE_AFTER_HOURS} h or unlisted ${config.TRACKING_MISSING_AFTER_MINUTES} min)`,
           `  Metrics         ${metricsPort === 0 ? 'off (metrics port 0)' : `http://127.0.0.1:${metricsPort}/metrics  (workers and gateway)`}`,
@@ -254,7 +270,7 @@ export function register(program: Command): void {
         await workers.shutdown();
       } finally {
         await supplier.close();
-        await sandbox.close();
+        await sandbox?.close();
         await temporal.close();
       }
     });
