@@ -7,6 +7,7 @@ import { Context } from '@temporalio/activity';
 import type { MetricCounter } from '@temporalio/common';
 
 import type { StoreEvent } from '../client/storeEventTypes.js';
+import { counterOf, METRICS } from '../metrics.js';
 import { sendStoreEvent } from '../storeEvents/sending.js';
 import { parseStoreSecrets } from '../storeEvents/signing.js';
 
@@ -46,7 +47,7 @@ export const DEFAULT_RETRY_FIRST_MS = 5_000;
 export const DEFAULT_RETRY_MAX_MS = 3_600_000;
 
 /** Prometheus counter of delivery attempts, tagged `result` = `delivered` | `failed`. */
-export const STORE_EVENT_DELIVERIES_METRIC = 'dropflow_store_event_deliveries';
+export const STORE_EVENT_DELIVERIES_METRIC = METRICS.storeEventDeliveries.name;
 
 /**
  * The wait before attempt `attempt + 1` after attempt `attempt` failed: `first` doubling per
@@ -84,11 +85,7 @@ export function storeEventActivities(opts: StoreEventsOptions = {}) {
     async deliverStoreEvent({ event, attempt }: DeliverStoreEventInput): Promise<DeliveryResult> {
       if (target === undefined) return { outcome: 'off' };
       const context = Context.current();
-      deliveries ??= context.metricMeter.createCounter(
-        STORE_EVENT_DELIVERIES_METRIC,
-        undefined,
-        'Store event delivery attempts, by result (delivered, failed)',
-      );
+      deliveries ??= counterOf(context.metricMeter, METRICS.storeEventDeliveries);
       const sent = await sendStoreEvent(target, event);
       if (sent.ok) {
         deliveries.add(1, { result: 'delivered' });
