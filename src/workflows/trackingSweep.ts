@@ -1,7 +1,9 @@
 /**
- * The tracking sweeper: asks the supplier about every open order of the account that waits for it
- * and tells each order only what it does not know yet. A Temporal Schedule per account starts one
- * sweep every N seconds (temporal/trackingSchedule.ts); orders never poll.
+ * One tracking sweep: asks the supplier about every open order of the account that waits for it
+ * and tells each order only what it does not know yet. The account's long-running sweeper
+ * (trackingSweeper.ts) sweeps every N seconds the same way, in its own run; this workflow is the
+ * one-off sweep (an earlier release started one per interval from a Temporal Schedule, and tests
+ * and operators may still start one). Orders never poll.
  *
  * A sweep walks visibility one page at a time. For a page it asks getOrderDetailBatch, 100 ids a
  * call, by the supplier id each order stored; the orders no answer listed are asked again by their
@@ -19,35 +21,24 @@
  * tracking number and URL and the logistics line, which is all a `supplierStatus` holds, and
  * trackInfo would spend more of the account's budget that order creation and payment need.
  */
+import { continueAsNew, log, patched, workflowInfo } from '@temporalio/workflow';
 import {
-  ActivityFailure,
-  continueAsNew,
-  log,
-  patched,
-  proxyActivities,
-  workflowInfo,
-} from '@temporalio/workflow';
-import type { BatchActivities } from '../activities/index.js';
-import type { OrderSnapshot } from '../activities/lookups.js';
-import type {
-  OrchestrationActivities,
-  OrderSignal,
-  TrackedOrder,
-} from '../activities/orchestration.js';
-import { queuesOf } from '../temporal/taskQueues.js';
-import { SupplierPriority } from './supplierPriority.js';
-import { chunk, judge, needsProof, told, type Observation } from './trackingChanges.js';
-import { askKey, canAskByNumber, matchAnswers, proofOf } from './trackingMatch.js';
-import {
-  afterSweep,
-  bounded,
-  emptyMemory,
-  memoryIn,
-  remember,
-  type SweepMemory,
-} from './trackingMemory.js';
+  batch,
+  MISSING_AFTER_SECONDS,
+  noCounts,
+  orchestration,
+  orFailed,
+  previousMemory,
+  PAGE_SIZE,
+  STALE_AFTER_SECONDS,
+  sweepPage,
+  type SweepCounts,
+} from './sweepPage.js';
+import { afterSweep, bounded, emptyMemory, type SweepMemory } from './trackingMemory.js';
 import { trackingSweepV1, type TrackingSweepV1Summary } from './v1/trackingSweep.js';
 import { Patch } from './versions.js';
+
+export type { SweepCounts } from './sweepPage.js';
 
 export interface TrackingSweepInput {
   /** Orders per page, and per run (default 1000). */
@@ -62,65 +53,12 @@ export interface TrackingSweepInput {
   next?: { pageToken: string; counts: SweepCounts };
 }
 
-export interface SweepCounts {
-  /** Workflow runs the sweep took (one per page). */
-  runs: number;
-  /** Tracked orders found in visibility. */
-  orders: number;
-  /** Supplier calls: detailCalls + proofCalls. */
-  batchCalls: number;
-  /** getOrderDetailBatch calls, including those asking again by order number. */
-  detailCalls: number;
-  proofCalls: number;
-  /**
-   * Calls that failed after their retries; their orders wait for the next sweep (a failed listing
-   * ends the sweep there).
-   */
-  failedCalls: number;
-  /** Orders the supplier did not list, asked by every id they are known by. */
-  missing: number;
-  /** Orders told something new (news or a flag). */
-  signalled: number;
-  /** Flags sent: the supplier stopped listing the order, or its status did not move. */
-  flagged: number;
-  /** Orders whose news was sent by an earlier sweep and still applies: not sent again. */
-  toldBefore: number;
-  /** Orders that had closed by the time of their signal. */
-  closed: number;
-  /** Orders whose signal failed after its retries; the next sweep tells them. */
-  unsignalled: number;
-}
-
 export interface TrackingSweepSummary extends SweepCounts {
   /** The sweep's number (counted in its memory). */
   sweep: number;
   /** What the next sweep starts from. */
   memory: SweepMemory;
 }
-
-const PAGE_SIZE = 1_000;
-const STALE_AFTER_SECONDS = 14 * 24 * 3_600;
-const MISSING_AFTER_SECONDS = 3_600;
-/** Signals per signalOrders activity: bounded activity input, steady progress. */
-const SIGNALS_PER_CALL = 100;
-
-const orchestration = () =>
-  proxyActivities<OrchestrationActivities>({
-    taskQueue: workflowInfo().taskQueue,
-    startToCloseTimeout: '1 minute',
-    retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 5 },
-  });
-
-const batch = () =>
-  proxyActivities<BatchActivities>({
-    // The account's one supplier queue, behind payments, carts and creates.
-    taskQueue: queuesOf(workflowInfo().taskQueue).supplier,
-    priority: { priorityKey: SupplierPriority.Tracking },
-    // Waiting in the queue's backlog counts here, not in startToClose.
-    scheduleToCloseTimeout: '10 minutes',
-    startToCloseTimeout: '1 minute',
-    retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 5 },
-  });
 
 /** What a sweep returns; a sweep that started on the frozen code returns that code's summary. */
 export type TrackingSweepResult = TrackingSweepSummary | TrackingSweepV1Summary;
@@ -176,151 +114,4 @@ export async function trackingSweep(input: TrackingSweepInput = {}): Promise<Tra
   const summary = { ...counts, sweep: memory.sweep };
   log.info('tracking sweep done', summary);
   return { ...summary, memory: afterSweep(memory, new Date().getTime(), policy.staleAfterMs) };
-}
-
-/** What the latest completed sweep remembered; nothing when it cannot be read. */
-async function previousMemory(ordersQueue: string): Promise<SweepMemory | undefined> {
-  try {
-    return memoryIn(await orchestration().lastSweepResult({ ordersQueue }));
-  } catch (err) {
-    if (!(err instanceof ActivityFailure)) throw err;
-    log.warn('tracking sweep: the previous sweep could not be read; starting afresh', {
-      error: err.cause?.message ?? err.message,
-    });
-    return undefined;
-  }
-}
-
-function noCounts(): SweepCounts {
-  return {
-    runs: 1,
-    orders: 0,
-    batchCalls: 0,
-    detailCalls: 0,
-    proofCalls: 0,
-    failedCalls: 0,
-    missing: 0,
-    signalled: 0,
-    flagged: 0,
-    toldBefore: 0,
-    closed: 0,
-    unsignalled: 0,
-  };
-}
-
-/** One page: ask, match, judge, signal; `memory` and `counts` are updated in place. */
-async function sweepPage(
-  orders: readonly TrackedOrder[],
-  memory: SweepMemory,
-  counts: SweepCounts,
-  policy: { staleAfterMs: number; missingAfterMs: number },
-): Promise<void> {
-  const { getOrderDetailBatch, getProofOfDelivery } = batch();
-  const now = new Date().getTime();
-  counts.orders += orders.length;
-  const answers = new Map<string, OrderSnapshot>();
-  const unknown = new Set<string>();
-
-  /** Asks for `part` by `key`, 100 ids a call; the answers found are kept by workflow id. */
-  const ask = async (part: readonly TrackedOrder[], key: (o: TrackedOrder) => string) => {
-    await Promise.all(
-      chunk(part).map(async (slice) => {
-        counts.detailCalls += 1;
-        const found = await orFailed(
-          getOrderDetailBatch([...new Set(slice.map(key))]),
-          'getOrderDetailBatch',
-          counts,
-        );
-        if (found === undefined) for (const o of slice) unknown.add(o.workflowId);
-        else for (const [workflowId, s] of matchAnswers(slice, found)) answers.set(workflowId, s);
-      }),
-    );
-  };
-  await ask(orders, askKey);
-  // An id the supplier does not take as a key (or no longer knows) hides the order: its number.
-  await ask(
-    orders.filter(
-      (o) => !answers.has(o.workflowId) && !unknown.has(o.workflowId) && canAskByNumber(o),
-    ),
-    (o) => o.orderNumber!,
-  );
-
-  const proofs = new Map<string, string[]>();
-  const delivered = orders.filter((o) => needsProof(o, answers.get(o.workflowId)));
-  await Promise.all(
-    chunk(delivered).map(async (slice) => {
-      counts.proofCalls += 1;
-      const snapshots = slice.map((o) => answers.get(o.workflowId)!);
-      const found = await orFailed(
-        getProofOfDelivery([...new Set(snapshots.map((s) => s.svcOrderId))]),
-        'getProofOfDelivery',
-        counts,
-      );
-      if (found === undefined) return;
-      for (const o of slice) {
-        const urls = proofOf(answers.get(o.workflowId)!, found);
-        if (urls !== undefined) proofs.set(o.workflowId, urls);
-      }
-    }),
-  );
-  counts.batchCalls = counts.detailCalls + counts.proofCalls;
-
-  const signals: OrderSignal[] = [];
-  for (const order of orders) {
-    const snapshot = answers.get(order.workflowId);
-    const observation: Observation =
-      snapshot !== undefined
-        ? { answer: 'found', snapshot, proof: proofs.get(order.workflowId) }
-        : unknown.has(order.workflowId)
-          ? { answer: 'unknown' }
-          : { answer: 'missing' };
-    if (observation.answer === 'missing') counts.missing += 1;
-    const watch = memory.watches[order.workflowId];
-    const verdict = judge(order, observation, watch, policy, now, memory.sweep);
-    remember(memory, order.workflowId, verdict.watch);
-    if (verdict.toldBefore) counts.toldBefore += 1;
-    if (verdict.news !== undefined)
-      signals.push({ workflowId: order.workflowId, news: verdict.news });
-  }
-
-  const { signalOrders } = orchestration();
-  for (const slice of chunk(signals, SIGNALS_PER_CALL)) {
-    let outcome;
-    try {
-      outcome = await signalOrders(slice);
-    } catch (err) {
-      if (!(err instanceof ActivityFailure)) throw err;
-      counts.unsignalled += slice.length;
-      log.warn('tracking sweep: signalling failed; those orders are told by the next sweep', {
-        orders: slice.length,
-        error: err.cause?.message ?? err.message,
-      });
-      continue;
-    }
-    counts.signalled += outcome.signalled;
-    counts.closed += outcome.closed;
-    for (const { workflowId, news } of slice) {
-      if (news.kind === 'stale') counts.flagged += 1;
-      remember(memory, workflowId, told(memory.watches[workflowId], news, now, memory.sweep));
-    }
-  }
-}
-
-/** The call's result, or undefined (counted and logged) when it failed after its retries. */
-async function orFailed<T>(
-  call: Promise<T>,
-  endpoint: string,
-  counts: SweepCounts,
-): Promise<T | undefined> {
-  try {
-    return await call;
-  } catch (err) {
-    if (!(err instanceof ActivityFailure)) throw err;
-    counts.failedCalls += 1;
-    log.warn('tracking sweep: a call failed; its orders wait for the next sweep', {
-      endpoint,
-      error: err.cause?.message ?? err.message,
-    });
-    return undefined;
-  }
 }

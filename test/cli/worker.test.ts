@@ -33,7 +33,7 @@ it('polls its queues, serves /metrics, and stops cleanly on SIGTERM', async () =
       prefix,
       '--metrics-port',
       String(port),
-      '--no-tracking-schedule',
+      '--no-tracking-sweeper',
     ],
     {
       stdio: ['ignore', 'pipe', 'pipe'],

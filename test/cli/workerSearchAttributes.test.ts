@@ -36,7 +36,7 @@ it('refuses to start in a namespace without the search attributes', async () => 
       `worker-sa-${process.pid}`,
       '--metrics-port',
       '0',
-      '--no-tracking-schedule',
+      '--no-tracking-sweeper',
     ],
     { env: { ...process.env, LOG_LEVEL: 'warn' } },
   );

@@ -24,7 +24,7 @@ import {
   type SupplierNews,
 } from '../../src/client/definitions.js';
 import { taskQueues } from '../../src/temporal/taskQueues.js';
-import { ensureTrackingSchedule, trackingScheduleId } from '../../src/temporal/trackingSchedule.js';
+import { ensureTrackingSweeper, trackingSweeperId } from '../../src/temporal/trackingSweeper.js';
 import { createWorkers, type WorkerSet } from '../../src/worker.js';
 import {
   chunk,
@@ -36,6 +36,7 @@ import {
 } from '../../src/workflows/trackingChanges.js';
 import { matchAnswers } from '../../src/workflows/trackingMatch.js';
 import { afterSweep, bounded, emptyMemory } from '../../src/workflows/trackingMemory.js';
+import { sweeperStatusQuery, sweepNowSignal } from '../../src/workflows/trackingSweeper.js';
 import type {
   trackingSweep,
   TrackingSweepInput,
@@ -734,93 +735,92 @@ describe('tracking decisions', () => {
   });
 });
 
-describe('tracking schedule', () => {
-  const accountLabel = `test-${run}`;
-  const scheduleQueues = taskQueues(`schedule-test-${run}`);
+describe('tracking sweeper', () => {
+  const sweeperQueues = taskQueues(`sweeper-test-${run}`);
+  const label = `sweeper-${run}`;
   const carryLabel = `carry-${run}`;
 
   afterAll(async () => {
-    for (const label of [accountLabel, carryLabel]) {
-      await client.schedule
-        .getHandle(trackingScheduleId(label))
-        .delete()
+    for (const id of [trackingSweeperId(label), trackingSweeperId(carryLabel)]) {
+      await client.workflow
+        .getHandle(id)
+        .terminate('test over')
         .catch(() => undefined);
     }
   });
 
-  it('creates one schedule per account and updates it in place, keeping a pause', async () => {
-    const first = await ensureTrackingSchedule(client, {
-      queues: scheduleQueues,
-      everySeconds: 3_600,
-      accountLabel,
+  it('is one workflow per account, ensured by every start: settings change in place, and the schedule of an earlier release is deleted', async () => {
+    // The way an earlier release swept: a schedule of the same name.
+    await client.schedule.create({
+      scheduleId: trackingSweeperId(label),
+      spec: { intervals: [{ every: '1h' }] },
+      action: {
+        type: 'startWorkflow',
+        workflowType: 'trackingSweep',
+        taskQueue: sweeperQueues.orders,
+        args: [{}],
+      },
+      state: { paused: true },
     });
-    expect(first).toEqual({ scheduleId: `tracking-sweep:${accountLabel}`, created: true });
-    const handle = client.schedule.getHandle(first.scheduleId);
-    await handle.pause('paused by an operator');
+    const first = await ensureTrackingSweeper(client, {
+      queues: sweeperQueues,
+      everySeconds: 3_600,
+      accountLabel: label,
+    });
+    expect(first).toEqual({ workflowId: `tracking-sweep:${label}`, replacedSchedule: true });
+    await expect(client.schedule.getHandle(first.workflowId).describe()).rejects.toThrow();
 
-    const second = await ensureTrackingSchedule(client, {
-      queues: scheduleQueues,
+    const second = await ensureTrackingSweeper(client, {
+      queues: sweeperQueues,
       everySeconds: 1_800,
-      accountLabel,
+      accountLabel: label,
       staleAfterHours: 48,
       missingAfterMinutes: 30,
     });
-    expect(second).toEqual({ scheduleId: first.scheduleId, created: false });
-
+    expect(second).toEqual({ workflowId: first.workflowId, replacedSchedule: false });
+    const handle = client.workflow.getHandle(first.workflowId);
     const described = await handle.describe();
-    expect(described.spec.intervals?.map((i) => i.every)).toEqual([1_800_000]);
-    expect(described.policies.overlap).toBe('SKIP');
-    expect(described.action).toMatchObject({
-      type: 'startWorkflow',
-      workflowType: 'trackingSweep',
-      taskQueue: scheduleQueues.orders,
-      workflowId: first.scheduleId,
-      args: [{ staleAfterSeconds: 172_800, missingAfterSeconds: 1_800 }],
-    });
-    expect(described.state).toMatchObject({ paused: true, note: 'paused by an operator' });
-    expect(trackingScheduleId()).toBe('tracking-sweep:default');
+    expect(described.type).toBe('trackingSweeper');
+    expect(described.taskQueue).toBe(sweeperQueues.orders);
+    // No worker polls this queue set: both ensures reached the one run as start and signal.
+    const runs = await client.workflow.count(`WorkflowId = '${first.workflowId}'`);
+    expect(runs.count).toBe(1);
+    const signals = (await handle.fetchHistory()).events?.filter(
+      (e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'sweeperSettings',
+    );
+    expect(signals).toHaveLength(2);
+    expect(trackingSweeperId()).toBe('tracking-sweep:default');
   });
 
-  it("each scheduled sweep takes up the previous one's memory: news is not sent again", async () => {
+  it('sweeps again and again in one run, keeping what it told: news is not sent twice', async () => {
     const deaf = orders.at(-1)!;
     const signalsBefore = await statusSignals(client.workflow.getHandle(deaf.workflowId));
-    const { scheduleId } = await ensureTrackingSchedule(client, {
+    const { workflowId } = await ensureTrackingSweeper(client, {
       queues,
       everySeconds: 3_600,
       accountLabel: carryLabel,
       pageSize: 2,
     });
-    const handle = client.schedule.getHandle(scheduleId);
-    await handle.pause('triggered by the test only');
-
-    const scheduled = async (n: number): Promise<TrackingSweepSummary> => {
-      await handle.trigger();
-      const described = await eventually(
-        `scheduled sweep ${n}`,
-        () => handle.describe(),
-        (d) => d.info.recentActions.length >= n,
+    const handle = client.workflow.getHandle(workflowId);
+    const finished = (n: number) =>
+      eventually(
+        `sweep ${n} done`,
+        () => handle.query(sweeperStatusQuery),
+        (s) => (s.last?.sweep ?? 0) >= n && s.nextSweepAt !== undefined,
+        60_000,
       );
-      const { workflowId } = described.info.recentActions[n - 1]!.action.workflow;
-      const result = current(await client.workflow.getHandle(workflowId).result());
-      // The next sweep finds it through visibility.
-      await eventually(
-        `sweep ${n} visible as completed`,
-        async () =>
-          (
-            await client.workflow.count(
-              `WorkflowId = '${workflowId}' AND ExecutionStatus = 'Completed'`,
-            )
-          ).count,
-        (count) => count === 1,
-      );
-      return result;
-    };
-    const first = await scheduled(1);
-    const second = await scheduled(2);
+    const first = (await finished(1)).last!;
+    await handle.signal(sweepNowSignal);
+    const second = (await finished(first.sweep + 1)).last!;
     expect(second.sweep).toBe(first.sweep + 1);
+    // Every tracked order of the file, page by page, in each sweep.
+    expect(second.orders).toBe(first.orders);
+    expect(first.orders).toBeGreaterThan(2);
     // Both know what the earlier sweeps told the order whose stage does not move.
-    expect(first).toMatchObject({ signalled: 0, toldBefore: 1 });
     expect(second).toMatchObject({ signalled: 0, toldBefore: 1 });
     expect(await statusSignals(client.workflow.getHandle(deaf.workflowId))).toBe(signalsBefore);
+    // Two sweeps, one run: the workflow list gains no row per sweep.
+    const runs = await client.workflow.count(`WorkflowId = '${workflowId}'`);
+    expect(runs.count).toBe(1);
   });
 });

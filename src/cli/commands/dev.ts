@@ -24,7 +24,7 @@ import { DEV_KEY_FILE, devKeyRing, keyRingFromConfig } from '../../temporal/encr
 import { installRuntimeLogger } from '../../temporal/runtimeLogger.js';
 import { SessionTokenSource } from '../../temporal/sessionTokens.js';
 import { taskQueues } from '../../temporal/taskQueues.js';
-import { ensureTrackingSchedule } from '../../temporal/trackingSchedule.js';
+import { ensureTrackingSweeper } from '../../temporal/trackingSweeper.js';
 import { createWorkers } from '../../worker.js';
 import { DEV_STATE_FILE, writeDevState } from '../devState.js';
 import { devSupplier, shownSupplierUrl } from '../devSupplier.js';
@@ -186,9 +186,9 @@ export function register(program: Command): void {
             );
 
       // ---- tracking sweeper ----------------------------------------------------------------------
-      // One schedule per supplier account; idempotent, so every start may call it.
+      // One sweeper per supplier account; idempotent, so every start may call it.
       const trackingEvery = Math.max(1, Math.round(flags.trackingEvery));
-      const schedule = await ensureTrackingSchedule(workers.client, {
+      const sweeper = await ensureTrackingSweeper(workers.client, {
         queues,
         everySeconds: trackingEvery,
         staleAfterHours: config.TRACKING_STALE_AFTER_HOURS,
@@ -241,7 +241,7 @@ export function register(program: Command): void {
                 `  Sandbox stats   ${sandbox.url}/__sandbox/stats`,
               ]),
           `  Workers         ${queues.orders}, ${queues.supplier} (draining ${queues.retiredBatch})`,
-          `  Tracking sweep  schedule ${schedule.scheduleId}, every ${trackingEvery} s (flags orders unchanged ${config.TRACKING_STALE_AFTER_HOURS} h or unlisted ${config.TRACKING_MISSING_AFTER_MINUTES} min)`,
+          `  Tracking sweep  workflow ${sweeper.workflowId}, every ${trackingEvery} s (flags orders unchanged ${config.TRACKING_STALE_AFTER_HOURS} h or unlisted ${config.TRACKING_MISSING_AFTER_MINUTES} min)`,
           `  Metrics         ${metricsPort === 0 ? 'off (metrics port 0)' : `http://127.0.0.1:${metricsPort}/metrics  (workers and gateway)`}`,
           `  Gateway         ${gateway.url}  (intake token: ${config.GATEWAY_TOKEN === undefined ? intakeToken : 'from GATEWAY_TOKEN'})`,
           `  Webhooks        ${webhooks}`,

@@ -15,7 +15,7 @@ import { installRuntimeLogger } from '../../temporal/runtimeLogger.js';
 import { SessionTokenSource } from '../../temporal/sessionTokens.js';
 import { requireSearchAttributes } from '../../temporal/registerSearchAttributes.js';
 import { queuePrefix } from '../../temporal/taskQueues.js';
-import { ensureTrackingSchedule } from '../../temporal/trackingSchedule.js';
+import { ensureTrackingSweeper } from '../../temporal/trackingSweeper.js';
 import { replayOpenWorkflows } from '../../temporal/replayCheck.js';
 import { createWorkers, WORKFLOWS_PATH } from '../../worker.js';
 import { nonNegativeInt, portOption, untilSignal } from '../options.js';
@@ -29,7 +29,7 @@ import {
 } from '../temporal.js';
 
 interface WorkerFlags extends TemporalFlags {
-  trackingSchedule: boolean;
+  trackingSweeper: boolean;
   metricsPort?: number;
   replayCheck?: number;
 }
@@ -52,8 +52,8 @@ export function register(program: Command): void {
         nonNegativeInt,
       )
       .option(
-        '--no-tracking-schedule',
-        "leave the account's tracking-sweep schedule as it is (by default every worker ensures it)",
+        '--no-tracking-sweeper',
+        "leave the account's tracking sweeper as it is (by default every worker ensures it runs with this worker's settings)",
       ),
     { queues: true },
   ).action(async (flags: WorkerFlags) => {
@@ -114,9 +114,9 @@ export function register(program: Command): void {
         log,
       });
       const running = workers.run();
-      if (flags.trackingSchedule) {
-        // Idempotent: every worker of the account may ensure the one schedule at start.
-        const { scheduleId } = await ensureTrackingSchedule(workers.client, {
+      if (flags.trackingSweeper) {
+        // Idempotent: every worker of the account may ensure the one sweeper at start.
+        const { workflowId, replacedSchedule } = await ensureTrackingSweeper(workers.client, {
           queues: target.queues,
           everySeconds: config.TRACKING_EVERY_SECONDS,
           accountLabel: queuePrefix(target.queues),
@@ -124,8 +124,8 @@ export function register(program: Command): void {
           missingAfterMinutes: config.TRACKING_MISSING_AFTER_MINUTES,
         });
         log.info(
-          { scheduleId, everySeconds: config.TRACKING_EVERY_SECONDS },
-          'tracking schedule ensured',
+          { workflowId, everySeconds: config.TRACKING_EVERY_SECONDS, replacedSchedule },
+          'tracking sweeper ensured',
         );
       }
       const { orders, supplier: supplierQueue, retiredBatch } = target.queues;
