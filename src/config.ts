@@ -96,7 +96,7 @@ export const Env = z.object({
   CHECKOUT_MAX_BATCH: z.coerce.number().int().min(1).max(100).default(50),
   /** Minutes between balance reads while orders wait for funds (one read for all of them). */
   FUNDS_CHECK_MINUTES: z.coerce.number().positive().max(1_440).default(30),
-  /** Seconds between tracking sweeps of one supplier account (its Temporal Schedule). */
+  /** Seconds between tracking sweeps of one supplier account (its long-running sweeper). */
   TRACKING_EVERY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   /**
    * Hours an order's supplier status may stay the same (paid and not shipped, or shipped and not
