@@ -2,12 +2,17 @@
  * `dropflow sandbox`: the supplier simulator on its own (docs/architecture.md §2.2,
  * docs/sandbox.md).
  */
+import { resolve } from 'node:path';
+
 import { type Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../../config.js';
 import { createLogger } from '../../log.js';
 import { DEFAULT_SANDBOX_OPTIONS } from '../../sandbox/sandbox.js';
 import { startSandbox } from '../../sandbox/server.js';
+import { readDevState } from '../devState.js';
+import { CommandError } from '../failure.js';
 import { nonNegativeInt, portOption, positiveNumber, untilSignal } from '../options.js';
+import { printJson, printLines } from '../output.js';
 
 interface SandboxFlags {
   port?: number;
@@ -31,7 +36,7 @@ function positiveInt(value: string): number {
 }
 
 export function register(program: Command): void {
-  program
+  const command = program
     .command('sandbox')
     .description('run the supplier sandbox: the Open API, simulated, with state kept on disk')
     .option('--port <n>', 'port (env SANDBOX_PORT, default 8787)', portOption)
@@ -96,5 +101,77 @@ export function register(program: Command): void {
       );
       await untilSignal();
       await sandbox.close();
+    });
+  registerTopUp(command);
+}
+
+interface TopUpFlags {
+  amount: number;
+  openId?: string;
+  url?: string;
+  json?: boolean;
+}
+
+interface TopUpAnswer {
+  openId: string;
+  makeupOrderId: string;
+  amount: number;
+  balance: { amount: number };
+  webhookMessageIds: string[];
+}
+
+/** `dropflow sandbox topup --amount N`: POST /__sandbox/topup of a running sandbox. */
+function registerTopUp(sandbox: Command): void {
+  sandbox
+    .command('topup')
+    .description(
+      'top a sandbox account up as its merchant would: a paid makeup order, its webhook pushed',
+    )
+    .requiredOption('--amount <n>', 'how much (USD)', positiveNumber)
+    .option('--open-id <id>', 'the account (default: the SANDBOX_API_KEY account)')
+    .option(
+      '--url <url>',
+      "the sandbox (default: the running `dropflow dev`'s, else http://127.0.0.1:SANDBOX_PORT)",
+    )
+    .option('--json', 'print the answer as one JSON document')
+    .action(async (flags: TopUpFlags) => {
+      const config = loadConfig();
+      const dev = readDevState(resolve(config.DROPFLOW_DATA_DIR));
+      const url =
+        flags.url ??
+        (dev?.ports.sandbox !== undefined ? dev.urls.supplier : undefined) ??
+        `http://127.0.0.1:${config.SANDBOX_PORT}`;
+      const res = await fetch(`${url.replace(/\/+$/, '')}/__sandbox/topup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          amount: flags.amount,
+          ...(flags.openId !== undefined && { openId: flags.openId }),
+        }),
+      }).catch((err: unknown) => {
+        throw new CommandError(
+          `cannot reach the sandbox at ${url}: ${err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err)}`,
+          'SANDBOX_UNREACHABLE',
+        );
+      });
+      if (res.status !== 200) {
+        const body = (await res.json().catch(() => ({}))) as { error?: string };
+        throw new CommandError(
+          `the sandbox at ${url} refused the top-up: HTTP ${res.status} ${body.error ?? ''}`.trim(),
+          'SANDBOX_REFUSED',
+        );
+      }
+      const answer = (await res.json()) as TopUpAnswer;
+      if (flags.json === true) {
+        printJson(answer);
+        return;
+      }
+      const webhook =
+        answer.webhookMessageIds.length > 0
+          ? 'makeup webhook pushed (CREATED, PAID)'
+          : 'no makeup webhook: the account has no makeup callback (dropflow webhooks register)';
+      printLines([
+        `topup ${answer.makeupOrderId}: +${answer.amount} to account ${answer.openId}; balance ${answer.balance.amount}; ${webhook}`,
+      ]);
     });
 }

@@ -3,7 +3,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { MakeupStatus } from '../../supplier/api/constants.js';
+import { WebhookTopic } from '../../supplier/api/webhooks.js';
 import { FaultRule } from '../faults.js';
+import { utcDate } from '../orderView.js';
 import type { Sandbox } from '../sandbox.js';
 import { emptyStats } from '../state.js';
 
@@ -13,6 +16,10 @@ const NewAccount = z.object({
   balance: z.number().nonnegative().optional(),
 });
 const Lifecycle = z.object({ stepMs: z.number().int().nonnegative() });
+const TopUp = z.object({
+  amount: z.number().positive().max(1_000_000),
+  openId: z.string().optional(),
+});
 const ExpireTokens = z.object({ openId: z.string().min(1) });
 
 export function registerControlRoutes(app: FastifyInstance, sb: Sandbox): void {
@@ -43,6 +50,57 @@ export function registerControlRoutes(app: FastifyInstance, sb: Sandbox): void {
     account.balance.amount = p.data.amount;
     sb.changed();
     return { openId: account.openId, balance: account.balance };
+  });
+
+  /**
+   * The merchant tops the balance up, as on the supplier's site: a balance top-up makeup order
+   * (BT…) is made and paid at once, the balance grows by `amount`, and the makeup topic's callback
+   * hears it CREATED then PAID — the news dropflow's funds watcher acts on.
+   */
+  app.post('/__sandbox/topup', (req, reply) => {
+    const p = TopUp.safeParse(req.body);
+    if (!p.success) return reply.code(400).send(bad(p.error));
+    const account =
+      p.data.openId === undefined ? sb.defaultAccount() : sb.state.accounts[p.data.openId];
+    if (!account) return reply.code(404).send({ error: 'no such account' });
+    const amount = Math.round(p.data.amount * 100) / 100;
+    const makeupOrderId = sb.nextId('BT');
+    const at = utcDate(sb.now());
+    account.balance.amount = Math.round((account.balance.amount + amount) * 100) / 100;
+    sb.changed();
+    const params = {
+      orderId: makeupOrderId,
+      amount,
+      reason: 'balance top-up',
+      type: 1,
+      diffUseType: 1,
+      createDate: at,
+    };
+    const pushed = [
+      sb.webhooks.enqueue(account.openId, WebhookTopic.Makeup, {
+        type: 'MAKEUP',
+        messageType: 'INSERT',
+        params: { ...params, status: MakeupStatus.Created },
+      }),
+      sb.webhooks.enqueue(account.openId, WebhookTopic.Makeup, {
+        type: 'MAKEUP',
+        messageType: 'PAID',
+        params: {
+          ...params,
+          status: MakeupStatus.Paid,
+          payOrderId: sb.nextId('PAY'),
+          paymentDate: at,
+        },
+      }),
+    ].filter((id) => id !== undefined);
+    return {
+      openId: account.openId,
+      makeupOrderId,
+      amount,
+      balance: account.balance,
+      // Empty when the account has no enabled makeup callback (webhook/set).
+      webhookMessageIds: pushed,
+    };
   });
 
   /** The account's access token expires now (its next use answers 1600001); refresh still works. */
