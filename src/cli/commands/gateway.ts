@@ -38,11 +38,11 @@ export function register(program: Command): void {
     const config = loadConfig();
     const log = createLogger('gateway');
     const metricsPort = flags.metricsPort ?? config.GATEWAY_METRICS_PORT;
-    // Before anything touches the runtime: it is installed once per process.
-    installRuntimeLogger(
-      undefined,
-      metricsPort === 0 ? {} : { metricsAddress: `0.0.0.0:${metricsPort}` },
-    );
+    // The gateway needs the SDK's native runtime only to export its metrics (installed once per
+    // process, before anything else touches it); without it the metrics go nowhere.
+    if (metricsPort !== 0) {
+      installRuntimeLogger(undefined, { metricsAddress: `0.0.0.0:${metricsPort}` });
+    }
     const temporal = await connectTemporal(flags);
     // The signing key: given, or the openId the account's session workflow learned with its token.
     const tokens = new SessionTokenSource(temporal.client, temporal.target.queues);
