@@ -95,3 +95,12 @@ export function installRuntimeLogger(
   });
   return true;
 }
+
+/**
+ * Stops the runtime of a process that installed it only to export metrics (the gateway). The SDK
+ * stops it by itself once its last worker or native connection is gone; without either it would
+ * keep the process alive after everything else closed.
+ */
+export async function shutdownRuntime(): Promise<void> {
+  await Runtime._instance?.shutdown();
+}

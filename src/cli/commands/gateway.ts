@@ -11,7 +11,7 @@ import { loadConfig } from '../../config.js';
 import { startGateway } from '../../gateway/server.js';
 import { createLogger } from '../../log.js';
 import { portOption, untilSignal } from '../options.js';
-import { installRuntimeLogger } from '../../temporal/runtimeLogger.js';
+import { installRuntimeLogger, shutdownRuntime } from '../../temporal/runtimeLogger.js';
 import { SessionTokenSource } from '../../temporal/sessionTokens.js';
 import { connectTemporal, temporalOptions, type TemporalFlags } from '../temporal.js';
 
@@ -80,6 +80,7 @@ export function register(program: Command): void {
       await gateway.close();
     } finally {
       await temporal.close();
+      await shutdownRuntime();
     }
   });
 }
