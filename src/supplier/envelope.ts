@@ -8,7 +8,8 @@ export const Envelope = z.looseObject({
   result: z.boolean().nullish(),
   success: z.boolean().nullish(),
   message: z.string().nullish(),
-  data: z.unknown(),
+  // Error answers may leave `data` out altogether.
+  data: z.unknown().optional(),
   requestId: z.string().nullish(),
 });
 export type Envelope = z.infer<typeof Envelope>;
