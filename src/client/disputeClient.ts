@@ -5,15 +5,24 @@
  * second.
  */
 import { createHash } from 'node:crypto';
-import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/client';
 import {
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowIdReusePolicy,
+  WorkflowUpdateFailedError,
+} from '@temporalio/client';
+
+import type { SupplierClient } from '../supplier/client.js';
+import {
+  cancelUpdate,
   DISPUTE_WORKFLOW,
   disputeStatusQuery,
   disputeWorkflowId,
+  type ActionResult,
+  type CancelInput,
   type DisputeInput,
   type DisputeStatus,
 } from './definitions.js';
-import { canonicalJson, type OrderClient } from './orderClient.js';
+import { canonicalJson, OrderActionRejectedError, type OrderClient } from './orderClient.js';
 import { OrderNumber } from '../temporal/searchAttributes.js';
 
 export interface DisputeRequest {
@@ -89,4 +98,133 @@ export async function openDispute(
 
 export function disputeStatus(orders: OrderClient, workflowId: string): Promise<DisputeStatus> {
   return orders.client.workflow.getHandle(workflowId).query(disputeStatusQuery);
+}
+
+// ---- what an operator sees and does: reasons, the order's disputes, cancel --------------------
+
+/** What the supplier offers to dispute on an order now (disputeProducts, disputeConfirmInfo). */
+export interface DisputeTermsView {
+  orderNumber: string;
+  svcOrderId: string;
+  /** Every line; `canChoose` false while an unfinished dispute exists or nothing is left. */
+  lines: {
+    lineItemId: string;
+    sku?: string;
+    name?: string;
+    /** USD per unit. */
+    price: number;
+    /** Units that can still be disputed. */
+    quantity: number;
+    canChoose: boolean;
+  }[];
+  /** The reasons offered for the choosable lines; none when no line can be chosen. */
+  reasons: { disputeReasonId: number; reasonName: string }[];
+  /** Refundable amount for all choosable units, USD. */
+  maxAmount?: number;
+  /** What may be asked for. */
+  expect: ('refund' | 'reissue')[];
+}
+
+/** The supplier's terms for disputing the order's lines (all choosable units unless `lines`). */
+export async function disputeTerms(
+  supplier: SupplierClient,
+  orderNumber: string,
+  svcOrderId: string,
+  lines: readonly { lineItemId: string; quantity: number }[] = [],
+): Promise<DisputeTermsView> {
+  const offered = await supplier.api.disputeProducts({ orderId: svcOrderId });
+  const all = offered.productInfoList.flatMap((p) =>
+    p.lineItemId == null
+      ? []
+      : [
+          {
+            lineItemId: p.lineItemId,
+            ...(p.sku != null && { sku: p.sku }),
+            ...(p.svcProductName != null && { name: p.svcProductName }),
+            price: p.price ?? 0,
+            quantity: p.quantity ?? 0,
+            canChoose: p.canChoose !== false && (p.quantity ?? 0) > 0,
+          },
+        ],
+  );
+  const chosen =
+    lines.length > 0
+      ? lines.map((l) => ({
+          ...l,
+          price: all.find((a) => a.lineItemId === l.lineItemId)?.price ?? 0,
+        }))
+      : all
+          .filter((l) => l.canChoose)
+          .map((l) => ({ lineItemId: l.lineItemId, quantity: l.quantity, price: l.price }));
+  const base = { orderNumber, svcOrderId, lines: all };
+  if (chosen.length === 0 || !all.some((l) => l.canChoose)) {
+    return { ...base, reasons: [], expect: [] };
+  }
+  const terms = await supplier.api.disputeConfirmInfo({
+    orderId: svcOrderId,
+    productInfoList: chosen,
+  });
+  const expectNames = { '1': 'refund', '2': 'reissue' } as const;
+  return {
+    ...base,
+    reasons: terms.disputeReasonList.map((r) => ({
+      disputeReasonId: r.disputeReasonId,
+      reasonName: r.reasonName ?? '',
+    })),
+    ...(terms.maxAmount != null && { maxAmount: terms.maxAmount }),
+    expect: terms.expectResultOptionList.flatMap((o) =>
+      o === '1' || o === '2' ? [expectNames[o]] : [],
+    ),
+  };
+}
+
+export interface OrderDispute {
+  workflowId: string;
+  businessDisputeId: string;
+  /** The workflow is open (the dispute may still be cancelled). */
+  running: boolean;
+  startedAt: string;
+}
+
+/** The order's dispute workflows on the account's queue, newest first (from visibility). */
+export async function orderDisputes(
+  orders: OrderClient,
+  orderNumber: string,
+): Promise<OrderDispute[]> {
+  const prefix = disputeWorkflowId(orderNumber, '');
+  const quoted = (v: string) => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  const query =
+    `WorkflowId STARTS_WITH ${quoted(prefix)} AND WorkflowType = ${quoted(DISPUTE_WORKFLOW)}` +
+    ` AND TaskQueue = ${quoted(orders.queues.orders)}`;
+  const found: OrderDispute[] = [];
+  for await (const info of orders.client.workflow.list({ query })) {
+    found.push({
+      workflowId: info.workflowId,
+      businessDisputeId: info.workflowId.slice(prefix.length),
+      running: info.status.name === 'RUNNING',
+      startedAt: info.startTime.toISOString(),
+    });
+  }
+  return found.sort((a, b) => b.startedAt.localeCompare(a.startedAt));
+}
+
+/** Asks the dispute workflow to cancel (its `cancel` Update); a refusal says why. */
+export async function cancelDisputeWorkflow(
+  orders: OrderClient,
+  orderNumber: string,
+  workflowId: string,
+  input: CancelInput,
+): Promise<ActionResult> {
+  try {
+    return await orders.client.workflow
+      .getHandle(workflowId)
+      .executeUpdate(cancelUpdate, { args: [input] });
+  } catch (err) {
+    if (!(err instanceof WorkflowUpdateFailedError)) throw err;
+    throw new OrderActionRejectedError(
+      orderNumber,
+      'cancel dispute',
+      err.cause?.message ?? err.message,
+    );
+  }
 }
