@@ -154,7 +154,7 @@ export function register(program: Command): void {
       });
       const running = workers.run();
 
-      // ---- gateway (architecture §7) -----------------------------------------------------------
+      // ---- gateway (docs/architecture.md §16) --------------------------------------------------
       // Local only; the intake token is GATEWAY_TOKEN, or a fresh one printed below.
       const intakeToken = config.GATEWAY_TOKEN ?? randomBytes(18).toString('base64url');
       const gateway = await startGateway({
