@@ -5,6 +5,7 @@
  * definers.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { OrderChanges } from './orderInput.js';
 import type { StoreEventsView } from './storeEventTypes.js';
 
 export const ORDER_WORKFLOW = 'fulfillOrder';
@@ -171,6 +172,15 @@ export interface CancelInput {
   reason: string;
   by?: string;
 }
+/**
+ * Changes to the order's createOrderV3 body (AMENDABLE_FIELDS in orderInput.ts; null removes an
+ * optional field), taken while the supplier does not have the order yet.
+ */
+export interface AmendInput {
+  order: OrderChanges;
+  /** Who asked, for the timeline. */
+  by?: string;
+}
 
 export const resumeUpdate = defineUpdate<ActionResult, [ResumeInput]>('resume');
 export const changeLogisticsUpdate = defineUpdate<ActionResult, [ChangeLogisticsInput]>(
@@ -181,6 +191,12 @@ export const approvePaymentUpdate = defineUpdate<ActionResult, [ApprovePaymentIn
 );
 export const provideWaybillUpdate = defineUpdate<ActionResult, [WaybillInput]>('provideWaybill');
 export const cancelUpdate = defineUpdate<ActionResult, [CancelInput]>('cancel');
+export const amendUpdate = defineUpdate<ActionResult, [AmendInput]>('amend');
+/**
+ * The failure type of an amend refused for its changes: the first detail is the `FieldIssue[]`
+ * (field and rule) of the order they would make.
+ */
+export const AMEND_INVALID = 'OrderAmendInvalid';
 
 // ---- status ----------------------------------------------------------------------------------
 
@@ -203,6 +219,12 @@ export interface OrderStatus {
   flow: string;
   stage: Stage;
   svcOrderId?: string;
+  /**
+   * Whether the supplier has (or had) filed the order: created, intercepted at creation, or held
+   * unconnected (flow C). False again once dropflow deleted it there to amend it. Missing in the
+   * results of orders that ended before amend existed.
+   */
+  atSupplier?: boolean;
   shipmentOrderId?: string;
   payId?: string;
   logisticName?: string;

@@ -7,16 +7,23 @@
  * orderNumber is one workflow for the lifetime of the namespace's retention. A second submit with
  * the same (parsed) input answers `existing`; with a different input it is a conflict. The input
  * is compared through a memo `inputHash` (sha256 of its canonical JSON), so the comparison does
- * not depend on the key order or on defaults written out or left implicit.
+ * not depend on the key order or on defaults written out or left implicit. The memo keeps the
+ * submitted input's hash when the order is amended: the original body stays `existing`.
+ *
+ * One exception frees an orderNumber: an order that ended CANCELLED before the supplier ever had
+ * it (its result says so) may be submitted again with a different input, which starts a new run
+ * under the same workflow id.
  */
 import { createHash } from 'node:crypto';
 
 import {
+  ApplicationFailure,
   WorkflowExecutionAlreadyStartedError,
   WorkflowIdReusePolicy,
   WorkflowNotFoundError,
   WorkflowUpdateFailedError,
   type Client,
+  type WorkflowExecutionDescription,
   type WorkflowExecutionInfo,
   type WorkflowHandle,
 } from '@temporalio/client';
@@ -31,6 +38,8 @@ import {
 } from '../temporal/searchAttributes.js';
 import type { TaskQueues } from '../temporal/taskQueues.js';
 import {
+  AMEND_INVALID,
+  amendUpdate,
   approvePaymentUpdate,
   cancelUpdate,
   changeLogisticsUpdate,
@@ -41,6 +50,7 @@ import {
   Stage,
   statusQuery,
   type ActionResult,
+  type AmendInput,
   type ApprovePaymentInput,
   type CancelInput,
   type ChangeLogisticsInput,
@@ -48,8 +58,9 @@ import {
   type ResumeInput,
   type WaybillInput,
 } from './definitions.js';
+import { withoutActionPrefix } from './failures.js';
 import { startSummary } from './orderGlance.js';
-import { flowLabel, parseOrder, type OrderInput } from './orderInput.js';
+import { changesIssues, flowLabel, parseOrder, type OrderInput } from './orderInput.js';
 
 /** The memo key holding the sha256 of the order's canonical JSON. */
 export const INPUT_HASH_MEMO = 'inputHash';
@@ -94,7 +105,9 @@ export class OrderActionRejectedError extends Error {
     readonly action: string,
     readonly reason: string,
   ) {
-    super(`${action} rejected for order ${orderNumber}: ${reason}`);
+    // The workflow's refusals start with `<action> refused: ` and name the order: said once.
+    const own = withoutActionPrefix(action, reason) !== reason;
+    super(own ? reason : `${action} refused for order ${orderNumber}: ${reason}`);
   }
 }
 
@@ -176,12 +189,35 @@ export class OrderClient {
     const orderNumber = input.order.orderNumber;
     const workflowId = orderWorkflowId(orderNumber);
     const hash = inputHash(input);
+    if (await this.start(input, hash, WorkflowIdReusePolicy.REJECT_DUPLICATE)) {
+      return { outcome: 'started', workflowId, orderNumber };
+    }
+    const existing = await this.client.workflow.getHandle(workflowId).describe();
+    if (sameOrder(existing, hash)) return { outcome: 'existing', workflowId, orderNumber };
+    if (await this.neverAtSupplier(existing)) {
+      // Only this start may reuse the id; a concurrent submit that won is judged as usual.
+      if (await this.start(input, hash, WorkflowIdReusePolicy.ALLOW_DUPLICATE)) {
+        return { outcome: 'started', workflowId, orderNumber };
+      }
+      const winner = await this.client.workflow.getHandle(workflowId).describe();
+      if (sameOrder(winner, hash)) return { outcome: 'existing', workflowId, orderNumber };
+    }
+    throw new OrderConflictError(orderNumber, workflowId);
+  }
+
+  /** Starts the order's workflow; false when its id is taken as the policy sees it. */
+  private async start(
+    input: OrderInput,
+    hash: string,
+    workflowIdReusePolicy: WorkflowIdReusePolicy,
+  ): Promise<boolean> {
+    const orderNumber = input.order.orderNumber;
     try {
       await this.client.workflow.start<FulfillOrderWorkflow>(ORDER_WORKFLOW, {
-        workflowId,
+        workflowId: orderWorkflowId(orderNumber),
         taskQueue: this.queues.orders,
         args: [input],
-        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+        workflowIdReusePolicy,
         memo: { [INPUT_HASH_MEMO]: hash },
         staticSummary: startSummary(orderNumber, flowLabel(input.fulfillment)),
         // No personal data here: search attributes are never encrypted (docs/architecture.md §7).
@@ -192,15 +228,29 @@ export class OrderClient {
           { key: NeedsAttention, value: false },
         ],
       });
-      return { outcome: 'started', workflowId, orderNumber };
+      return true;
     } catch (err) {
-      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+      if (err instanceof WorkflowExecutionAlreadyStartedError) return false;
+      throw err;
     }
-    const existing = await this.client.workflow.getHandle(workflowId).describe();
-    if (existing.type === ORDER_WORKFLOW && existing.memo?.[INPUT_HASH_MEMO] === hash) {
-      return { outcome: 'existing', workflowId, orderNumber };
-    }
-    throw new OrderConflictError(orderNumber, workflowId);
+  }
+
+  /**
+   * Whether the run ended CANCELLED without the supplier ever having the order: no svc order id,
+   * no create in doubt, and a result that says so (`atSupplier` false; results of runs that ended
+   * before amend existed lack it and keep their orderNumber).
+   */
+  private async neverAtSupplier(run: WorkflowExecutionDescription): Promise<boolean> {
+    if (run.type !== ORDER_WORKFLOW || run.status.name !== 'COMPLETED') return false;
+    const result = (await this.client.workflow
+      .getHandle(run.workflowId, run.runId)
+      .result()) as OrderStatus;
+    return (
+      result.stage === Stage.CANCELLED &&
+      result.atSupplier === false &&
+      result.svcOrderId === undefined &&
+      result.outcomeUnknown === undefined
+    );
   }
 
   /** The workflow's `status` query: stage, ids, amounts, tracking, reasons, timeline. */
@@ -257,6 +307,18 @@ export class OrderClient {
     );
   }
 
+  /**
+   * Changes the order's body while the supplier does not have it yet (docs/architecture.md §9).
+   * Throws OrderInvalidError with the field issues of the changes, or OrderActionRejectedError.
+   */
+  amend(orderNumber: string, input: AmendInput): Promise<ActionResult> {
+    const shape = changesIssues(input.order);
+    if (shape.length > 0) return Promise.reject(new OrderInvalidError(shape));
+    return this.act(orderNumber, amendUpdate.name, (h) =>
+      h.executeUpdate(amendUpdate, { args: [input] }),
+    );
+  }
+
   provideWaybill(orderNumber: string, input: WaybillInput): Promise<ActionResult> {
     return this.act(orderNumber, provideWaybillUpdate.name, (h) =>
       h.executeUpdate(provideWaybillUpdate, { args: [input] }),
@@ -273,8 +335,12 @@ export class OrderClient {
       return await send(handle);
     } catch (err) {
       if (err instanceof WorkflowUpdateFailedError) {
+        const cause = err.cause;
+        if (cause instanceof ApplicationFailure && cause.type === AMEND_INVALID) {
+          throw new OrderInvalidError(cause.details?.[0] as FieldIssue[]);
+        }
         // The validator's (or handler's) failure carries the workflow's reason.
-        throw new OrderActionRejectedError(orderNumber, action, err.cause?.message ?? err.message);
+        throw new OrderActionRejectedError(orderNumber, action, cause?.message ?? err.message);
       }
       if (!(err instanceof WorkflowNotFoundError)) throw err;
     }
@@ -302,6 +368,11 @@ export class OrderClient {
       throw err;
     }
   }
+}
+
+/** The run is this order's workflow, started with the same input. */
+function sameOrder(run: WorkflowExecutionDescription, hash: string): boolean {
+  return run.type === ORDER_WORKFLOW && run.memo?.[INPUT_HASH_MEMO] === hash;
 }
 
 function summarize(info: WorkflowExecutionInfo): OrderSummary {

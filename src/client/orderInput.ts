@@ -172,3 +172,94 @@ export function usesPlatformLogistics(f: FulfillmentChoices): boolean {
 export function flowLabel(f: FulfillmentChoices): string {
   return f.flow === 'C' ? `C+${f.then}` : f.flow;
 }
+
+// ---- amending an order that the supplier does not have yet --------------------------------------
+
+/**
+ * The createOrderV3 body fields `amend` may change (docs/architecture.md §9): the recipient, the
+ * address, the contact, customs numbers, the lines and the logistics line. The orderNumber names
+ * the order; origin, storage, flow and sandbox follow from the fulfilment choices.
+ */
+export const AMENDABLE_FIELDS = [
+  'shippingCustomerName',
+  'shippingAddress',
+  'shippingAddress2',
+  'houseNumber',
+  'shippingCity',
+  'shippingCounty',
+  'shippingProvince',
+  'shippingCountry',
+  'shippingCountryCode',
+  'shippingZip',
+  'shippingPhone',
+  'email',
+  'taxId',
+  'consigneeID',
+  'iossType',
+  'iossNumber',
+  'remark',
+  'logisticName',
+  'products',
+] as const satisfies readonly (keyof OrderBody)[];
+export type AmendableField = (typeof AMENDABLE_FIELDS)[number];
+
+/** What `amend` changes: createOrderV3 body fields; null removes an optional one. */
+export type OrderChanges = { [K in AmendableField]?: OrderBody[K] | null };
+
+export type AmendedOrder =
+  { ok: true; input: OrderInput; fields: AmendableField[] } | { ok: false; issues: FieldIssue[] };
+
+function isAmendable(key: string): key is AmendableField {
+  return (AMENDABLE_FIELDS as readonly string[]).includes(key);
+}
+
+/** The shape of an amendment on its own: an object of amendable fields, at least one. */
+export function changesIssues(raw: unknown): FieldIssue[] {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return [{ field: '(body)', rule: 'must be a JSON object of the fields to change' }];
+  }
+  const keys = Object.keys(raw);
+  if (keys.length === 0) return [{ field: '(body)', rule: 'must name at least one field' }];
+  return keys
+    .filter((key) => !isAmendable(key))
+    .map((field) => ({
+      field,
+      rule:
+        field === 'orderNumber'
+          ? 'cannot be amended: it names the order'
+          : `cannot be amended (amendable: ${AMENDABLE_FIELDS.join(', ')})`,
+    }));
+}
+
+/**
+ * The order with `raw`'s changes, checked as a whole as an incoming order is (parseOrder), with the
+ * names of the fields that really change. Issues name the field and the rule.
+ */
+export function amendOrder(current: OrderInput, raw: unknown): AmendedOrder {
+  const shape = changesIssues(raw);
+  if (shape.length > 0) return { ok: false, issues: shape };
+  const merged = withChanges(current.order, raw as Record<string, unknown>);
+  const parsed = parseOrder({ ...merged, fulfillment: current.fulfillment });
+  if (!parsed.ok) return parsed;
+  const before = current.order as Record<string, unknown>;
+  const after = parsed.input.order as Record<string, unknown>;
+  const fields = AMENDABLE_FIELDS.filter(
+    (f) => JSON.stringify(before[f]) !== JSON.stringify(after[f]),
+  );
+  if (fields.length === 0) {
+    return {
+      ok: false,
+      issues: [{ field: '(body)', rule: 'changes nothing: the order already has these values' }],
+    };
+  }
+  return { ok: true, input: parsed.input, fields };
+}
+
+/** `body` with `changes` applied: a null change removes the field. */
+export function withChanges<T extends object>(body: T, changes: Record<string, unknown>): T {
+  const removed = new Set(Object.keys(changes).filter((key) => changes[key] === null));
+  return Object.fromEntries([
+    ...Object.entries(body).filter(([key]) => !removed.has(key)),
+    ...Object.entries(changes).filter(([, value]) => value !== null),
+  ]) as T;
+}

@@ -52,6 +52,20 @@ export function failureOf(step: string, err: ActivityFailure): FailureInfo {
 }
 
 /**
+ * The fields a parameter error names: the supplier words them `Param error: <field>: <rule>`,
+ * several joined by `; ` (as the sandbox does, docs/supplier-api.md §5.1). None when it names none.
+ */
+export function paramErrorFields(message: string): string[] {
+  const at = message.search(/param error:/i);
+  if (at < 0) return [];
+  const issues = message.slice(at + 'param error:'.length).split(/;\s*/);
+  const fields = issues
+    .map((issue) => /^\s*([A-Za-z_][\w.[\]]*):\s/.exec(issue)?.[1])
+    .filter((f): f is string => f !== undefined);
+  return [...new Set(fields)];
+}
+
+/**
  * Whether the supplier may have acted on a call that failed: its answer was lost, or the activity
  * itself failed (timed out, its worker died). A supplier error answer, or a request that never
  * left, is sure: nothing happened.

@@ -4,8 +4,16 @@
  * file wires handlers and the sequence. Orders started before the reconciling steps run ./v1;
  * orders started before batched checkout check out alone (steps/checkout.ts, steps/payment.ts).
  */
-import { allHandlersFinished, condition, patched, setHandler } from '@temporalio/workflow';
 import {
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  patched,
+  setHandler,
+} from '@temporalio/workflow';
+import {
+  AMEND_INVALID,
+  amendUpdate,
   approvePaymentUpdate,
   cancelUpdate,
   changeLogisticsUpdate,
@@ -15,12 +23,13 @@ import {
   statusQuery,
   supplierEventSignal,
   supplierStatusSignal,
+  type AmendInput,
   type CancelInput,
   type ChangeLogisticsInput,
   type OrderStatus,
   type WaybillInput,
 } from '../client/definitions.js';
-import { usesPlatformLogistics, type OrderInput } from '../client/orderInput.js';
+import { amendOrder, usesPlatformLogistics, type OrderInput } from '../client/orderInput.js';
 import { activities } from './activities.js';
 import { checkoutOutcomeSignal } from './checkout/messages.js';
 import { CancelRequested, Order } from './order.js';
@@ -124,6 +133,21 @@ function registerHandlers(o: Order): void {
       if (o.cancelUnderWay) refuse(o, 'cancel', 'a cancel is already under way');
       if (typeof input.reason !== 'string' || input.reason.trim() === '')
         refuse(o, 'cancel', 'a reason is required');
+    },
+  });
+  setHandler(amendUpdate, (input) => o.request('amend', input), {
+    validator: (input: AmendInput) => {
+      // The changes first: a refused amend names the field and the rule whatever the stage.
+      const amended = amendOrder(o.input, (input as AmendInput | undefined)?.order);
+      if (!amended.ok) {
+        throw ApplicationFailure.create({
+          type: AMEND_INVALID,
+          message: `amend refused: ${amended.issues.map((i) => `${i.field}: ${i.rule}`).join('; ')}`,
+          details: [amended.issues],
+          nonRetryable: true,
+        });
+      }
+      if (!o.accepting.has('amend')) refuse(o, 'amend', o.amendRefusal());
     },
   });
 }

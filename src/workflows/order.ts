@@ -13,15 +13,23 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import {
+  FINAL_STAGES,
   Stage,
   WAITING_STAGES,
   type ActionResult,
+  type AmendInput,
   type FailureInfo,
   type OrderStatus,
   type SupplierNews,
   type TimelineEntry,
 } from '../client/definitions.js';
-import { flowLabel, type OrderInput } from '../client/orderInput.js';
+import {
+  amendOrder,
+  flowLabel,
+  withChanges,
+  type AmendableField,
+  type OrderInput,
+} from '../client/orderInput.js';
 import {
   StoreEventType,
   type StoreEventDataMap,
@@ -37,10 +45,12 @@ import {
   SvcOrderId,
 } from '../temporal/searchAttributes.js';
 import { MakeupStatus } from '../supplier/api/constants.js';
+import { SupplierCode } from '../supplier/errors.js';
 import { counterOf, METRICS } from '../metrics.js';
 import { storeEventDelivery } from './activities.js';
 import type { CheckoutOutcome } from './checkout/messages.js';
 import { renderDetails } from './details.js';
+import { paramErrorFields } from './failures.js';
 import { stopData } from './storeEventData.js';
 import { StoreEventOutbox, type OutboxHost } from './storeEventOutbox.js';
 import {
@@ -50,7 +60,7 @@ import {
 } from './steps/supplierStep.js';
 
 export type ActionKind =
-  'resume' | 'changeLogistics' | 'approvePayment' | 'provideWaybill' | 'cancel';
+  'resume' | 'changeLogistics' | 'approvePayment' | 'provideWaybill' | 'cancel' | 'amend';
 
 const ALL_ACTIONS: readonly ActionKind[] = [
   'resume',
@@ -58,6 +68,7 @@ const ALL_ACTIONS: readonly ActionKind[] = [
   'approvePayment',
   'provideWaybill',
   'cancel',
+  'amend',
 ];
 
 export interface PendingAction {
@@ -143,11 +154,13 @@ export class Order implements StepHost, OutboxHost {
   private stopTold = false;
   /** The tracking number the store was told with order.shipped. */
   private shippedWith: string | undefined;
+  /** The order as submitted, with the amendments taken since. */
+  private current: OrderInput;
+  /** The amended fields, as the create body must carry them (null: removed). */
+  private readonly amendments: Record<string, unknown> = {};
 
-  constructor(
-    readonly input: OrderInput,
-    options: OrderOptions = {},
-  ) {
+  constructor(input: OrderInput, options: OrderOptions = {}) {
+    this.current = input;
     this.lean = options.lean === true;
     if (this.lean) {
       const started = workflowInfo().typedSearchAttributes;
@@ -161,6 +174,7 @@ export class Order implements StepHost, OutboxHost {
       orderNumber: input.order.orderNumber,
       flow: flowLabel(input.fulfillment),
       stage: Stage.RECEIVED,
+      atSupplier: false,
       timeline: [],
     };
     this.enter(Stage.RECEIVED);
@@ -168,6 +182,11 @@ export class Order implements StepHost, OutboxHost {
 
   get stage(): Stage {
     return this.status.stage;
+  }
+
+  /** The order: as submitted, with the amendments taken since. */
+  get input(): OrderInput {
+    return this.current;
   }
 
   /** Moves to a stage: timeline, search attributes and the UI's current details follow. */
@@ -279,6 +298,7 @@ export class Order implements StepHost, OutboxHost {
 
   created(svcOrderId: string, amounts: Amounts | undefined, note?: string): void {
     this.status.svcOrderId = svcOrderId;
+    this.status.atSupplier = true;
     if (amounts !== undefined) this.status.amounts = amounts;
     this.upsert([{ key: SvcOrderId, value: svcOrderId }]);
     this.enter(Stage.CREATED, note);
@@ -290,6 +310,79 @@ export class Order implements StepHost, OutboxHost {
 
   createdUnconnected(amounts: Amounts): void {
     this.status.amounts = amounts;
+    this.status.atSupplier = true;
+  }
+
+  /** Flow C: the supplier answered that it holds the order already (unconnected, so unseen). */
+  heldUnconnected(): void {
+    this.status.atSupplier = true;
+  }
+
+  // ---- amending the order before the supplier has it -------------------------------------------
+
+  /** The createOrderV3 body planned from the order, with the amendments taken since. */
+  createBody<T extends object>(planned: T): T {
+    return withChanges(planned, this.amendments);
+  }
+
+  /** Whether the supplier has nothing of the order, and no create of it is in doubt. */
+  get amendable(): boolean {
+    return (
+      this.status.atSupplier !== true &&
+      this.status.outcomeUnknown?.step !== CREATE_STEP &&
+      !FINAL_STAGES.includes(this.stage)
+    );
+  }
+
+  /** Why an amend is not taken now. */
+  amendRefusal(): string {
+    if (FINAL_STAGES.includes(this.stage)) return 'the order is finished';
+    if (this.status.outcomeUnknown?.step === CREATE_STEP) {
+      return "the create's answer was lost; dropflow looks it up first";
+    }
+    if (this.status.atSupplier === true) {
+      const which = this.status.svcOrderId ?? 'unconnected, flow C';
+      return (
+        `the supplier has created the order (${which}) and its API changes no address or ` +
+        'products of an order it has (only its logistics line: changeLogistics while intercepted); cancel it instead'
+      );
+    }
+    return (
+      'the order is at work: amend is taken while it stops before the supplier has it ' +
+      `(NEEDS_ATTENTION, or INTERCEPTED at ${CREATE_STEP})`
+    );
+  }
+
+  /**
+   * Takes an amend action: the order's body becomes the amended one (checked again), its later
+   * create carries the changes, and the timeline names the changed fields (never their values).
+   * Returns the changed fields, or undefined when the changes no longer make a valid order (the
+   * action is then answered as refused).
+   */
+  amended(action: PendingAction): AmendableField[] | undefined {
+    const { order: changes, by } = (action.input ?? {}) as AmendInput;
+    const result = amendOrder(this.current, changes);
+    if (!result.ok) {
+      const issues = result.issues.map((i) => `${i.field}: ${i.rule}`).join('; ');
+      this.answer(action, `amend refused: ${issues}`, false);
+      return undefined;
+    }
+    this.current = result.input;
+    const after = result.input.order as Record<string, unknown>;
+    for (const field of result.fields) this.amendments[field] = after[field] ?? null;
+    if (result.fields.includes('logisticName') && after['logisticName'] !== undefined) {
+      this.status.logisticName = after['logisticName'] as string;
+    }
+    this.note(`amended: ${result.fields.join(', ')}${by !== undefined ? ` (by ${by})` : ''}`);
+    return result.fields;
+  }
+
+  /** The supplier deleted the order so that it can be created again as amended. */
+  deletedToAmend(svcOrderId: string): void {
+    delete this.status.svcOrderId;
+    delete this.status.amounts;
+    this.status.atSupplier = false;
+    this.enter(Stage.RECEIVED, `deleted ${svcOrderId} at the supplier to create it again amended`);
   }
 
   logisticsChosen(logisticName: string): void {
@@ -623,12 +716,27 @@ export class Order implements StepHost, OutboxHost {
     this.enter(Stage.NEEDS_ATTENTION);
     this.failed(info);
     for (;;) {
+      // Before the supplier has the order, what stops it may be in the order itself.
+      const amendable = this.amendable;
       const action = await this.waitAt(
         Stage.NEEDS_ATTENTION,
-        remedy ?? `resume after the cause of ${info.step} is fixed, or cancel`,
-        ['resume'],
+        amendable
+          ? amendRemedy(info, remedy)
+          : (remedy ?? `resume after the cause of ${info.step} is fixed, or cancel`),
+        amendable ? ['resume', 'amend'] : ['resume'],
       );
       if (!action) continue;
+      if (action.kind === 'amend') {
+        const fields = this.amended(action);
+        if (fields === undefined) {
+          // Answered as refused; the stop goes on as it was.
+          this.enter(Stage.NEEDS_ATTENTION);
+          this.failed(info);
+          continue;
+        }
+        this.answer(action, `amended ${fields.join(', ')}; going on with ${info.step}`);
+        return;
+      }
       this.answer(action, `going on with ${info.step}`);
       return;
     }
@@ -687,3 +795,18 @@ export class Order implements StepHost, OutboxHost {
 
 /** The step whose unknown outcome is a payment in doubt. */
 export const PAYMENT_STEP = 'payBalanceV2';
+/** The supplier step that creates the order. */
+export const CREATE_STEP = 'createOrderV3';
+
+/**
+ * What moves an order on that stopped before the supplier has it. A parameter error (1600100) at
+ * the create names the field when the supplier's message does (`Param error: field: rule; …`).
+ */
+function amendRemedy(info: FailureInfo, remedy: string | undefined): string {
+  if (info.step === CREATE_STEP && info.code === SupplierCode.ParamError) {
+    const fields = paramErrorFields(info.message);
+    const named = fields.length > 0 ? ` (field ${fields.join(', ')})` : '';
+    return `amend the order${named} or cancel; resume sends it again unchanged`;
+  }
+  return `${remedy ?? `resume after the cause of ${info.step} is fixed, or cancel`}; or amend the order`;
+}

@@ -34,7 +34,7 @@ describe('interceptions', () => {
     // The Temporal UI's Current Details start with the stage, the reason and what moves it on.
     const details = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
     expect(details.currentDetails?.split('\n')[0]).toMatch(
-      /^\*\*INTERCEPTED\*\* — intercepted at createOrderV3: 100102 .*zip.* — resume after fixing the cause at the supplier, changeLogistics, or cancel$/i,
+      /^\*\*INTERCEPTED\*\* — intercepted at createOrderV3: 100102 .*zip.* — amend the order, or resume after fixing the cause at the supplier, changeLogistics, or cancel$/i,
     );
 
     // Resuming without a fix: the supplier intercepts again, at addCart, with the same reason.

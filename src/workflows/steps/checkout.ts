@@ -4,14 +4,15 @@
  * with the supplier's reasons wherever the supplier intercepts.
  */
 import type { CreatedOrder, Reason, StepOutcome } from '../../activities/orders.js';
-import { Stage } from '../../client/definitions.js';
+import { Stage, type AmendInput } from '../../client/definitions.js';
+import { amendOrder } from '../../client/orderInput.js';
 import type { CreateOrderRequest } from '../../supplier/api/orders.js';
 import { OrderStatus } from '../../supplier/api/constants.js';
 import { SupplierCode } from '../../supplier/errors.js';
 import type { CheckoutProgress } from '../checkout/messages.js';
 import type { Activities } from '../activities.js';
 import { isBusiness } from '../failures.js';
-import type { Order } from '../order.js';
+import { CREATE_STEP, type Order, type PendingAction } from '../order.js';
 import { awaitConnection } from './connection.js';
 import { intercepted } from './interception.js';
 import { lookUpOrder, orderReached } from './lookup.js';
@@ -104,16 +105,35 @@ export async function generateParentOrder(o: Order, acts: Activities): Promise<P
   };
 }
 
-/** createOrderV3, never twice: a lost answer or 1603003 is settled by finding the order. */
+/**
+ * createOrderV3, never twice: a lost answer or 1603003 is settled by finding the order. An order
+ * intercepted at its creation may be amended: the supplier's order is deleted, and the amended one
+ * created in its place.
+ */
 export async function createOrder(
   o: Order,
   acts: Activities,
   body: CreateOrderRequest,
 ): Promise<void> {
+  for (;;) {
+    const reasons = await createOnce(o, acts, body);
+    if (reasons.length === 0) return;
+    for (;;) {
+      // The supplier files an intercepted order anyway; addCart checks it again after a fix.
+      const amend = await intercepted(o, acts, CREATE_STEP, reasons, { amend: true });
+      if (amend === undefined) return;
+      if (await deleteToAmend(o, acts, amend)) break;
+    }
+  }
+}
+
+/** One create, settled; the interception reasons it met (none for an order waiting to connect). */
+async function createOnce(o: Order, acts: Activities, body: CreateOrderRequest): Promise<Reason[]> {
   const storeFlow = o.input.fulfillment.flow === 'C';
   const result = await supplierStep<CreatedOrder>(o, {
-    name: 'createOrderV3',
-    send: () => acts.supplierOnce.createOrderV3(body),
+    name: CREATE_STEP,
+    // Read at each attempt: an amend taken while the create stopped changes what is sent.
+    send: () => acts.supplierOnce.createOrderV3(o.createBody(body)),
     lookUp: async () => {
       const found = await lookUpOrder(o, acts);
       if (!found) return { done: false };
@@ -134,9 +154,10 @@ export async function createOrder(
     expected: (f) => storeFlow && isBusiness(f, SupplierCode.DuplicateOrder),
   });
   if (!result.ok) {
+    o.heldUnconnected();
     o.note('the supplier holds the order, unconnected');
     await awaitConnection(o, acts);
-    return;
+    return [];
   }
   const created = result.value;
   if (created.svcOrderId === undefined) {
@@ -145,14 +166,62 @@ export async function createOrder(
   } else {
     o.created(created.svcOrderId, created.amounts, result.note);
   }
-  const reasons = [
+  return [
     ...created.reasons,
     ...(created.logisticsMiss
       ? [{ message: 'logisticsMiss: the logistics line does not serve this route' }]
       : []),
   ];
-  // The supplier files an intercepted order anyway; addCart checks it again after a fix.
-  if (reasons.length > 0) await intercepted(o, acts, 'createOrderV3', reasons);
+}
+
+/**
+ * An amend of an order intercepted at its creation: deletes the supplier's order (allowed before
+ * confirmation), then takes the amendment, so that the next create sends it. A delete whose answer
+ * was lost is settled by the supplier's view (the order gone) before it is sent again. Returns
+ * false, with the amend answered as refused, when the supplier keeps the order or the changes no
+ * longer hold; the order then stays intercepted as it was.
+ */
+async function deleteToAmend(o: Order, acts: Activities, amend: PendingAction): Promise<boolean> {
+  const svcOrderId = o.status.svcOrderId!;
+  const check = amendOrder(o.input, (amend.input as AmendInput | undefined)?.order);
+  if (!check.ok) {
+    const issues = check.issues.map((i) => `${i.field}: ${i.rule}`).join('; ');
+    o.answer(amend, `amend refused: ${issues}`, false);
+    return false;
+  }
+  try {
+    const deleted = await supplierStep(o, {
+      name: 'deleteOrder',
+      send: () => acts.supplierOnce.deleteOrder(svcOrderId),
+      lookUp: async () =>
+        (await lookUpOrder(o, acts)) === undefined
+          ? { done: true, value: undefined, note: 'no longer shown by the supplier' }
+          : { done: false },
+      expected: () => true,
+      // A cancel waits until the amend is answered; the next create honours it.
+      cancellable: false,
+    });
+    if (!deleted.ok) {
+      o.answer(
+        amend,
+        `amend not carried out: the supplier did not delete ${svcOrderId} (${deleted.failure.details.message}); the order stays as it was`,
+        false,
+      );
+      return false;
+    }
+    o.deletedToAmend(svcOrderId);
+    // Checked above against the same order: it holds.
+    const fields = o.amended(amend) ?? [];
+    o.answer(
+      amend,
+      `amended ${fields.join(', ')}; deleted the intercepted ${svcOrderId} at the supplier, creating the order again`,
+    );
+    return true;
+  } finally {
+    if (amend.result === undefined) {
+      o.answer(amend, 'amend not carried out: the order stopped on the way', false);
+    }
+  }
 }
 
 /**

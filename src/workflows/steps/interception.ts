@@ -3,28 +3,37 @@ import type { Reason } from '../../activities/orders.js';
 import { Stage, type ChangeLogisticsInput } from '../../client/definitions.js';
 import type { Activities } from '../activities.js';
 import type { SupplierFailure } from '../failures.js';
-import type { Order } from '../order.js';
+import type { Order, PendingAction } from '../order.js';
 import { supplierStep } from './supplierStep.js';
 
-/** Stops at INTERCEPTED until resume (retry the step), a logistics change that clears it, or cancel. */
+/**
+ * Stops at INTERCEPTED until resume (retry the step), a logistics change that clears it, or
+ * cancel; with `amend`, also until an amend, which is returned unanswered for the caller to carry
+ * out (undefined otherwise).
+ */
 export async function intercepted(
   o: Order,
   acts: Activities,
   step: string,
   reasons: Reason[],
-): Promise<void> {
+  options: { amend?: boolean } = {},
+): Promise<PendingAction | undefined> {
   o.enter(Stage.INTERCEPTED);
   o.intercepted(step, reasons);
+  const amend = options.amend === true;
   for (;;) {
     const action = await o.waitAt(
       Stage.INTERCEPTED,
-      'resume after fixing the cause at the supplier, changeLogistics, or cancel',
-      ['resume', 'changeLogistics'],
+      amend
+        ? 'amend the order, or resume after fixing the cause at the supplier, changeLogistics, or cancel'
+        : 'resume after fixing the cause at the supplier, changeLogistics, or cancel',
+      amend ? ['resume', 'changeLogistics', 'amend'] : ['resume', 'changeLogistics'],
     );
     if (!action) continue;
+    if (action.kind === 'amend') return action;
     if (action.kind === 'resume') {
       o.answer(action, `retrying ${step}`);
-      return;
+      return undefined;
     }
     const { logisticName } = action.input as ChangeLogisticsInput;
     const refusal = await changeLogistics(o, acts, logisticName);
@@ -32,7 +41,7 @@ export async function intercepted(
       o.logisticsChosen(logisticName);
       o.note(`logistics changed to ${logisticName}`);
       o.answer(action, `logistics changed to ${logisticName}; retrying ${step}`);
-      return;
+      return undefined;
     }
     o.enter(Stage.INTERCEPTED);
     o.intercepted('updateLogistics', refusal);
