@@ -6,6 +6,7 @@
 import { Command } from 'commander';
 
 import pkg from '../../package.json' with { type: 'json' };
+import * as amend from './commands/amend.js';
 import * as approvePayment from './commands/approvePayment.js';
 import * as bench from './commands/bench.js';
 import * as cancel from './commands/cancel.js';
@@ -44,6 +45,7 @@ const commands: readonly CommandModule[] = [
   cancel,
   approvePayment,
   changeLogistics,
+  amend,
   waybill,
   connect,
   dispute,

@@ -1,0 +1,66 @@
+/**
+ * `dropflow amend <orderNumber> <file|->`: change an order's createOrderV3 body (a JSON object of
+ * the fields to change; null removes an optional one) while the supplier does not have it yet.
+ * Exit codes: 0 amended; 1 refused or not carried out (the workflow says why); 2 invalid changes
+ * (`field: rule` lines on stderr).
+ */
+import { readFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+
+import { OrderInvalidError } from '../../client/orderClient.js';
+import { changesIssues, type OrderChanges } from '../../client/orderInput.js';
+import { reportAction, reportIssues } from '../output.js';
+import { temporalOptions, withOrders, type TemporalFlags } from '../temporal.js';
+
+interface AmendFlags extends TemporalFlags {
+  by?: string;
+  json?: boolean;
+}
+
+async function readSource(source: string): Promise<string> {
+  if (source !== '-') return readFile(source, 'utf8');
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export function register(program: Command): void {
+  temporalOptions(
+    program
+      .command('amend')
+      .description(
+        "change an order's address, contact, lines or logistics line before the supplier has it",
+      )
+      .argument('<orderNumber>', 'the order name it was submitted with')
+      .argument('<file>', 'the fields to change as JSON (createOrderV3 names); - reads stdin')
+      .option('--by <name>', 'who asks, for the timeline')
+      .option('--json', 'print the answer as one JSON document'),
+  ).action(async (orderNumber: string, source: string, flags: AmendFlags) => {
+    const json = flags.json === true;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(await readSource(source));
+    } catch (err) {
+      reportIssues([{ field: '(body)', rule: `must be JSON (${(err as Error).message})` }], json);
+      return;
+    }
+    // Checked before connecting; the workflow checks the order they make.
+    const issues = changesIssues(raw);
+    if (issues.length > 0) {
+      reportIssues(issues, json);
+      return;
+    }
+    await withOrders(flags, async (orders) => {
+      try {
+        const result = await orders.amend(orderNumber, {
+          order: raw as OrderChanges,
+          ...(flags.by !== undefined && { by: flags.by }),
+        });
+        reportAction('amend', orderNumber, result, json);
+      } catch (err) {
+        if (!(err instanceof OrderInvalidError)) throw err;
+        reportIssues(err.issues, json);
+      }
+    });
+  });
+}
