@@ -6,6 +6,9 @@
  *   order was already there, 409 the orderNumber belongs to a different order, 400
  *   `{errors: [{field, rule}]}`.
  * - `GET /v1/orders/:orderNumber`: the order's status snapshot; 404 when there is no such order.
+ * - `PATCH /v1/orders/:orderNumber`: `amend` with the body's fields (a partial createOrderV3 body),
+ *   while the supplier does not have the order yet: 200 with the Update's answer, 400
+ *   `{errors: [{field, rule}]}`, 404 no such order, 409 refused (`message` says why).
  *
  * Temporal calls run under a deadline; no answer in time → 503 (the caller may retry: a submit is
  * idempotent). Bodies are never logged (they hold personal data).
@@ -13,11 +16,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 import {
+  OrderActionRejectedError,
   OrderConflictError,
   OrderInvalidError,
   OrderNotFoundError,
   type OrderClient,
 } from '../client/orderClient.js';
+import type { AmendInput } from '../client/definitions.js';
 import type { Logger } from '../log.js';
 import type { BearerCheck } from './bearer.js';
 import { DeadlineExceeded } from './deadline.js';
@@ -80,18 +85,20 @@ export function registerIntakeRoutes(app: FastifyInstance, opts: IntakeRouteOpti
     },
   );
 
+  const badOrderNumber = (reply: FastifyReply, orderNumber: string) => {
+    if (orderNumber !== '' && orderNumber.length <= ORDER_NUMBER_MAX) return undefined;
+    return reply.code(400).send({
+      errors: [{ field: 'orderNumber', rule: `must be 1 to ${ORDER_NUMBER_MAX} characters long` }],
+    });
+  };
+
   app.get<{ Params: { orderNumber: string } }>(
     '/v1/orders/:orderNumber',
     { onRequest: requireToken },
     async (req, reply) => {
       const { orderNumber } = req.params;
-      if (orderNumber === '' || orderNumber.length > ORDER_NUMBER_MAX) {
-        return reply.code(400).send({
-          errors: [
-            { field: 'orderNumber', rule: `must be 1 to ${ORDER_NUMBER_MAX} characters long` },
-          ],
-        });
-      }
+      const bad = badOrderNumber(reply, orderNumber);
+      if (bad !== undefined) return bad;
       try {
         return await opts.withinDeadline(() => orders.status(orderNumber));
       } catch (err) {
@@ -99,6 +106,37 @@ export function registerIntakeRoutes(app: FastifyInstance, opts: IntakeRouteOpti
           return reply.code(404).send({ error: `no order ${orderNumber}` });
         }
         return unavailable(reply, err, 'status');
+      }
+    },
+  );
+
+  app.patch<{ Params: { orderNumber: string } }>(
+    '/v1/orders/:orderNumber',
+    { bodyLimit: opts.bodyLimit, onRequest: requireToken },
+    async (req, reply) => {
+      const { orderNumber } = req.params;
+      const bad = badOrderNumber(reply, orderNumber);
+      if (bad !== undefined) return bad;
+      try {
+        const result = await opts.withinDeadline(() =>
+          orders.amend(orderNumber, { order: req.body as AmendInput['order'] }),
+        );
+        log.info({ orderNumber, accepted: result.accepted }, 'intake: amend answered');
+        if (!result.accepted) {
+          return await reply
+            .code(409)
+            .send({ error: 'refused', message: result.message, stage: result.stage });
+        }
+        return await reply.code(200).send(result);
+      } catch (err) {
+        if (err instanceof OrderInvalidError) return reply.code(400).send({ errors: err.issues });
+        if (err instanceof OrderNotFoundError) {
+          return reply.code(404).send({ error: `no order ${orderNumber}` });
+        }
+        if (err instanceof OrderActionRejectedError) {
+          return reply.code(409).send({ error: 'refused', message: err.reason });
+        }
+        return unavailable(reply, err, 'amend');
       }
     },
   );

@@ -6,8 +6,9 @@ import { readFile } from 'node:fs/promises';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { Stage } from '../../src/client/definitions.js';
+import { Stage, type OrderStatus } from '../../src/client/definitions.js';
 import type { StartedGateway } from '../../src/gateway/server.js';
+import { eventually } from '../support/eventually.js';
 import { orderHarness, type OrderHarness } from '../support/orders.js';
 import { orderNumber } from '../supplier/orderHelpers.js';
 import { startTestGateway } from './support.js';
@@ -35,7 +36,7 @@ async function example(number: string): Promise<Record<string, unknown>> {
 }
 
 async function call(
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'PATCH',
   path: string,
   options: { token?: string | null; body?: unknown; raw?: string } = {},
 ): Promise<{ status: number; body: Record<string, unknown> }> {
@@ -115,6 +116,68 @@ describe('POST /v1/orders', () => {
     const answer = await call('GET', `/v1/orders/${orderNumber('nobody')}`);
     expect(answer.status).toBe(404);
     expect(answer.body).toEqual({ error: expect.stringMatching(/^no order /) as unknown });
+  });
+});
+
+describe('PATCH /v1/orders/<orderNumber>', () => {
+  /** Polls GET until the order's status satisfies `done`. */
+  const statusOf = (number: string, done: (s: OrderStatus) => boolean) =>
+    eventually(
+      `order ${number}`,
+      async () => (await call('GET', `/v1/orders/${number}`)).body as unknown as OrderStatus,
+      done,
+    );
+
+  it('needs the bearer token (401) and a known order (404)', async () => {
+    const changes = { shippingZip: '90211' };
+    expect((await call('PATCH', '/v1/orders/ANY-1', { token: null, body: changes })).status).toBe(
+      401,
+    );
+    const unknown = await call('PATCH', `/v1/orders/${orderNumber('nobody')}`, { body: changes });
+    expect(unknown).toEqual({
+      status: 404,
+      body: { error: expect.stringMatching(/^no order /) as unknown },
+    });
+  });
+
+  it('amends an order stopped before the supplier has it: 400 field errors, 200 the answer, 409 once created', async () => {
+    const number = orderNumber('intake-amend');
+    const order = { ...(await example(number)), products: [{ vid: 'P9999-V9', quantity: 1 }] };
+    expect((await call('POST', '/v1/orders', { body: order })).status).toBe(201);
+    await statusOf(number, (s) => s.stage === Stage.NEEDS_ATTENTION && s.waitingFor !== undefined);
+
+    const invalid = await call('PATCH', `/v1/orders/${number}`, {
+      body: { products: [{ vid: 'P0001-V1', quantity: 0 }], orderNumber: 'other' },
+    });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body['errors']).toContainEqual({
+      field: 'orderNumber',
+      rule: 'cannot be amended: it names the order',
+    });
+    const invalidOrder = await call('PATCH', `/v1/orders/${number}`, {
+      body: { products: [{ vid: 'P0001-V1', quantity: 0 }] },
+    });
+    expect(invalidOrder.status).toBe(400);
+    expect((invalidOrder.body['errors'] as { field: string }[]).map((e) => e.field)).toEqual([
+      'products[0].quantity',
+    ]);
+
+    const amended = await call('PATCH', `/v1/orders/${number}`, {
+      body: { products: [{ vid: 'P0001-V1', quantity: 1 }] },
+    });
+    expect(amended.status).toBe(200);
+    expect(amended.body).toMatchObject({
+      accepted: true,
+      message: expect.stringMatching(/^amended products; going on with createOrderV3/) as unknown,
+    });
+
+    await statusOf(number, (s) => s.svcOrderId !== undefined);
+    const refused = await call('PATCH', `/v1/orders/${number}`, { body: { shippingZip: '90211' } });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({
+      error: 'refused',
+      message: expect.stringMatching(/the supplier has created the order/) as unknown,
+    });
   });
 });
 
