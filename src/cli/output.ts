@@ -1,4 +1,5 @@
 /** Command output: stdout only, `--json` as one JSON document (docs/architecture.md §18). */
+import { withoutActionPrefix } from '../client/failures.js';
 import type { FieldIssue } from '../supplier/errors.js';
 
 /** Exit code of a command whose input broke a rule (field issues printed). */
@@ -36,8 +37,9 @@ export function reportAction(
   if (json) printJson(result);
   else {
     const verdict = result.accepted ? 'accepted' : 'not carried out';
+    const message = withoutActionPrefix(action, result.message);
     process.stdout.write(
-      `${action} ${orderNumber}: ${verdict}; stage ${result.stage}; ${result.message}\n`,
+      `${action} ${orderNumber}: ${verdict}; stage ${result.stage}; ${message}\n`,
     );
   }
   if (!result.accepted) process.exitCode = 1;

@@ -31,3 +31,21 @@ export interface SupplierFailureDetails {
    */
   paced?: boolean;
 }
+
+/**
+ * `step: message`, the step said once: a supplier failure's message already starts with its
+ * endpoint (`payBalanceV2: Balance insufficient…`), which is often the step's name too.
+ */
+export function failureText(e: { step: string; message: string }): string {
+  return e.message.startsWith(`${e.step}: `) ? e.message : `${e.step}: ${e.message}`;
+}
+
+/**
+ * A workflow's answer to an action without the `<action> refused: ` it starts with, for a line
+ * that names the action already (`approve-payment` and `approvePayment` are the same action).
+ */
+export function withoutActionPrefix(action: string, message: string): string {
+  const m = /^([\w-]+) refused: /.exec(message);
+  const plain = (s: string) => s.replace(/[^a-z]/gi, '').toLowerCase();
+  return m !== null && plain(m[1]!) === plain(action) ? message.slice(m[0].length) : message;
+}

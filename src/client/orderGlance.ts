@@ -4,6 +4,7 @@
  * Sandbox-safe: used by workflow code.
  */
 import { Stage, type OrderStatus } from './definitions.js';
+import { failureText } from './failures.js';
 
 interface Glance {
   reason: string;
@@ -66,7 +67,7 @@ export function glanceOf(s: OrderStatus): Glance & { stage: Stage } {
       .join('; ');
     reason = `intercepted at ${s.interception.step}: ${why}`;
   } else if (s.error !== undefined && s.stage !== Stage.COMPLETED) {
-    reason = `${s.error.step}: ${s.error.message}${s.error.code !== undefined ? ` (code ${s.error.code})` : ''}`;
+    reason = `${failureText(s.error)}${s.error.code !== undefined ? ` (code ${s.error.code})` : ''}`;
   } else if (s.outcomeUnknown !== undefined) {
     reason = `the answer to ${s.outcomeUnknown.step} was lost; dropflow looks it up before anything is sent again`;
   } else if (s.stage === Stage.SHIPPED && s.trackNumber !== undefined) {

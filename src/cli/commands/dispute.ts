@@ -20,6 +20,7 @@ import {
   type DisputeTermsView,
   type OrderDispute,
 } from '../../client/disputeClient.js';
+import { failureText } from '../../client/failures.js';
 import type { OrderClient } from '../../client/orderClient.js';
 import { loadConfig } from '../../config.js';
 import { CommandError } from '../failure.js';
@@ -144,7 +145,7 @@ export function formatDisputes(orderNumber: string, disputes: readonly ListedDis
         'error',
         s?.error === undefined
           ? undefined
-          : `${s.error.step}: ${s.error.message}${s.error.code !== undefined ? ` (code ${s.error.code})` : ''}`,
+          : `${failureText(s.error)}${s.error.code !== undefined ? ` (code ${s.error.code})` : ''}`,
       ],
       ['store events', s?.storeEvents === undefined ? undefined : formatStoreEvents(s.storeEvents)],
     ];

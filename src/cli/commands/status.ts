@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 
 import { orderWorkflowId, type FailureInfo, type OrderStatus } from '../../client/definitions.js';
+import { failureText } from '../../client/failures.js';
 import type { StoreEventsView } from '../../client/storeEventTypes.js';
 import { printJson, printLines } from '../output.js';
 import { temporalOptions, withOrders, type TemporalFlags } from '../temporal.js';
@@ -37,7 +38,7 @@ function failure(e: FailureInfo): string {
     e.code !== undefined ? `code ${e.code}` : undefined,
     e.requestId !== undefined ? `requestId ${e.requestId}` : undefined,
   ]);
-  return `${e.step}: ${e.message}${details !== undefined ? ` (${details})` : ''}`;
+  return `${failureText(e)}${details !== undefined ? ` (${details})` : ''}`;
 }
 
 /**
