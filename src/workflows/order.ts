@@ -154,6 +154,8 @@ export class Order implements StepHost, OutboxHost {
   private stopTold = false;
   /** The tracking number the store was told with order.shipped. */
   private shippedWith: string | undefined;
+  /** The supplier order the store was told of with order.created. */
+  private createdWith: string | undefined;
   /** The order as submitted, with the amendments taken since. */
   private current: OrderInput;
   /** The amended fields, as the create body must carry them (null: removed). */
@@ -302,7 +304,10 @@ export class Order implements StepHost, OutboxHost {
     if (amounts !== undefined) this.status.amounts = amounts;
     this.upsert([{ key: SvcOrderId, value: svcOrderId }]);
     this.enter(Stage.CREATED, note);
-    this.tellOnce(StoreEventType.OrderCreated, {
+    // Told again when an amend replaced the order at the supplier (a new svcOrderId).
+    if (this.createdWith === svcOrderId) return;
+    this.createdWith = svcOrderId;
+    this.outbox.emit(StoreEventType.OrderCreated, this.stage, {
       svcOrderId,
       amounts: { ...this.status.amounts, currency: 'USD' },
     });

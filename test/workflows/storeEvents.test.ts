@@ -163,6 +163,30 @@ describe('store events', () => {
     expect(told).toEqual([shipped.trackNumber, 'RELABEL0001']);
   });
 
+  it('an order amended after an interception at its creation tells the store its new supplier order', async () => {
+    const input = validOrder({ ...usOrder({ shippingZip: 'ABCDE' }), fulfillment: { flow: 'B' } });
+    const orderNumber = input.order.orderNumber;
+    const handle = await startOrder(h, input);
+    await reachStage(handle, Stage.INTERCEPTED);
+    await refusing.until('the interception told', () =>
+      refusing
+        .accepted(orderNumber)
+        .some((e) => e.type === StoreEventType.OrderNeedsAttention && e.stage === 'INTERCEPTED'),
+    );
+    const orders = new OrderClient(h.client, h.queues);
+    expect((await orders.amend(orderNumber, { order: { shippingZip: '90210' } })).accepted).toBe(
+      true,
+    );
+    const paid = await reachStage(handle, Stage.AWAITING_SHIPMENT);
+    await refusing.until('paid told', () =>
+      refusing.accepted(orderNumber).some((e) => e.type === StoreEventType.OrderPaid),
+    );
+    const created = refusing
+      .accepted(orderNumber)
+      .flatMap((e) => (e.type === StoreEventType.OrderCreated ? [e.data.svcOrderId] : []));
+    expect(created.at(-1)).toBe(paid.svcOrderId);
+  });
+
   it('a dispute tells the store how it stands: opening, open, resolved with the refund', async () => {
     const input = validOrder({ ...usOrder(), fulfillment: { flow: 'B' } });
     const orderNumber = input.order.orderNumber;
