@@ -1,5 +1,6 @@
 /** The order summary shown in the Temporal UI (setCurrentDetails), in Markdown. */
 import type { OrderStatus } from '../client/definitions.js';
+import { failureText } from '../client/failures.js';
 import { glanceOf } from '../client/orderGlance.js';
 import type { StoreEventsView } from '../client/storeEventTypes.js';
 
@@ -20,7 +21,7 @@ export function renderDetails(s: OrderStatus): string {
   }
   if (s.error) {
     lines.push(
-      `error at ${s.error.step}: ${s.error.message}` +
+      `error at ${failureText(s.error)}` +
         (s.error.code !== undefined
           ? ` (code ${s.error.code}` +
             (s.error.requestId ? `, requestId ${s.error.requestId})` : ')')

@@ -21,6 +21,7 @@ import {
   type DisputeStatus,
   type FailureInfo,
 } from '../client/definitions.js';
+import { failureText } from '../client/failures.js';
 import { StoreEventType, type StoreEventsView } from '../client/storeEventTypes.js';
 import { StoreEventsBehind } from '../temporal/searchAttributes.js';
 import { storeEventDelivery } from './activities.js';
@@ -249,7 +250,7 @@ export class DisputeCase implements StepHost, OutboxHost {
               `outcome: ${s.outcome.result}${s.outcome.money !== undefined ? ` ${s.outcome.money} USD` : ''}`,
             ]
           : []),
-        ...(s.error ? [`error at ${s.error.step}: ${s.error.message}`] : []),
+        ...(s.error ? [`error at ${failureText(s.error)}`] : []),
         ...(s.waitingFor ? [`waiting for: ${s.waitingFor}`] : []),
         ...[storeEventsBehind(s.storeEvents)].filter((line) => line !== undefined),
       ].join('\n\n'),
