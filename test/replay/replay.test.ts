@@ -28,6 +28,7 @@ describe('recorded histories replay through the current workflow code', () => {
         'fulfillOrder',
         'supplierSession',
         'trackingSweep',
+        'trackingSweeper',
         'webhookInbox',
       ].sort(),
     );

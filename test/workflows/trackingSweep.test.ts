@@ -233,7 +233,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // The stand-in orders are test fixtures; the sweeps are the real workflow.
-  await recordHistories(client, queues.orders, ['trackingSweep']);
+  await recordHistories(client, queues.orders, ['trackingSweep', 'trackingSweeper']);
   for (const workflowId of standIns) {
     await client.workflow
       .getHandle(workflowId)
