@@ -4,24 +4,17 @@
  * Exit codes: 0 amended; 1 refused or not carried out (the workflow says why); 2 invalid changes
  * (`field: rule` lines on stderr).
  */
-import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 
 import { OrderInvalidError } from '../../client/orderClient.js';
 import { changesIssues, type OrderChanges } from '../../client/orderInput.js';
 import { reportAction, reportIssues } from '../output.js';
+import { readSource } from '../source.js';
 import { temporalOptions, withOrders, type TemporalFlags } from '../temporal.js';
 
 interface AmendFlags extends TemporalFlags {
   by?: string;
   json?: boolean;
-}
-
-async function readSource(source: string): Promise<string> {
-  if (source !== '-') return readFile(source, 'utf8');
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 export function register(program: Command): void {

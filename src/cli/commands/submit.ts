@@ -4,23 +4,16 @@
  * Exit codes: 0 started or existing; 2 invalid (`field: rule` lines on stderr); 3 the orderNumber
  * belongs to a different order.
  */
-import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 
 import { OrderConflictError, OrderInvalidError } from '../../client/orderClient.js';
 import { parseOrder } from '../../client/orderInput.js';
 import { EXIT_CONFLICT, printJson, reportIssues } from '../output.js';
+import { readSource } from '../source.js';
 import { temporalOptions, withOrders, type TemporalFlags } from '../temporal.js';
 
 interface SubmitFlags extends TemporalFlags {
   json?: boolean;
-}
-
-async function readSource(source: string): Promise<string> {
-  if (source !== '-') return readFile(source, 'utf8');
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 export function register(program: Command): void {
