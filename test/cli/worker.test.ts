@@ -59,6 +59,6 @@ it('polls its queues, serves /metrics, and stops cleanly on SIGTERM', async () =
   expect(await metrics.text()).toMatch(/^temporal_/m);
 
   child.kill('SIGTERM');
-  const [code] = (await once(child, 'exit')) as [number | null];
-  expect(code).toBe(0);
+  const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+  expect({ code, signal }).toEqual({ code: 0, signal: null });
 });

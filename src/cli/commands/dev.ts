@@ -224,6 +224,8 @@ export function register(program: Command): void {
         ? 'npx dropflow … in this directory'
         : `npx dropflow … with DROPFLOW_DATA_DIR=${dataDir}`;
 
+      // Listening before saying so: a stop asked right after the banner must find the handler.
+      const stopAsked = untilSignal();
       process.stdout.write(
         [
           '',
@@ -260,7 +262,7 @@ export function register(program: Command): void {
       );
 
       // Until Ctrl-C, or until the workers stop by themselves (a fatal error).
-      await Promise.race([untilSignal(), running]).catch((err: unknown) => {
+      await Promise.race([stopAsked, running]).catch((err: unknown) => {
         log.error({ err }, 'the workers stopped');
       });
       log.info('stopping');

@@ -71,11 +71,13 @@ export function register(program: Command): void {
             ? ''
             : '; codec routes off: without CODEC_TOKEN they are served on a loopback address only';
       const metrics = metricsPort === 0 ? '' : `; metrics :${metricsPort}/metrics`;
+      // Listening before saying so: a stop asked right after the line must find the handler.
+      const stopAsked = untilSignal();
       process.stdout.write(
         `gateway: ${gateway.url} (webhooks ${gateway.webhookUrl}; intake ${gateway.url}/v1/orders${codec}${metrics}) ` +
           `on ${temporal.target.address} (namespace ${temporal.target.namespace}, queues ${temporal.target.queues.orders})\n`,
       );
-      const signal = await untilSignal();
+      const signal = await stopAsked;
       log.info({ signal }, 'stopping');
       await gateway.close();
     } finally {

@@ -96,10 +96,12 @@ export function register(program: Command): void {
         tokenIntervalSeconds: flags.tokenIntervalS,
       });
       log.info({ url: sandbox.url }, 'sandbox listening');
+      // Listening before saying so: a stop asked right after the line must find the handler.
+      const stopAsked = untilSignal();
       process.stdout.write(
         `sandbox: ${sandbox.url}/api2.0/v1/  (controls: ${sandbox.url}/__sandbox/stats)\n`,
       );
-      await untilSignal();
+      await stopAsked;
       await sandbox.close();
     });
   registerTopUp(command);

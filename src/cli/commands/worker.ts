@@ -129,11 +129,13 @@ export function register(program: Command): void {
         );
       }
       const { orders, supplier: supplierQueue, retiredBatch } = target.queues;
+      // Listening before saying so: a stop asked right after the line must find the handler.
+      const stopAsked = untilSignal();
       process.stdout.write(
         `worker: polling ${orders}, ${supplierQueue} (draining ${retiredBatch}) on ${target.address} (namespace ${target.namespace})\n`,
       );
       // A fatal worker error ends `running` first; a signal starts the drain.
-      const signal = await Promise.race([untilSignal(), running.then(() => undefined)]);
+      const signal = await Promise.race([stopAsked, running.then(() => undefined)]);
       if (signal !== undefined) {
         log.info({ signal }, 'stopping: finishing in-flight tasks');
         await workers.shutdown();
