@@ -109,6 +109,14 @@ export function register(program: Command): void {
           ...(codecEndpoint === undefined ? [] : ['--ui-codec-endpoint', codecEndpoint]),
         ],
       });
+      // What has started, to stop again if a later part cannot start (a port in use, say):
+      // otherwise the process would stay up with its Temporal server and report nothing more.
+      const started: (() => Promise<void>)[] = [() => temporal.close()];
+      const undo = async (err: unknown): Promise<never> => {
+        for (const stop of started.reverse()) await stop().catch(() => undefined);
+        throw err;
+      };
+
       // The sandbox, unless SUPPLIER_BASE_URL names the supplier (as for `dropflow worker`).
       const target = devSupplier(config, flags.sandboxPort);
       const sandbox =
@@ -120,8 +128,9 @@ export function register(program: Command): void {
               apiKey: target.apiKey,
               lifecycleStepMs: flags.lifecycleMs,
               allowLocalWebhooks: true,
-            })
+            }).catch(undo)
           : undefined;
+      if (sandbox !== undefined) started.push(() => sandbox.close());
       const supplierUrl = sandbox?.url ?? (target.kind === 'remote' ? target.baseUrl : '');
 
       // The workers of the supplier account, in this process, on the default task queues.
@@ -139,6 +148,7 @@ export function register(program: Command): void {
         batchRatePerSecond: config.SUPPLIER_BATCH_RATE_PER_SECOND,
         tokens: new SessionTokenSource(sessionClient, queues),
       });
+      started.push(() => supplier.close());
       const workers = await createWorkers({
         connection: temporal.env.nativeConnection,
         namespace: temporal.namespace,
@@ -151,7 +161,8 @@ export function register(program: Command): void {
         storeEvents,
         dataConverter: dataConverterFor(codec),
         log: createLogger('worker'),
-      });
+      }).catch(undo);
+      started.push(() => workers.shutdown());
       const running = workers.run();
 
       // ---- gateway (docs/architecture.md §16) --------------------------------------------------
@@ -170,7 +181,8 @@ export function register(program: Command): void {
           codec,
           corsOrigins: [...uiOrigins(temporal.uiUrl), ...(config.CODEC_CORS_ORIGIN ?? [])],
         },
-      });
+      }).catch(undo);
+      started.push(() => gateway.close());
       // The sandbox accepts local callbacks (allowLocalWebhooks): it pushes every topic here. A
       // remote supplier pushes to public HTTPS only, and its callback is the operator's to set.
       const webhooks =
@@ -193,7 +205,7 @@ export function register(program: Command): void {
         everySeconds: trackingEvery,
         staleAfterHours: config.TRACKING_STALE_AFTER_HOURS,
         missingAfterMinutes: config.TRACKING_MISSING_AFTER_MINUTES,
-      });
+      }).catch(undo);
       // -----------------------------------------------------------------------------------------
 
       // Where this dev is, for the other commands run on the same data directory.
@@ -218,7 +230,7 @@ export function register(program: Command): void {
           supplier: shownSupplierUrl(supplierUrl),
         },
         intakeToken,
-      });
+      }).catch(undo);
       const sameDir = resolve(config.DROPFLOW_DATA_DIR) === dataDir;
       const findsIt = sameDir
         ? 'npx dropflow … in this directory'
