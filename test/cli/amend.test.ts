@@ -3,8 +3,6 @@
  * connecting (exit 2); against a real order, invalid changes name field and rule (exit 2), an
  * accepted amend prints the workflow's answer (exit 0), and a refused one its reason (exit 1).
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +14,7 @@ import { OrderClient } from '../../src/client/orderClient.js';
 import { nameScenario } from '../support/histories.js';
 import { orderHarness, reachStage, type OrderHarness } from '../support/orders.js';
 import { usOrder } from '../supplier/orderHelpers.js';
+import { runDropflow } from '../support/cli.js';
 
 let dataDir: string;
 beforeAll(async () => {
@@ -24,11 +23,9 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
-async function amend(stdin: string, args: string[], temporalAddress = '127.0.0.1:1') {
-  const child = spawn(
-    process.execPath,
+function amend(stdin: string, args: string[], temporalAddress = '127.0.0.1:1') {
+  return runDropflow(
     [
-      'bin/dropflow.js',
       'amend',
       ...args,
       '-',
@@ -37,18 +34,8 @@ async function amend(stdin: string, args: string[], temporalAddress = '127.0.0.1
       '--namespace',
       inject('temporalNamespace'),
     ],
-    {
-      stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...process.env, LOG_LEVEL: 'warn', DROPFLOW_DATA_DIR: dataDir },
-    },
+    { stdin, env: { DROPFLOW_DATA_DIR: dataDir } },
   );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdin.end(stdin);
-  const [code] = (await once(child, 'exit')) as [number | null];
-  return { code, stdout, stderr };
 }
 
 describe('before connecting', () => {

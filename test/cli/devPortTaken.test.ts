@@ -5,11 +5,12 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { connect, createServer, type Server } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { afterAll, expect, it } from 'vitest';
+import { freePort, listening } from '../support/ports.js';
 
 const servers: Server[] = [];
 let dir: string | undefined;
@@ -22,26 +23,6 @@ async function listen(port = 0): Promise<Server> {
   const server = createServer();
   await new Promise<void>((done) => server.listen(port, '127.0.0.1', done));
   return server;
-}
-
-async function freePort(): Promise<number> {
-  const server = await listen();
-  const { port } = server.address() as { port: number };
-  await new Promise((done) => server.close(done));
-  return port;
-}
-
-function listening(port: number): Promise<boolean> {
-  return new Promise((settle) => {
-    const socket = connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      settle(true);
-    });
-    socket.once('error', () => {
-      settle(false);
-    });
-  });
 }
 
 it('a taken port ends dev with the reason, and its Temporal server stops with it', async () => {
@@ -86,7 +67,8 @@ it('a taken port ends dev with the reason, and its Temporal server stops with it
   );
   let stderr = '';
   dev.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const [code] = (await once(dev, 'exit')) as [number | null];
+  // `close`: its stderr is all there only once the pipe is closed.
+  const [code] = (await once(dev, 'close')) as [number | null];
   expect(code).toBe(1);
   expect(stderr).toMatch(/EADDRINUSE|address already in use/i);
   expect(await listening(temporalPort)).toBe(false);

@@ -7,7 +7,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -18,6 +17,7 @@ import { devSupplier, shownSupplierUrl } from '../../src/cli/devSupplier.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { eventually } from '../support/eventually.js';
 import { newSandboxAccount, type TestAccount } from '../support/sandbox.js';
+import { freePort, listening } from '../support/ports.js';
 
 describe('devSupplier', () => {
   it('is the sandbox without SUPPLIER_BASE_URL, on the given port or SANDBOX_PORT', () => {
@@ -54,28 +54,6 @@ describe('devSupplier', () => {
     expect(shownSupplierUrl('http://127.0.0.1:8787')).toBe('http://127.0.0.1:8787');
   });
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise((done) => server.close(done));
-  return port;
-}
-
-/** Whether something accepts connections on 127.0.0.1:port. */
-function listening(port: number): Promise<boolean> {
-  return new Promise((settle) => {
-    const socket = connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      settle(true);
-    });
-    socket.once('error', () => {
-      settle(false);
-    });
-  });
-}
 
 /** The environment of a command run next to the dev: no Temporal variables of the test run. */
 function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {

@@ -20,6 +20,7 @@ import {
 } from '../../src/cli/devState.js';
 import { temporalTarget } from '../../src/cli/temporal.js';
 import { loadConfig } from '../../src/config.js';
+import { runDropflow } from '../support/cli.js';
 
 const devState = (address: string, namespace: string, pid = process.pid): DevState => ({
   pid,
@@ -47,22 +48,17 @@ async function closedPort(): Promise<number> {
 }
 
 /** `dropflow <args>` with the data dir and no Temporal variables but those given. */
-async function dropflow(dataDir: string, args: string[], env: Record<string, string> = {}) {
-  const base = Object.fromEntries(
-    Object.entries(process.env).filter(
-      ([name]) => !/^TEMPORAL_(ADDRESS|NAMESPACE|TASK_QUEUE_PREFIX)$/.test(name),
-    ),
-  );
-  const child = spawn(process.execPath, ['bin/dropflow.js', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...base, LOG_LEVEL: 'warn', DROPFLOW_DATA_DIR: dataDir, ...env },
+function dropflow(dataDir: string, args: string[], env: Record<string, string> = {}) {
+  return runDropflow(args, {
+    // The test run's own Temporal is not the one the command must find.
+    env: {
+      TEMPORAL_ADDRESS: undefined,
+      TEMPORAL_NAMESPACE: undefined,
+      TEMPORAL_TASK_QUEUE_PREFIX: undefined,
+      DROPFLOW_DATA_DIR: dataDir,
+      ...env,
+    },
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const [code] = (await once(child, 'exit')) as [number | null];
-  return { code, stdout, stderr };
 }
 
 describe('the state file of dropflow dev', () => {

@@ -3,8 +3,6 @@
  * operator reads what can be disputed, opens a dispute with a reason it offers, follows it to its
  * outcome and cancels one; refusals say why.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +27,7 @@ import {
 } from '../support/orders.js';
 import { sandboxUrl } from '../support/sandbox.js';
 import { usOrder } from '../supplier/orderHelpers.js';
+import { runDropflow } from '../support/cli.js';
 
 let h: OrderHarness;
 let dataDir: string;
@@ -42,12 +41,9 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-async function dropflow(...args: string[]) {
-  const child = spawn(process.execPath, ['bin/dropflow.js', 'dispute', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
+function dropflow(...args: string[]) {
+  return runDropflow(['dispute', ...args], {
     env: {
-      ...process.env,
-      LOG_LEVEL: 'warn',
       DROPFLOW_DATA_DIR: dataDir,
       TEMPORAL_ADDRESS: inject('temporalAddress'),
       TEMPORAL_NAMESPACE: inject('temporalNamespace'),
@@ -56,12 +52,6 @@ async function dropflow(...args: string[]) {
       SUPPLIER_API_KEY: h.account.apiKey,
     },
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const [code] = (await once(child, 'exit')) as [number | null];
-  return { code, stdout, stderr };
 }
 
 async function json<T>(...args: string[]): Promise<T> {

@@ -2,29 +2,19 @@
  * A command given `--json` that fails prints one JSON document on stdout,
  * `{"error": {"message", "code"}}`, and exits non-zero; without `--json` the message goes to stderr.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { createServer } from 'node:net';
 
 import { describe, expect, inject, it } from 'vitest';
+import { runDropflow } from '../support/cli.js';
 
-async function dropflow(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['bin/dropflow.js', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
+function dropflow(args: string[], env: Record<string, string> = {}) {
+  return runDropflow(args, {
     env: {
-      ...process.env,
-      LOG_LEVEL: 'warn',
       TEMPORAL_ADDRESS: inject('temporalAddress'),
       TEMPORAL_NAMESPACE: inject('temporalNamespace'),
       ...env,
     },
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const [code] = (await once(child, 'exit')) as [number | null];
-  return { code, stdout, stderr };
 }
 
 interface ErrorDocument {

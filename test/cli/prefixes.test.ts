@@ -3,8 +3,6 @@
  * its endpoint (often the step's name), and a workflow's refusal already says `<action> refused:`
  * and names the order. Reproduced on a real order waiting for funds, then each formatter alone.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +24,7 @@ import {
   type OrderHarness,
 } from '../support/orders.js';
 import { usOrder } from '../supplier/orderHelpers.js';
+import { runDropflow } from '../support/cli.js';
 
 describe('on an order waiting for funds', () => {
   let h: OrderHarness;
@@ -45,24 +44,15 @@ describe('on an order waiting for funds', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  async function dropflow(...args: string[]) {
-    const child = spawn(process.execPath, ['bin/dropflow.js', ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
+  function dropflow(...args: string[]) {
+    return runDropflow(args, {
       env: {
-        ...process.env,
-        LOG_LEVEL: 'warn',
         DROPFLOW_DATA_DIR: dataDir,
         TEMPORAL_ADDRESS: inject('temporalAddress'),
         TEMPORAL_NAMESPACE: inject('temporalNamespace'),
         TEMPORAL_TASK_QUEUE_PREFIX: queuePrefix(h.queues),
       },
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const [code] = (await once(child, 'exit')) as [number | null];
-    return { code, stdout, stderr };
   }
 
   it('`status` names the failed step once', async () => {

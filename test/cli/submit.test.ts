@@ -1,22 +1,11 @@
 /** `dropflow submit` refuses an invalid order before it needs Temporal: `field: rule`, exit 2. */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { expect, it } from 'vitest';
+import { runDropflow } from '../support/cli.js';
 
-async function submit(stdin: string, ...args: string[]) {
-  const child = spawn(process.execPath, ['bin/dropflow.js', 'submit', '-', ...args], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-    // Nothing listens there: the command must not get as far as connecting.
-    env: { ...process.env, LOG_LEVEL: 'warn', TEMPORAL_ADDRESS: '127.0.0.1:1' },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdin.end(stdin);
-  const [code] = (await once(child, 'exit')) as [number | null];
-  return { code, stdout, stderr };
+function submit(stdin: string, ...args: string[]) {
+  // Nothing listens there: the command must not get as far as connecting.
+  return runDropflow(['submit', '-', ...args], { stdin, env: { TEMPORAL_ADDRESS: '127.0.0.1:1' } });
 }
 
 it('prints the field issues of an invalid order and exits with 2', async () => {

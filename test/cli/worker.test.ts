@@ -4,19 +4,10 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { expect, inject, it } from 'vitest';
 import { newSandboxAccount } from '../support/sandbox.js';
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  if (typeof address !== 'object' || address === null) throw new Error('no port');
-  return address.port;
-}
+import { freePort } from '../support/ports.js';
 
 it('polls its queues, serves /metrics, and stops cleanly on SIGTERM', async () => {
   const account = await newSandboxAccount();

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { createInterface } from 'node:readline';
 
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -15,6 +15,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { StoreEvent } from '../../src/client/storeEventTypes.js';
 import { storeEventHeaders } from '../../src/storeEvents/signing.js';
 import { eventually } from '../support/eventually.js';
+import { freePort } from '../support/ports.js';
 
 const EXAMPLE = 'examples/store-receiver.ts';
 const secret = `whsec_${randomBytes(32).toString('base64')}`;
@@ -23,15 +24,6 @@ let child: ChildProcess;
 /** The example's stdout lines, and a wait for the next one. */
 const logged: string[] = [];
 let onLine: (() => void) | undefined;
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  if (typeof address !== 'object' || address === null) throw new Error('no port');
-  return address.port;
-}
 
 function accepts(): Promise<boolean> {
   return new Promise((resolve) => {

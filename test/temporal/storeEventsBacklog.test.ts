@@ -4,8 +4,6 @@
  * ones — and exports the count as dropflow_store_events_behind through the runtime's Prometheus
  * metrics; a failed count is tried again at the next tick.
  */
-import { once } from 'node:events';
-import { createServer } from 'node:net';
 
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
@@ -21,15 +19,7 @@ import {
   startStoreEventsBacklog,
 } from '../../src/temporal/storeEventsBacklog.js';
 import { eventually } from '../support/eventually.js';
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  if (typeof address !== 'object' || address === null) throw new Error('no port');
-  return address.port;
-}
+import { freePort } from '../support/ports.js';
 
 const run = `${process.pid}-${Date.now().toString(36)}`;
 const queue = `backlog-${run}/orders`;
