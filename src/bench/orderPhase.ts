@@ -23,6 +23,7 @@ import type { BenchStack, PhaseStack } from './ordersStack.js';
 import { ProgressBar } from './progress.js';
 import { peakRssMb } from './rss.js';
 import { quantile } from './stats.js';
+import { toCreatedMs, toCreatedSummary } from './toCreated.js';
 import { callsBetween, statsOf, supplierCounts, type CallCount } from './supplierCalls.js';
 
 export interface PhaseOptions {
@@ -67,6 +68,9 @@ export interface PhaseResult {
   workflowExecutions: number;
   p50ToPaidMs: number | null;
   p95ToPaidMs: number | null;
+  /** Submit → CREATED (the supplier has the order), over the orders that got there. */
+  p50ToCreatedMs: number | null;
+  p99ToCreatedMs: number | null;
   /** Peak resident memory of the worker process (VmHWM). */
   workerRssMb: number | null;
   /** First submit to the last order's completion (or the deadline). */
@@ -239,11 +243,14 @@ function summarize(m: {
   const n = o.orders;
   const paidAt: number[] = [];
   const toPaid: number[] = [];
+  const toCreated: number[] = [];
   let completed = 0;
   for (const [orderNumber, outcome] of m.outcomes) {
     const status = outcome.status;
     if (status === undefined) continue;
     if (status.stage === Stage.COMPLETED) completed += 1;
+    const created = toCreatedMs(status, m.submittedAt.get(orderNumber) ?? m.firstSubmit);
+    if (created !== undefined) toCreated.push(created);
     const paid = status.timeline.find((entry) => entry.stage === Stage.PAID);
     if (paid === undefined) continue;
     const at = Date.parse(paid.at);
@@ -251,6 +258,7 @@ function summarize(m: {
     toPaid.push(at - (m.submittedAt.get(orderNumber) ?? m.firstSubmit));
   }
   toPaid.sort((a, b) => a - b);
+  const created = toCreatedSummary(toCreated);
   const allPaid = paidAt.length === n;
   const ordersPerHour = allPaid ? n / ((Math.max(...paidAt) - m.firstSubmit) / 3_600_000) : null;
 
@@ -283,6 +291,8 @@ function summarize(m: {
     workflowExecutions: m.actions.executions,
     p50ToPaidMs: orNull(quantile(toPaid, 0.5)),
     p95ToPaidMs: orNull(quantile(toPaid, 0.95)),
+    p50ToCreatedMs: created.p50Ms,
+    p99ToCreatedMs: created.p99Ms,
     workerRssMb: m.workerRssMb,
     durationMs: m.durationMs,
     notes,

@@ -41,6 +41,8 @@ export function formatOrdersBench(result: OrdersBenchResult): string[] {
     both('  fraction of the bound', (r) => two(r.fractionOfBound)),
     both('Temporal actions per order', (r) => two(r.actionsPerOrder)),
     both('  workflow executions counted', (r) => String(r.workflowExecutions)),
+    both('submit → CREATED p50', (r) => seconds(r.p50ToCreatedMs)),
+    both('submit → CREATED p99', (r) => seconds(r.p99ToCreatedMs)),
     both('submit → PAID p50', (r) => seconds(r.p50ToPaidMs)),
     both('submit → PAID p95', (r) => seconds(r.p95ToPaidMs)),
     both('worker peak RSS (MB)', (r) => whole(r.workerRssMb)),

@@ -11,6 +11,7 @@ import {
 } from '../client/definitions.js';
 import { isPaid } from '../sandbox/orderBook.js';
 import type { SandboxDispute, SandboxOrder, SandboxStats } from '../sandbox/state.js';
+import { toCreatedMs, toCreatedSummary, type ToCreated } from '../bench/toCreated.js';
 import type { Flow } from './orders.js';
 
 /** Workflow execution statuses (the SDK's `status.name`) that count as failed workflows. */
@@ -57,6 +58,8 @@ export interface ObservedOrder {
   execution: string | undefined;
   /** Its search attributes: what visibility says when the query cannot be answered. */
   visible: { stage: string | undefined; svcOrderId: string | undefined };
+  /** When Temporal took its submit (the workflow's start, epoch ms), when known. */
+  submittedAt?: number;
 }
 
 export interface ObservedDispute {
@@ -113,6 +116,8 @@ export interface Verdict {
   findings: Finding[];
   /** The orders that wait for a person, and why (what an operator would read first). */
   waiting: { orderNumber: string; stage: string; reason: string }[];
+  /** Submit → CREATED (the supplier has the order): p50 and p99 over the orders that got there. */
+  submitToCreated: ToCreated;
 }
 
 /** Waiting for a person (or an outside event), and saying why. */
@@ -162,6 +167,7 @@ export function judge(o: Observation): Verdict {
   let completed = 0;
   let attention = 0;
   const waiting: Verdict['waiting'] = [];
+  const toCreated: number[] = [];
   const atSupplier = groupBy(o.sandboxOrders, (s) => s.orderNumber);
 
   for (const order of o.orders) {
@@ -190,6 +196,11 @@ export function judge(o: Observation): Verdict {
         find(Counter.stuckWithoutReason, orderNumber, `open at ${status.stage} without a reason`);
       }
     }
+    const created =
+      status === undefined || order.submittedAt === undefined
+        ? undefined
+        : toCreatedMs(status, order.submittedAt);
+    if (created !== undefined) toCreated.push(created);
     // A closed workflow whose status cannot be read is judged by its search attributes.
     const known = status?.stage ?? order.visible.stage;
     if (known === undefined || !isStage(known)) continue;
@@ -270,6 +281,7 @@ export function judge(o: Observation): Verdict {
     mismatches: count(Counter.mismatches),
     disputesByStage,
     findings,
+    submitToCreated: toCreatedSummary(toCreated),
   };
 }
 

@@ -46,6 +46,7 @@ export async function observeOrder(orders: OrderClient, o: ChaosOrder): Promise<
       stage: attributes?.get(FulfillmentStage),
       svcOrderId: attributes?.get(SvcOrderId),
     },
+    ...(described !== undefined && { submittedAt: described.startTime.getTime() }),
   };
 }
 

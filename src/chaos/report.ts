@@ -31,6 +31,7 @@ export type ChaosSummary = Pick<
   | 'secondPayments'
   | 'stuckWithoutReason'
   | 'mismatches'
+  | 'submitToCreated'
 > & { faultsByKind: Record<string, number> };
 
 export function summary(r: ChaosReport): ChaosSummary {
@@ -45,6 +46,7 @@ export function summary(r: ChaosReport): ChaosSummary {
     secondPayments: v.secondPayments,
     stuckWithoutReason: v.stuckWithoutReason,
     mismatches: v.mismatches,
+    submitToCreated: v.submitToCreated,
   };
 }
 
@@ -65,6 +67,10 @@ export function failingCounters(s: ChaosSummary): string[] {
 function rows(pairs: readonly (readonly [string, string | number])[]): string[] {
   const width = Math.max(0, ...pairs.map(([k]) => k.length));
   return pairs.map(([k, v]) => `  ${k.padEnd(width)}  ${String(v).padStart(6)}`);
+}
+
+function seconds(ms: number | null): string {
+  return ms === null ? '-' : (ms / 1000).toFixed(1);
 }
 
 function duration(ms: number): string {
@@ -105,6 +111,12 @@ export function formatTable(r: ChaosReport): string {
       ['secondPayments', s.secondPayments],
       ['stuckWithoutReason', s.stuckWithoutReason],
       ['mismatches', s.mismatches],
+    ]),
+    '',
+    `Submit → CREATED over ${s.submitToCreated.orders} orders`,
+    ...rows([
+      ['p50 s', seconds(s.submitToCreated.p50Ms)],
+      ['p99 s', seconds(s.submitToCreated.p99Ms)],
     ]),
   );
   if (v.waiting.length > 0) {

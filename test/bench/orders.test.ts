@@ -68,6 +68,8 @@ it(
         'actionsPerOrder',
         'p50ToPaidMs',
         'p95ToPaidMs',
+        'p50ToCreatedMs',
+        'p99ToCreatedMs',
         'workerRssMb',
       ]) {
         expect(typeof r[field], `${phase}.${field}`).toBe('number');
@@ -79,6 +81,7 @@ it(
       expect(n('fractionOfBound'), phase).toBeLessThanOrEqual(1.5);
       expect(n('actionsPerOrder'), phase).toBeGreaterThan(0);
       expect(n('p50ToPaidMs'), phase).toBeLessThanOrEqual(n('p95ToPaidMs'));
+      expect(n('p50ToCreatedMs'), phase).toBeLessThanOrEqual(n('p99ToCreatedMs'));
       expect(n('workerRssMb'), phase).toBeGreaterThan(0);
       const byKind = r['actionsByKind'] as Record<string, number>;
       expect(byKind['workflowStart'], phase).toBeGreaterThanOrEqual(1);

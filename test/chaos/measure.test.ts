@@ -136,4 +136,35 @@ describe('judge', () => {
     );
     expect(v).toMatchObject({ completed: 1, stuckWithoutReason: 0, mismatches: 1 });
   });
+
+  it('reports submit → CREATED (p50, p99) over the orders the supplier has', () => {
+    const t0 = Date.parse('2026-11-25T10:00:00.000Z');
+    const at = (s: number) => new Date(t0 + s * 1_000).toISOString();
+    const submitted = (o: ObservedOrder, seconds: number): ObservedOrder => ({
+      ...o,
+      submittedAt: t0,
+      status: {
+        ...o.status!,
+        timeline: [
+          { stage: Stage.RECEIVED, at: at(0) },
+          { stage: Stage.CREATED, at: at(seconds) },
+        ],
+      },
+    });
+    const waiting = order('O3', {
+      stage: Stage.NEEDS_ATTENTION,
+      error: { step: 's', message: 'x' },
+    });
+    const v = judge(
+      observation({
+        orders: [
+          submitted(order('O1', { stage: Stage.PAID, svcOrderId: 'S1' }), 4),
+          submitted(order('O2', { stage: Stage.PAID, svcOrderId: 'S2' }), 1_260),
+          { ...waiting, submittedAt: t0 },
+        ],
+        sandboxOrders: [supplierOrder('O1', 'S1'), supplierOrder('O2', 'S2')],
+      }),
+    );
+    expect(v.submitToCreated).toEqual({ orders: 2, p50Ms: 4_000, p99Ms: 1_260_000 });
+  });
 });
