@@ -105,6 +105,12 @@ export const Env = z.object({
   TRACKING_STALE_AFTER_HOURS: z.coerce.number().positive().max(8_760).default(336),
   /** Minutes the supplier may not list a paid order (over 2 sweeps at least) before it is flagged. */
   TRACKING_MISSING_AFTER_MINUTES: z.coerce.number().positive().max(43_200).default(60),
+  /**
+   * Minutes an order may find no access token for its account before it stops at NEEDS_ATTENTION
+   * (it keeps waiting there, and goes on by itself once a token is back); a refused key stops it
+   * at once.
+   */
+  NO_TOKEN_ATTENTION_MINUTES: z.coerce.number().positive().max(1_440).default(10),
   SANDBOX_PORT: port.default(8787),
   SANDBOX_API_KEY: z.string().min(1).max(200).default('sandbox'),
   TEMPORAL_ADDRESS: z.string().min(1).default('localhost:7233'),

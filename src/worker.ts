@@ -3,8 +3,8 @@
  *
  * - `orders`: the workflows, the activities that talk to Temporal itself (orchestration, the
  *   webhook inbox's replays), the forwarding of catalogue webhook events upstream, the delivery
- *   of store events (STORE_EVENTS_URL), and the token calls of the account's session workflow
- *   (workflows/supplierSession.ts), which carry no token.
+ *   of store events (STORE_EVENTS_URL), the token calls of the account's session workflow
+ *   (workflows/supplierSession.ts), which carry no token, and the orders' wait for the token.
  * - `supplier`: every supplier call of the account, at the account's rate
  *   (`maxTaskQueueActivitiesPerSecond`, enforced by the server across every worker process),
  *   payments first (workflows/supplierPriority.ts). The batch queries' own, higher limit is paced
@@ -32,6 +32,7 @@ import { batchActivities, supplierActivities } from './activities/index.js';
 import { orchestrationActivities } from './activities/orchestration.js';
 import { storeEventActivities, type StoreEventsOptions } from './activities/storeEvents.js';
 import { supplierSessionActivities } from './activities/supplierSession.js';
+import { tokenWaitActivities } from './activities/tokenWait.js';
 import { inboxActivities } from './activities/webhookInbox.js';
 import { createLogger, type Logger } from './log.js';
 import type { SupplierClient } from './supplier/client.js';
@@ -68,6 +69,11 @@ export interface CreateWorkersOptions {
   checkout?: CheckoutSettings;
   /** Where order and dispute events go (STORE_EVENTS_*); without a url none are sent. */
   storeEvents?: StoreEventsOptions;
+  /**
+   * How long an order may find no access token before it stops at NEEDS_ATTENTION
+   * (NO_TOKEN_ATTENTION_MINUTES; default 10 minutes).
+   */
+  noTokenAttentionMs?: number;
   /**
    * Payload encoding of the workers and their client: `dataConverterFor(codec)` encrypts
    * (src/temporal/encryption.ts). Default: the SDK's, payloads in clear.
@@ -123,6 +129,12 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
           ...checkoutActivities(client, queues, checkout),
           // The account's session workflow's token calls: they carry no token.
           ...supplierSessionActivities(supplier.tokenCalls),
+          // Orders wait here for the account's token: it sends no supplier request.
+          ...tokenWaitActivities(supplier.tokens, {
+            ...(opts.noTokenAttentionMs !== undefined && {
+              attentionAfterMs: opts.noTokenAttentionMs,
+            }),
+          }),
         },
       }),
       Worker.create({

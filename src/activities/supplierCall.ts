@@ -14,8 +14,10 @@ import { FailureType, type SupplierFailureDetails } from '../client/failures.js'
 import type { SupplierClient } from '../supplier/client.js';
 import type { Endpoint, RequestOf, ResponseOf } from '../supplier/endpoint.js';
 import { PaceTooLong } from '../supplier/pacer.js';
+import { getAccessToken } from '../supplier/api/auth.js';
 import {
   formatIssues,
+  SupplierCode,
   SupplierError,
   SupplierRequestInvalid,
   SupplierResponseInvalid,
@@ -68,6 +70,7 @@ export function toApplicationFailure(endpoint: string, err: unknown): unknown {
       message: err.message,
       noToken: true,
       ...(err instanceof SupplierError && { code: err.code, requestId: err.requestId }),
+      ...(keyRefused(err) && { keyRefused: true }),
     };
     return ApplicationFailure.create({
       type: FailureType.Retryable,
@@ -130,4 +133,13 @@ export function toApplicationFailure(endpoint: string, err: unknown): unknown {
     });
   }
   return err;
+}
+
+/** The supplier knows no account with this API key (getAccessToken answered 1601000). */
+function keyRefused(err: SupplierError | SupplierTransportError): boolean {
+  return (
+    err instanceof SupplierError &&
+    err.endpoint === getAccessToken.name &&
+    err.code === SupplierCode.UserNotFound
+  );
 }

@@ -9,6 +9,7 @@ import type { BatchActivities, SupplierActivities } from '../activities/index.js
 import type { CheckoutActivities } from '../activities/checkoutStart.js';
 import type { OrchestrationActivities } from '../activities/orchestration.js';
 import type { StoreEventActivities } from '../activities/storeEvents.js';
+import type { TokenWaitActivities } from '../activities/tokenWait.js';
 import { FailureType } from '../client/failures.js';
 import { queuesOf } from '../temporal/taskQueues.js';
 import {
@@ -92,4 +93,18 @@ export function storeEventDelivery(): StoreEventActivities['deliverStoreEvent'] 
     startToCloseTimeout: '2 minutes',
     retry: { maximumAttempts: 1 },
   }).deliverStoreEvent;
+}
+
+/**
+ * The wait for the account's access token (activities/tokenWait.ts), on the workflow's own
+ * (orders) queue: it sends no supplier request. Its answer comes within about a minute; a worker
+ * that does not know it yet (a rolling deploy) fails it, and the caller asks again a little later.
+ * Call inside a workflow only.
+ */
+export function accessTokenWait(): TokenWaitActivities['awaitAccessToken'] {
+  return proxyActivities<TokenWaitActivities>({
+    taskQueue: workflowInfo().taskQueue,
+    startToCloseTimeout: '2 minutes',
+    retry: { maximumAttempts: 1 },
+  }).awaitAccessToken;
 }

@@ -26,7 +26,7 @@ import { StoreEventType, type StoreEventsView } from '../client/storeEventTypes.
 import { StoreEventsBehind } from '../temporal/searchAttributes.js';
 import { storeEventDelivery } from './activities.js';
 import { storeEventsBehind } from './details.js';
-import type { OutcomeInDoubt, StepHost } from './steps/supplierStep.js';
+import type { AttentionOptions, OutcomeInDoubt, StepHost } from './steps/supplierStep.js';
 import { StoreEventOutbox, type OutboxHost } from './storeEventOutbox.js';
 
 /** Thrown inside the workflow to leave the steps for the cancel path; caught at the top. */
@@ -176,14 +176,28 @@ export class DisputeCase implements StepHost, OutboxHost {
     this.show();
   }
 
-  /** Stops at NEEDS_ATTENTION until resumed (or, before the cancel path, cancelled). */
-  async needsAttention(info: FailureInfo, remedy?: string): Promise<void> {
+  /**
+   * Stops at NEEDS_ATTENTION until resumed (or, before the cancel path, cancelled), or until
+   * `until` holds: the cause went away by itself.
+   */
+  async needsAttention(
+    info: FailureInfo,
+    remedy?: string,
+    options: AttentionOptions = {},
+  ): Promise<void> {
     this.status.error = info;
     await this.enter('NEEDS_ATTENTION');
     this.waitFor(remedy ?? `resume after the cause of ${info.step} is fixed, or cancel`);
-    await condition(() => this.has('resume') || (!this.finishing && this.cancelAsked()));
+    const byItself = () => options.until?.() === true;
+    await condition(
+      () => this.has('resume') || byItself() || (!this.finishing && this.cancelAsked()),
+    );
     this.checkCancel();
-    const resume = this.take('resume')!;
+    const resume = this.take('resume');
+    if (resume === undefined) {
+      await this.enter(this.workingStage, `going on with ${info.step} by itself`);
+      return;
+    }
     await this.enter(this.workingStage, `resumed at ${info.step}`);
     this.answer(resume, `going on with ${info.step}`);
   }

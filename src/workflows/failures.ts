@@ -111,3 +111,13 @@ export function throttleDelay(f: SupplierFailure, attempt: number): number {
   const after = f.details.retryAfterMs ?? 0;
   return after > MAX_BACKOFF_MS ? after : Math.max(after, backoff(attempt));
 }
+
+/**
+ * How long a call dropflow's pacing held back (not sent) waits: until the account's slot it was
+ * told of. Queueing, not a failure: it never grows.
+ */
+export function pacedDelay(f: SupplierFailure): number {
+  return Math.max(MIN_PACED_DELAY_MS, f.details.retryAfterMs ?? MIN_PACED_DELAY_MS);
+}
+
+const MIN_PACED_DELAY_MS = 1_000;

@@ -55,6 +55,7 @@ import { stopData } from './storeEventData.js';
 import { StoreEventOutbox, type OutboxHost } from './storeEventOutbox.js';
 import {
   DEFAULT_SUPPLIER_LAG_SECONDS,
+  type AttentionOptions,
   type OutcomeInDoubt,
   type StepHost,
 } from './steps/supplierStep.js';
@@ -715,9 +716,13 @@ export class Order implements StepHost, OutboxHost {
   /**
    * A step cannot go on by itself: stop at NEEDS_ATTENTION with the step, the supplier's code,
    * message and requestId until an operator resumes (the caller then goes on with the step) or
-   * cancels.
+   * cancels — or, with `until`, until the cause went away by itself (the caller goes on too).
    */
-  async needsAttention(info: FailureInfo, remedy?: string): Promise<void> {
+  async needsAttention(
+    info: FailureInfo,
+    remedy?: string,
+    options: AttentionOptions = {},
+  ): Promise<void> {
     this.enter(Stage.NEEDS_ATTENTION);
     this.failed(info);
     for (;;) {
@@ -729,8 +734,12 @@ export class Order implements StepHost, OutboxHost {
           ? amendRemedy(info, remedy)
           : (remedy ?? `resume after the cause of ${info.step} is fixed, or cancel`),
         amendable ? ['resume', 'amend'] : ['resume'],
+        options.until === undefined ? {} : { until: options.until },
       );
-      if (!action) continue;
+      if (!action) {
+        if (options.until?.() === true) return;
+        continue;
+      }
       if (action.kind === 'amend') {
         const fields = this.amended(action);
         if (fields === undefined) {

@@ -29,4 +29,15 @@ export const Patch = {
    * emission: workflows running before it emit from their next event on.
    */
   StoreEvents: 'store-events-2026-11',
+  /**
+   * A call dropflow's pacing held back (not sent) waits exactly for the account's slot, without
+   * growing the step's pause (steps/supplierStep.ts).
+   */
+  PacedSlot: 'paced-slot-2026-11',
+  /**
+   * A call that found no access token waits for one with the `awaitAccessToken` activity, stops
+   * at NEEDS_ATTENTION when the key is refused or the wait is too long, and goes on by itself once
+   * a token is there (steps/tokenWait.ts).
+   */
+  TokenWait: 'token-wait-2026-11',
 } as const;

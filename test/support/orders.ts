@@ -14,6 +14,7 @@ import {
 } from '../../src/client/definitions.js';
 import { parseOrder, type OrderInput } from '../../src/client/orderInput.js';
 import type { StoreEventsOptions } from '../../src/activities/storeEvents.js';
+import { SupplierClient } from '../../src/supplier/client.js';
 import {
   dataConverterFor,
   EncryptionCodec,
@@ -55,6 +56,15 @@ export interface HarnessOptions {
   checkout?: Partial<CheckoutSettings>;
   /** Where the workers deliver store events (STORE_EVENTS_URL, …); default: none. */
   storeEvents?: StoreEventsOptions;
+  /**
+   * The workers' own pacing of the account's calls, slower than the rate the server hands their
+   * tasks out at (`ratePerSecond`): calls are held back by the pacing. Default: the same.
+   */
+  pacedPerSecond?: number;
+  /** This account instead of a new one (a key the sandbox may not know yet, say). */
+  account?: TestAccount;
+  /** NO_TOKEN_ATTENTION_MINUTES of the workers, in ms. */
+  noTokenAttentionMs?: number;
 }
 
 export async function orderHarness(
@@ -62,7 +72,16 @@ export async function orderHarness(
   balance?: number,
   options: HarnessOptions = {},
 ): Promise<OrderHarness> {
-  const account = await newSandboxAccount(balance, options.ratePerSecond);
+  const account = options.account ?? (await newSandboxAccount(balance, options.ratePerSecond));
+  const supplier =
+    options.pacedPerSecond === undefined
+      ? account.client
+      : new SupplierClient({
+          baseUrl: account.url,
+          apiKey: account.apiKey,
+          tokenCallIntervalMs: 1_000,
+          ratePerSecond: options.pacedPerSecond,
+        });
   const queues = taskQueues(`${tag}-${process.pid}-${Date.now().toString(36)}`);
   const workflowBundle = await bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,
@@ -80,13 +99,16 @@ export async function orderHarness(
       address: inject('temporalAddress'),
       namespace: inject('temporalNamespace'),
       queues,
-      supplier: account.client,
+      supplier,
       workflowBundle,
       catalogueEventsUrl: options.catalogueEventsUrl,
       ...(options.storeEvents !== undefined && { storeEvents: options.storeEvents }),
       dataConverter,
       checkout: { ...DEFAULT_CHECKOUT_SETTINGS, ...options.checkout },
       ...(options.ratePerSecond !== undefined && { ratePerSecond: options.ratePerSecond }),
+      ...(options.noTokenAttentionMs !== undefined && {
+        noTokenAttentionMs: options.noTokenAttentionMs,
+      }),
     });
   let workers = await start();
   let running = workers.run();

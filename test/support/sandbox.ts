@@ -17,17 +17,22 @@ export interface TestAccount {
 
 /**
  * A new sandbox account (own rate limit, balance and orders) and a client for it; `ratePerSecond`
- * is the account's tier (the sandbox's limit and the client's pace), 1 unless given.
+ * is the account's tier (the sandbox's limit and the client's pace), 1 unless given; `key` its
+ * API key, when a client already holds it (unknown to the sandbox until now).
  */
 export async function newSandboxAccount(
   balance?: number,
   ratePerSecond?: number,
+  key?: string,
 ): Promise<TestAccount> {
   const url = sandboxUrl();
   const res = await fetch(`${url}/__sandbox/accounts`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(balance === undefined ? {} : { balance }),
+    body: JSON.stringify({
+      ...(balance !== undefined && { balance }),
+      ...(key !== undefined && { apiKey: key }),
+    }),
   });
   if (res.status !== 201) throw new Error(`creating a sandbox account: HTTP ${res.status}`);
   const { apiKey, openId } = (await res.json()) as { apiKey: string; openId: string };

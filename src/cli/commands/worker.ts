@@ -109,6 +109,7 @@ export function register(program: Command): void {
         batchRatePerSecond: config.SUPPLIER_BATCH_RATE_PER_SECOND,
         catalogueEventsUrl: config.CATALOGUE_EVENTS_URL,
         checkout: checkoutSettings(config),
+        noTokenAttentionMs: config.NO_TOKEN_ATTENTION_MINUTES * 60_000,
         storeEvents,
         dataConverter,
         log,

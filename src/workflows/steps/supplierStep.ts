@@ -10,14 +10,16 @@
  *   doubt keeps cancel shut.
  * - A read is simply sent again.
  * - Busy, rate-limited and quota answers are waited out (growing pauses; a quota until its reset)
- *   and never spend attempts. Other transient failures are tried a few times.
+ *   and never spend attempts. A call dropflow's own pacing held back waits for its slot, no more;
+ *   a call that found no access token waits for the token (tokenWait.ts). Other transient
+ *   failures are tried a few times.
  * - Whatever else fails — a look-up included — stops at NEEDS_ATTENTION with the step, the
  *   supplier's code, message and requestId; `resume` goes on from there (looking up first when
  *   the outcome is still unknown). A refusal the caller handles (`expected`) is returned to it.
  *
  * No activity failure ever fails the workflow.
  */
-import { ActivityFailure, metricMeter, sleep } from '@temporalio/workflow';
+import { ActivityFailure, metricMeter, patched, sleep } from '@temporalio/workflow';
 import {
   backoff,
   failureInfo,
@@ -25,12 +27,15 @@ import {
   isThrottled,
   isTransient,
   mayHaveActed,
+  pacedDelay,
   supplierFailure,
   throttleDelay,
   type SupplierFailure,
 } from '../failures.js';
 import type { FailureInfo } from '../../client/definitions.js';
 import { counterOf, METRICS } from '../../metrics.js';
+import { Patch } from '../versions.js';
+import { waitForToken } from './tokenWait.js';
 
 /** A call that may have acted and whose outcome is not known yet. */
 export interface OutcomeInDoubt {
@@ -53,8 +58,16 @@ export interface StepHost {
   doneWaiting(): void;
   /** How long the supplier's own view may trail what it did. */
   readonly supplierLagMs: number;
-  /** Stops for a person until resumed (or throws the workflow's cancel). */
-  needsAttention(info: FailureInfo, remedy?: string): Promise<void>;
+  /**
+   * Stops for a person until resumed, or until `until` holds (the cause went away by itself), or
+   * throws the workflow's cancel.
+   */
+  needsAttention(info: FailureInfo, remedy?: string, options?: AttentionOptions): Promise<void>;
+}
+
+export interface AttentionOptions {
+  /** Ends the stop without a person: checked whenever the workflow wakes. */
+  until?: () => boolean;
 }
 
 /** What the supplier's own view says of a call whose outcome was unknown. */
@@ -92,6 +105,8 @@ export const MAX_DOUBTFUL_ANSWERS = 2;
 export async function supplierStep<T>(o: StepHost, step: SupplierStep<T>): Promise<StepResult<T>> {
   let transient = 0;
   let throttled = 0;
+  /** A throttled wait said what the step waits for. */
+  let waited = false;
   let doubtful = 0;
   for (;;) {
     if (step.cancellable !== false) o.checkCancel();
@@ -112,7 +127,7 @@ export async function supplierStep<T>(o: StepHost, step: SupplierStep<T>): Promi
     }
     try {
       const value = await step.send();
-      if (throttled > 0) o.doneWaiting();
+      if (waited) o.doneWaiting();
       return { ok: true, value, found: false };
     } catch (err) {
       if (!(err instanceof ActivityFailure)) throw err;
@@ -135,12 +150,17 @@ export async function supplierStep<T>(o: StepHost, step: SupplierStep<T>): Promi
         o.note(`${step.name}: ${f.details.message}; looking it up`);
         continue;
       }
+      if (f && waitsForToken(f)) {
+        await waitForToken(o, step, f.details);
+        continue;
+      }
       if (isThrottled(f)) {
-        await waitOut(o, f!, ++throttled);
+        await waitOut(o, f!, heldForSlot(f!) ? 0 : ++throttled);
+        waited = true;
         continue;
       }
       if (f && step.expected?.(f)) {
-        if (throttled > 0) o.doneWaiting();
+        if (waited) o.doneWaiting();
         return { ok: false, failure: f };
       }
       if (isTransient(err) && ++transient < MAX_TRANSIENT_ATTEMPTS) {
@@ -187,8 +207,12 @@ export async function settleOutcome<T>(
     } catch (err) {
       if (!(err instanceof ActivityFailure)) throw err;
       const f = supplierFailure(err);
+      if (f && waitsForToken(f)) {
+        await waitForToken(o, { name: `${name} look-up`, cancellable: false }, f.details);
+        continue;
+      }
       if (isThrottled(f)) {
-        await waitOut(o, f!, ++throttled);
+        await waitOut(o, f!, heldForSlot(f!) ? 0 : ++throttled);
         continue;
       }
       if (++failures < MAX_LOOKUP_FAILURES) {
@@ -219,13 +243,28 @@ function reconciled(step: string, result: 'found' | 'not_found' | 'failed'): voi
   counterOf(metricMeter, METRICS.reconciliations).add(1, { step, result });
 }
 
-/** The supplier asks us to slow down: say so, and wait. */
+/** Held back by dropflow's pacing (never sent): it waits for its slot, and counts nothing. */
+function heldForSlot(f: SupplierFailure): boolean {
+  return f.details.paced === true && patched(Patch.PacedSlot);
+}
+
+/** No access token (never sent): it waits for the token (tokenWait.ts). */
+function waitsForToken(f: SupplierFailure): boolean {
+  return f.details.noToken === true && patched(Patch.TokenWait);
+}
+
+/**
+ * The supplier asks us to slow down, or dropflow's pacing held the call back: say so, and wait.
+ * `attempt` 0: the call was held for the account's slot and waits for it, no more.
+ */
 async function waitOut(o: StepHost, f: SupplierFailure, attempt: number): Promise<void> {
-  const ms = throttleDelay(f, attempt);
+  const ms = attempt === 0 ? pacedDelay(f) : throttleDelay(f, attempt);
   const why =
     f.details.noToken === true
       ? `no access token for the account (${f.details.message})`
-      : `the supplier asks to slow down (${f.details.message})`;
+      : attempt === 0
+        ? `the account's request budget: its next slot`
+        : `the supplier asks to slow down (${f.details.message})`;
   o.waitFor(`${why}; trying again in ${Math.round(ms / 1000)} s`);
   await sleep(ms);
 }
