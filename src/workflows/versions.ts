@@ -29,4 +29,11 @@ export const Patch = {
    * emission: workflows running before it emit from their next event on.
    */
   StoreEvents: 'store-events-2026-11',
+  /**
+   * An order bounds every wait on its checkout coordinator (then asks it, and re-joins or goes on
+   * alone), survives signals to a gone coordinator, writes its stage once a brief wait lasts, and
+   * shares a confirmed shipment's money with its siblings. Asked at each such point: orders that
+   * were waiting before it take it from their next wake-up on.
+   */
+  CheckoutBounds: 'checkout-bounds-2026-11',
 } as const;

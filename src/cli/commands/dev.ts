@@ -158,6 +158,9 @@ export function register(program: Command): void {
         batchRatePerSecond: config.SUPPLIER_BATCH_RATE_PER_SECOND,
         catalogueEventsUrl: config.CATALOGUE_EVENTS_URL,
         checkout: checkoutSettings(config),
+        ...(config.CHECKOUT_ORDER_BOUND_MS !== undefined && {
+          checkoutOrderBoundMs: config.CHECKOUT_ORDER_BOUND_MS,
+        }),
         storeEvents,
         dataConverter: dataConverterFor(codec),
         log: createLogger('worker'),
