@@ -82,7 +82,9 @@ export function checkoutActivities(
       } catch (err) {
         if (err instanceof WorkflowNotFoundError) return { state: 'gone' };
         // A coordinator from before the query: it may hold the order; the order waits again.
-        if (err instanceof QueryNotRegisteredError) return { state: 'queued' };
+        if (err instanceof QueryNotRegisteredError || /register a handler/.test(String(err))) {
+          return { state: 'queued' };
+        }
         throw err;
       }
     },

@@ -156,10 +156,8 @@ describe('a shipment shared by orders of one batch', () => {
     return { a, b, shipmentOrderId };
   }
 
-  it('one payment settles every sibling: the other ends PAID with the same payId, paid once; a sibling is never cancelled', async () => {
-    const { a, b, shipmentOrderId } = await sharedShipment('shared');
-    const paymentsBefore = (await accountStats(h.account.openId)).payments;
-
+  it('no sibling is cancelled: cancel is refused, naming the shipment paid whole with its other orders', async () => {
+    const { b, shipmentOrderId } = await sharedShipment('refuse');
     const refusal = await b
       .executeUpdate(cancelUpdate, { args: [{ reason: 'customer asked' }] })
       .then(
@@ -172,7 +170,11 @@ describe('a shipment shared by orders of one batch', () => {
       ),
     );
     expect((await stageVisible(h, b)).stage).toBe(Stage.AWAITING_FUNDS);
+  });
 
+  it('one payment settles every sibling: the other ends PAID with the same payId, paid once', async () => {
+    const { a, b, shipmentOrderId } = await sharedShipment('shared');
+    const paymentsBefore = (await accountStats(h.account.openId)).payments;
     await setBalance(10_000);
     await a.executeUpdate(resumeUpdate, { args: [{ by: 'test' }] });
     const paidA = await reachStage(a, Stage.AWAITING_SHIPMENT);

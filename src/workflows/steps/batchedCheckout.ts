@@ -11,6 +11,7 @@
  * goes on alone. A confirmed shipment shared with other orders is paid once for all of them.
  */
 import {
+  ActivityFailure,
   getExternalWorkflowHandle,
   patched,
   workflowInfo,
@@ -44,6 +45,10 @@ type Settled = Extract<CheckoutOutcome, { kind: 'paid' | 'alone' | 'intercepted'
 
 /** A wait on the batch that lasts this long is no longer brief: visibility shows its stage. */
 const BRIEF_WAIT = '10 seconds';
+/** The bound when the workers cannot say theirs (CHECKOUT_ORDER_BOUND_MS). */
+const DEFAULT_BOUND_MS = 5 * 60_000;
+/** The least bound of a wait for funds. */
+const FUNDS_BOUND_MS = 30 * 60_000;
 
 /** The batch's cart steps, as the order's own reconciling steps name them. */
 const CART_STEP = 'addCart';
@@ -94,6 +99,7 @@ function confirmedInBatch(o: Order, from: CheckoutProgress, shares: boolean): vo
 
 /** One payment settles every order of a shipment: its siblings hear it (signals may fail). */
 async function tellSiblings(o: Order): Promise<void> {
+  if (o.siblings.length === 0) return;
   const paid: CheckoutOutcome = {
     kind: 'paid',
     batchId: `shipment ${o.status.shipmentOrderId!}`,
@@ -194,7 +200,7 @@ async function inBatch(o: Order, acts: Activities): Promise<Settled> {
       o.awaitTopUp();
       await fundsNews({ kind: 'toppedUp' });
     }
-    if (bounded()) bound ??= await acts.orchestration.checkoutWaitBound();
+    if (bounded()) bound ??= await waitBound(acts, false);
     const action = await o.waitAt(
       short ? Stage.AWAITING_FUNDS : working,
       short
@@ -205,7 +211,10 @@ async function inBatch(o: Order, acts: Activities): Promise<Settled> {
         until: () => o.hasCheckoutNews() || (short !== undefined && o.news.toppedUp === true),
         cancelReturns: true,
         brief: short === undefined,
-        ...(bound !== undefined && { timeout: bound, flushAfter: BRIEF_WAIT }),
+        ...(bound !== undefined && {
+          timeout: short ? Math.max(bound, FUNDS_BOUND_MS) : bound,
+          flushAfter: BRIEF_WAIT,
+        }),
       },
     );
     let lost = false;
@@ -219,7 +228,7 @@ async function inBatch(o: Order, acts: Activities): Promise<Settled> {
       await fundsNews({ kind: 'toppedUp' });
       o.answer(action, 'reading the balance now');
     } else if (bound !== undefined && !o.hasCheckoutNews() && o.news.toppedUp !== true) {
-      lost = !(await stillHeld(o, acts));
+      lost = !(await stillHeld(acts));
     }
     if (!lost) continue;
     const settled = await withoutCoordinator(o, acts, withdrawing);
@@ -237,16 +246,30 @@ function releaseHandedBack(o: Order, news: Extract<Settled, { kind: 'alone' | 'i
   o.releaseCancel(shared === undefined ? undefined : `cancel refused: ${shared}`);
 }
 
-/** Past its bound: whether the coordinator still holds the order (then it waits another bound). */
-async function stillHeld(o: Order, acts: Activities): Promise<boolean> {
-  const where = await acts.orchestration.checkoutMember(workflowInfo().workflowId);
-  if (where.state === 'gone' || where.state === 'unknown') return false;
-  o.note(
-    where.state === 'inBatch'
-      ? `still in checkout batch ${where.batchId} (at ${where.step})`
-      : `its checkout still holds it (${where.state})`,
-  );
-  return true;
+/**
+ * Past its bound: whether the coordinator still holds the order (then it waits another bound).
+ * Unanswered (the orders queue's workers down): asked again after the next bound.
+ */
+async function stillHeld(acts: Activities): Promise<boolean> {
+  try {
+    const where = await acts.orchestration.checkoutMember(workflowInfo().workflowId);
+    return where.state !== 'gone' && where.state !== 'unknown';
+  } catch (err) {
+    if (err instanceof ActivityFailure) return true;
+    throw err;
+  }
+}
+
+/** How long the order waits on its coordinator before asking; a wait for funds, longer. */
+async function waitBound(acts: Activities, forFunds: boolean): Promise<number> {
+  let bound = DEFAULT_BOUND_MS;
+  try {
+    bound = await acts.orchestration.checkoutWaitBound();
+  } catch (err) {
+    if (!(err instanceof ActivityFailure)) throw err;
+  }
+  // Funds may take days: asked no more often than the coordinator reads the balance by default.
+  return forFunds ? Math.max(bound, FUNDS_BOUND_MS) : bound;
 }
 
 /**
@@ -344,7 +367,7 @@ async function fundsFromCoordinator(
     return false;
   };
   const toppedUp = () => o.news.toppedUp === true;
-  const bound = bounded() ? await acts.orchestration.checkoutWaitBound() : undefined;
+  const bound = bounded() ? await waitBound(acts, true) : undefined;
   for (;;) {
     const action = await o.waitAt(
       Stage.AWAITING_FUNDS,
