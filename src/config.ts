@@ -94,6 +94,11 @@ export const Env = z.object({
   CHECKOUT_MAX_WAIT_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
   // At most 100: a batch's look-ups ask for all its orders in one call of 100 ids at most.
   CHECKOUT_MAX_BATCH: z.coerce.number().int().min(1).max(100).default(50),
+  /**
+   * How long an order waits on its checkout coordinator before asking it where it holds the order
+   * (default: twice CHECKOUT_MAX_WAIT_MS, at least 5 minutes).
+   */
+  CHECKOUT_ORDER_BOUND_MS: z.coerce.number().int().min(1_000).max(86_400_000).optional(),
   /** Minutes between balance reads while orders wait for funds (one read for all of them). */
   FUNDS_CHECK_MINUTES: z.coerce.number().positive().max(1_440).default(30),
   /** Seconds between tracking sweeps of one supplier account (its long-running sweeper). */

@@ -67,6 +67,8 @@ export interface CreateWorkersOptions {
   catalogueEventsUrl?: string;
   /** The account's checkout batching (CHECKOUT_* settings); the coordinator takes the latest. */
   checkout?: CheckoutSettings;
+  /** How long an order waits on its coordinator before asking (CHECKOUT_ORDER_BOUND_MS). */
+  checkoutOrderBoundMs?: number;
   /** Where order and dispute events go (STORE_EVENTS_*); without a url none are sent. */
   storeEvents?: StoreEventsOptions;
   /**
@@ -126,7 +128,7 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
           ...inboxActivities(client, queues),
           ...catalogueForwardingActivities({ url: opts.catalogueEventsUrl }),
           ...storeEventActivities(opts.storeEvents),
-          ...checkoutActivities(client, queues, checkout),
+          ...checkoutActivities(client, queues, checkout, opts.checkoutOrderBoundMs),
           // The account's session workflow's token calls: they carry no token.
           ...supplierSessionActivities(supplier.tokenCalls),
           // Orders wait here for the account's token: it sends no supplier request.

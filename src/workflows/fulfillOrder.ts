@@ -123,6 +123,8 @@ function registerHandlers(o: Order): void {
   setHandler(cancelUpdate, (input) => o.request('cancel', input), {
     validator: (input: CancelInput) => {
       if (FINAL_STAGES.includes(o.stage)) refuse(o, 'cancel', 'the order is finished');
+      const shared = o.shipmentRefusal;
+      if (shared !== undefined) refuse(o, 'cancel', shared);
       if (!o.cancellable) {
         refuse(
           o,

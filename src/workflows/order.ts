@@ -105,6 +105,8 @@ export interface WaitOptions {
    * the next one instead of now (lean mode).
    */
   brief?: boolean;
+  /** A brief wait that lasts this long is no longer brief: what the order shows is written. */
+  flushAfter?: Duration;
 }
 
 export interface OrderOptions {
@@ -144,6 +146,12 @@ export class Order implements StepHost, OutboxHost {
   /** A cancel taken while the checkout coordinator is asked to let the order go. */
   private heldCancel: PendingAction | undefined;
   private readonly checkoutInbox: CheckoutOutcome[] = [];
+  /** The batch's shipment the order was confirmed into, and the other orders in it. */
+  private shipment: { id: string; siblings: readonly string[] | undefined } | undefined;
+  /** Checking out alone after its batch: a `paid` from a sibling settles its shipment. */
+  private alone = false;
+  /** A sibling's word that the shared shipment is paid. */
+  private siblingPaid: Extract<CheckoutOutcome, { kind: 'paid' }> | undefined;
   private readonly lean: boolean;
   /** Lean mode: search-attribute values as last written, and those to write at the task's end. */
   private readonly written = new Map<string, unknown>();
@@ -554,9 +562,34 @@ export class Order implements StepHost, OutboxHost {
     return this.payment === 'paid';
   }
 
-  /** Whether the order can still be cancelled: nothing paid, no payment sent or in doubt. */
+  /**
+   * Whether the order can still be cancelled: nothing paid, no payment sent or in doubt, and no
+   * shipment shared with other orders (one of them may pay it whole).
+   */
   get cancellable(): boolean {
-    return this.payment === 'none';
+    return this.payment === 'none' && this.shipmentRefusal === undefined;
+  }
+
+  /**
+   * Why a cancel is refused for the shipment the order shares, if it does: the supplier deletes
+   * no confirmed order and pays a shipment only whole, so one sibling's payment pays this one.
+   */
+  get shipmentRefusal(): string | undefined {
+    const shared = this.shipment;
+    if (shared === undefined || this.paid) return undefined;
+    if (shared.siblings === undefined) {
+      return (
+        `it is confirmed into shipment ${shared.id} by its checkout batch, which the supplier ` +
+        'pays only whole (confirmed orders cannot be deleted; an unpaid parent order lapses)'
+      );
+    }
+    if (shared.siblings.length === 0) return undefined;
+    const n = shared.siblings.length;
+    return (
+      `it is confirmed into shipment ${shared.id}, which the supplier pays only whole, with its ` +
+      `${n} other order${n === 1 ? '' : 's'} (confirmed orders cannot be deleted; an unpaid ` +
+      'parent order lapses): let the shipment be paid, then open a dispute'
+    );
   }
 
   approvalAsked(): void {
@@ -620,6 +653,11 @@ export class Order implements StepHost, OutboxHost {
 
   /** What the checkout coordinator said, kept in arrival order. */
   checkoutHeard(outcome: CheckoutOutcome): void {
+    if (this.alone && outcome.kind === 'paid') {
+      // A sibling paid a shipment: this order's only if it is the one it was confirmed into.
+      if (outcome.shipmentOrderId === this.status.shipmentOrderId) this.siblingPaid ??= outcome;
+      return;
+    }
     this.checkoutInbox.push(outcome);
   }
 
@@ -645,10 +683,48 @@ export class Order implements StepHost, OutboxHost {
     this.paymentMade(note);
   }
 
-  /** The coordinator confirmed the order into a shipment before handing it back. */
-  confirmedInBatch(shipmentOrderId: string): void {
+  /**
+   * The coordinator confirmed the order into a shipment before handing it back. `siblings`: the
+   * other orders of the shipment, when the coordinator said (a batch's shipment counts as shared
+   * until it does); left out by orders started before shared shipments were known.
+   */
+  confirmedInBatch(
+    shipmentOrderId: string,
+    shared?: { siblings: readonly string[] | undefined },
+  ): void {
     this.cartIsConfirmed = true;
     this.status.shipmentOrderId = shipmentOrderId;
+    if (shared !== undefined) this.shipment = { id: shipmentOrderId, siblings: shared.siblings };
+  }
+
+  /** The other orders of the shipment (none known: empty). */
+  get siblings(): readonly string[] {
+    return this.shipment?.siblings ?? [];
+  }
+
+  /** The order goes on by itself after its batch; a sibling's `paid` is kept from here on. */
+  checkingOutAlone(): void {
+    this.alone = true;
+  }
+
+  /** A sibling paid the shared shipment: the order is paid with it (never paid again). */
+  paidBySibling(): boolean {
+    const news = this.siblingPaid;
+    if (news === undefined || this.paid) return false;
+    this.cartIsConfirmed = true;
+    this.status.payId = news.payId;
+    this.paymentMade(news.note ?? `paid with its shipment ${news.shipmentOrderId}`);
+    return true;
+  }
+
+  /** Whether a sibling's word that the shipment is paid waits to be taken. */
+  get siblingPaidHeard(): boolean {
+    return this.siblingPaid !== undefined && !this.paid;
+  }
+
+  /** Whether the shipment's payment was this order's own (its siblings are to be told). */
+  get paidItsShipment(): boolean {
+    return this.paid && this.siblingPaid === undefined;
   }
 
   /** A cancel waits while the coordinator is asked to let the order go. */
@@ -697,12 +773,22 @@ export class Order implements StepHost, OutboxHost {
     const kinds: readonly ActionKind[] = withCancel ? [...actions, 'cancel'] : actions;
     const wake = () => this.hasAction(kinds) || (options.until?.() ?? false);
     for (const kind of actions) this.accepting.add(kind);
+    const wait = async () =>
+      options.timeout === undefined
+        ? (await condition(wake), true)
+        : condition(wake, options.timeout);
     let woken: boolean;
     try {
-      woken =
-        options.timeout === undefined
-          ? (await condition(wake), true)
-          : await condition(wake, options.timeout);
+      if (options.brief === true && options.flushAfter !== undefined) {
+        woken = await condition(wake, options.flushAfter);
+        if (!woken) {
+          // No longer brief: visibility shows the stage the status shows.
+          this.flush();
+          woken = await wait();
+        }
+      } else {
+        woken = await wait();
+      }
     } finally {
       for (const kind of actions) this.accepting.delete(kind);
     }
@@ -797,7 +883,12 @@ export class Order implements StepHost, OutboxHost {
 
   private cancelWith(cancel: PendingAction): void {
     if (!this.cancellable) {
-      this.answer(cancel, 'a payment is under way or made; open a dispute instead', false);
+      const shared = this.shipmentRefusal;
+      const why =
+        shared === undefined
+          ? 'a payment is under way or made; open a dispute instead'
+          : `cancel refused: ${shared}`;
+      this.answer(cancel, why, false);
       return;
     }
     const reason =

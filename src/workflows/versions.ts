@@ -40,4 +40,11 @@ export const Patch = {
    * a token is there (steps/tokenWait.ts).
    */
   TokenWait: 'token-wait-2026-11',
+  /**
+   * An order bounds every wait on its checkout coordinator (then asks it, and re-joins or goes on
+   * alone), survives signals to a gone coordinator, writes its stage once a brief wait lasts, and
+   * shares a confirmed shipment's money with its siblings. Asked at each such point: orders that
+   * were waiting before it take it from their next wake-up on.
+   */
+  CheckoutBounds: 'checkout-bounds-2026-11',
 } as const;

@@ -54,6 +54,8 @@ export interface HarnessOptions {
   ratePerSecond?: number;
   /** The account's checkout batching; default: the product's defaults. */
   checkout?: Partial<CheckoutSettings>;
+  /** How long an order waits on its coordinator before asking where it holds it. */
+  checkoutOrderBoundMs?: number;
   /** Where the workers deliver store events (STORE_EVENTS_URL, …); default: none. */
   storeEvents?: StoreEventsOptions;
   /**
@@ -105,6 +107,9 @@ export async function orderHarness(
       ...(options.storeEvents !== undefined && { storeEvents: options.storeEvents }),
       dataConverter,
       checkout: { ...DEFAULT_CHECKOUT_SETTINGS, ...options.checkout },
+      ...(options.checkoutOrderBoundMs !== undefined && {
+        checkoutOrderBoundMs: options.checkoutOrderBoundMs,
+      }),
       ...(options.ratePerSecond !== undefined && { ratePerSecond: options.ratePerSecond }),
       ...(options.noTokenAttentionMs !== undefined && {
         noTokenAttentionMs: options.noTokenAttentionMs,
@@ -219,4 +224,22 @@ export async function sweepOnce(h: OrderHarness): Promise<void> {
     taskQueue: h.queues.orders,
     args: [{}],
   });
+}
+
+/**
+ * The invariant a `dropflow list` relies on: visibility's FulfillmentStage for the order equals
+ * its `status` query's stage (visibility may trail a moment; a brief wait may not be written yet).
+ * Returns the status it held for.
+ */
+export async function stageVisible(h: OrderHarness, handle: WorkflowHandle): Promise<OrderStatus> {
+  const seen = await eventually(
+    `${handle.workflowId}: FulfillmentStage as its status query says`,
+    async () => {
+      const status: OrderStatus = await handle.query(statusQuery);
+      const query = `WorkflowId = '${handle.workflowId}' AND FulfillmentStage = '${status.stage}'`;
+      return { status, listed: (await h.client.workflow.count(query)).count };
+    },
+    (v) => v.listed === 1,
+  );
+  return seen.status;
 }

@@ -24,6 +24,7 @@ import { eventually } from '../support/eventually.js';
 import {
   orderHarness,
   reachStage,
+  stageVisible,
   startOrder,
   validOrder,
   type OrderHarness,
@@ -147,6 +148,7 @@ describe('batched checkout', () => {
     ]);
     expect(sa.error?.code).toBe(1604000);
     expect(sa.waitingFor).toMatch(/shipment/);
+    expect((await stageVisible(h, a)).stage).toBe(Stage.AWAITING_FUNDS);
     // While funds are short a new batch takes what the balance covers (nothing): c waits too.
     await settings({ maxBatch: 1 });
     const c = await startOrder(h, flowB('funds-c'));
@@ -180,6 +182,7 @@ describe('batched checkout', () => {
     await settings({ maxBatch: 50 });
     const waiting = await startOrder(h, flowB('cancel'));
     await reachStage(waiting, Stage.CREATED, waitsForBatch);
+    expect((await stageVisible(h, waiting)).stage).toBe(Stage.CREATED);
     const answer = await waiting.executeUpdate(cancelUpdate, {
       args: [{ reason: 'customer asked' }],
     });

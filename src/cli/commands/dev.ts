@@ -159,6 +159,9 @@ export function register(program: Command): void {
         catalogueEventsUrl: config.CATALOGUE_EVENTS_URL,
         checkout: checkoutSettings(config),
         noTokenAttentionMs: config.NO_TOKEN_ATTENTION_MINUTES * 60_000,
+        ...(config.CHECKOUT_ORDER_BOUND_MS !== undefined && {
+          checkoutOrderBoundMs: config.CHECKOUT_ORDER_BOUND_MS,
+        }),
         storeEvents,
         dataConverter: dataConverterFor(codec),
         log: createLogger('worker'),

@@ -21,6 +21,8 @@ const BALANCE_CHECK_INTERVAL = '30 minutes';
 export interface PayOptions {
   /** How the order waits when the balance is short (default: its own periodic balance check). */
   awaitFunds?: typeof awaitFunds;
+  /** Whether the order was paid meanwhile by another order of its shipment (checked before paying). */
+  paidElsewhere?: () => boolean;
 }
 
 export async function pay(
@@ -42,6 +44,7 @@ export async function pay(
   };
   for (;;) {
     o.checkCancel();
+    if (options.paidElsewhere?.() === true) return;
     if (expired(parent)) await renew();
     o.paymentSending();
     const result = await supplierStep(o, {
@@ -114,7 +117,8 @@ export async function approval(o: Order, amount: number | undefined): Promise<vo
   }
 }
 
-async function awaitFunds(
+/** The order's own wait for funds: a top-up, resume, or its own periodic balance check. */
+export async function awaitFunds(
   o: Order,
   acts: Activities,
   amount: number | undefined,
