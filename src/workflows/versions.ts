@@ -29,4 +29,10 @@ export const Patch = {
    * emission: workflows running before it emit from their next event on.
    */
   StoreEvents: 'store-events-2026-11',
+  /**
+   * accountCheckout (checkout/coordinator.ts): cancels answered only before a batch call may act,
+   * siblings, the checkoutMember query, paced outcomes, continue-as-new by budget also while
+   * batches run. Runs started before it go on in ./v1/checkout until idle, then continue as new.
+   */
+  CheckoutCoordinator: 'checkout-coordinator-2026-11',
 } as const;

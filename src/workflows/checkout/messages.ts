@@ -50,6 +50,8 @@ export interface CheckoutProgress {
   payId?: string;
   payExpiresAt?: string;
   amount?: number;
+  /** Workflow ids of the other orders confirmed into the same shipment (paid whole, together). */
+  siblings?: string[];
   /** A call of the batch whose outcome is unknown: the order settles it before anything else. */
   unknownStep?: string;
 }
@@ -61,7 +63,13 @@ export type CheckoutOutcome =
   /** The supplier stopped this order; it goes on alone once the cause is fixed. */
   | { kind: 'intercepted'; step: string; reasons: Reason[]; progress: CheckoutProgress }
   /** The balance does not cover it: the coordinator pays it once it does. */
-  | { kind: 'awaitingFunds'; why: string; failure?: FailureInfo; shipmentOrderId?: string }
+  | {
+      kind: 'awaitingFunds';
+      why: string;
+      failure?: FailureInfo;
+      shipmentOrderId?: string;
+      siblings?: string[];
+    }
   /** The coordinator let the order go (a cancel). */
   | { kind: 'withdrawn' }
   | { kind: 'withdrawRefused'; why: string }
@@ -72,7 +80,14 @@ export type FundsNews =
   /** A top-up (makeup) was paid, or an operator says the balance was topped up. */
   | { kind: 'toppedUp' }
   /** An order paying alone was refused for funds: tell it when the balance covers `amount`. */
-  | { kind: 'wait'; workflowId: string; amount: number; since: string }
+  | {
+      kind: 'wait';
+      workflowId: string;
+      amount: number;
+      since: string;
+      /** The shipment it pays: siblings of one shipment wait for its amount once. */
+      shipmentOrderId?: string;
+    }
   /** It no longer waits (paid, cancelled). */
   | { kind: 'stopWaiting'; workflowId: string };
 
@@ -88,7 +103,19 @@ export interface CheckoutView {
   /** Orders waiting for the next batch. */
   waiting: number;
   /** Batches being checked out now, with what each waits for. */
-  batches: { id: string; orders: number; step: string; waitingFor?: string }[];
+  batches: {
+    id: string;
+    orders: number;
+    step: string;
+    waitingFor?: string;
+    /** Since when it waits for `waitingFor` (ISO); `lagging` once past the coordinator's bound. */
+    waitingSince?: string;
+    lagging?: boolean;
+    /** The workflow ids of the orders that wait on it. */
+    orderIds?: string[];
+  }[];
+  /** Orders wait for a batch while the most batches at once are under way. */
+  batchesFull?: boolean;
   /** Orders and shipments waiting for the balance, oldest first. */
   awaitingFunds: { what: string; amount?: number; since: string }[];
   /** Last known balance (USD) and when it was read. */
@@ -102,3 +129,11 @@ export const checkoutStatusQuery = defineQuery<CheckoutView>('checkoutStatus');
 export function checkoutWorkflowId(prefix: string): string {
   return `checkout:${prefix === '' ? 'default' : prefix}`;
 }
+
+/** Where the coordinator holds an order; asked by an order that waited past its bound. */
+export type CheckoutMembership =
+  | { state: 'queued' }
+  | { state: 'inBatch'; batchId: string; step: string }
+  | { state: 'awaitingFunds' }
+  | { state: 'unknown' };
+export const checkoutMemberQuery = defineQuery<CheckoutMembership, [string]>('checkoutMember');
