@@ -30,7 +30,7 @@ import {
   validOrder,
   type OrderHarness,
 } from '../support/orders.js';
-import { sandboxUrl } from '../support/sandbox.js';
+import { injectFault, sandboxUrl } from '../support/sandbox.js';
 import { orderNumber, usOrder } from '../supplier/orderHelpers.js';
 
 /** Long enough that nothing closes a batch or reads the balance by itself in a test. */
@@ -250,5 +250,33 @@ describe('the checkout coordinator', () => {
     }
     expect(most).toBeLessThanOrEqual(200);
     expect((await c.query(checkoutStatusQuery)).awaitingFunds).toEqual([]);
+  });
+
+  it('shows which orders wait on a batch that lags past its bound, and when no batch can start', async () => {
+    const c = await coordinator({
+      settings: { ...QUIET, maxBatch: 1, quietMs: 0 },
+      limits: { lagBoundMs: 1_000 },
+    });
+    // The daily quota is used up: each batch's cart waits until it resets.
+    await injectFault({
+      openId: h.account.openId,
+      path: 'shopping/order/addCart',
+      kind: 'quota',
+      times: 4,
+    });
+    const ids = Array.from({ length: 4 }, (_, i) => `held-${i}-${c.workflowId}`);
+    for (const id of ids) await c.signal(checkoutReadySignal, ready(id));
+    const view = await eventually(
+      'three lagging batches and a fourth waiting',
+      () => c.query(checkoutStatusQuery),
+      (v) => v.batches.filter((b) => b.lagging).length === 3 && v.waiting === 1,
+      60_000,
+    );
+    expect(view.batchesFull).toBe(true);
+    expect(view.batches.flatMap((b) => b.orderIds ?? []).sort()).toEqual(ids.slice(0, 3).sort());
+    expect(view.batches[0]).toMatchObject({
+      step: 'addCart',
+      waitingFor: expect.stringMatching(/quota|slow down|trying again/) as unknown,
+    });
   });
 });

@@ -228,6 +228,8 @@ export class CheckoutState {
   batchAt(batch: BatchView, step: string, waitingFor?: string): void {
     if (waitingFor !== undefined && batch.waitingFor === undefined) {
       batch.waitingSince = new Date().getTime();
+      // The loop sets a timer for the bound of this wait.
+      this.wake();
     }
     batch.step = step;
     if (waitingFor === undefined) {
