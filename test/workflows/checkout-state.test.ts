@@ -55,6 +55,16 @@ describe('a cancel', () => {
     expect(c.member('order:N2')).toEqual({ state: 'inBatch', batchId: batch.id, step: 'addCart' });
   });
 
+  it('is refused for an order paying alone: its own steps decide, and it stays on the funds list until it stops waiting', () => {
+    const c = state();
+    const since = new Date().toISOString();
+    c.fundsNews({ kind: 'wait', workflowId: 'order:N5', amount: 20, since });
+    expect(c.withdraw('order:N5')).toMatchObject({ kind: 'withdrawRefused' });
+    expect(c.member('order:N5')).toEqual({ state: 'awaitingFunds' });
+    c.fundsNews({ kind: 'stopWaiting', workflowId: 'order:N5' });
+    expect(c.member('order:N5')).toEqual({ state: 'unknown' });
+  });
+
   it('is refused for an order the coordinator does not hold (its outcome may be on its way)', () => {
     expect(state().withdraw('order:N9')).toMatchObject({
       kind: 'withdrawRefused',

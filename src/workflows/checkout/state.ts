@@ -76,9 +76,6 @@ const holds = (w: FundsWait, workflowId: string): boolean =>
         ? w.workflowId === workflowId
         : w.workflowIds.includes(workflowId);
 
-/** Whether some supplier call of a batch may have acted for the order held by `w`. */
-const committed = (w: FundsWait): boolean => w.kind === 'shipment' || w.kind === 'shipmentWaiters';
-
 export class CheckoutState {
   settings: CheckoutSettings;
   private queue: ReadyOrder[];
@@ -162,18 +159,23 @@ export class CheckoutState {
       };
     }
     const held = this.funds.find((w) => holds(w, workflowId));
-    if (held !== undefined && committed(held)) {
-      const shipment = held.kind === 'shipment' ? held.shipment.shipmentOrderId : '';
-      const id = held.kind === 'shipmentWaiters' ? held.shipmentOrderId : shipment;
+    if (held?.kind === 'orders') {
+      this.funds = this.funds.filter((w) => w !== held);
+      this.wake();
+      return { kind: 'withdrawn' };
+    }
+    if (held?.kind === 'waiter') {
+      return {
+        kind: 'withdrawRefused',
+        why: 'it pays alone (the checkout only watches the balance for it): its own steps decide a cancel, then it stops waiting',
+      };
+    }
+    if (held !== undefined) {
+      const id = held.kind === 'shipment' ? held.shipment.shipmentOrderId : held.shipmentOrderId;
       return {
         kind: 'withdrawRefused',
         why: `it is confirmed into shipment ${id} with other orders, which the supplier pays only as a whole`,
       };
-    }
-    if (held !== undefined) {
-      this.funds = this.funds.filter((w) => w !== held);
-      this.wake();
-      return { kind: 'withdrawn' };
     }
     return {
       kind: 'withdrawRefused',
