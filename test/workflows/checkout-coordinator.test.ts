@@ -14,6 +14,7 @@ import {
   checkoutFundsSignal,
   checkoutMemberQuery,
   checkoutReadySignal,
+  checkoutSettingsSignal,
   checkoutStatusQuery,
   checkoutWithdrawSignal,
   checkoutWorkflowId,
@@ -207,6 +208,38 @@ describe('the checkout coordinator', () => {
     );
     await latest.signal(checkoutFundsSignal, { kind: 'toppedUp' });
     await told(waiter, 'fundsAvailable');
+  });
+
+  it('a run that reached its signal budget lets the batch under way finish, tells its order, then continues as new', async () => {
+    const c = await coordinator({
+      settings: { ...QUIET, maxBatch: 1, quietMs: 0 },
+      limits: { signalsPerRun: 5 },
+    });
+    const first = (await c.describe()).runId;
+    // The batch's cart answers slowly: the budget is reached while it is under way.
+    await injectFault({
+      openId: h.account.openId,
+      path: 'shopping/order/addCart',
+      kind: 'latency',
+      latencyMs: 3_000,
+    });
+    const inBatch = await mailbox();
+    await c.signal(checkoutReadySignal, ready(inBatch));
+    await eventually(
+      'its batch under way',
+      () => c.query(checkoutStatusQuery),
+      (v) => v.batches.length === 1,
+    );
+    for (let i = 0; i < 6; i++) {
+      await c.signal(checkoutSettingsSignal, { ...QUIET, maxBatch: 1_000 });
+    }
+    await eventually(
+      'a new run',
+      () => c.describe(),
+      (d) => d.runId !== first,
+    );
+    // Told in the old run, before it ended: a fake order comes back from the cart, one way or another.
+    expect((await toldTo(inBatch)).length).toBeGreaterThan(0);
   });
 
   it('releases a long funds list with a bounded number of signals pending at once', async () => {
