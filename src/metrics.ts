@@ -92,6 +92,24 @@ export const METRICS = {
     labels: ['outcome'],
     help: 'supplier webhook requests: received (every one), then rejected, duplicate, held, signalled, skipped or failed',
   },
+  checkoutBatchesLagging: {
+    name: 'dropflow_checkout_batches_lagging',
+    kind: 'counter',
+    labels: ['step'],
+    help: "checkout batches that waited (a look-up, the supplier's rate limit) past the coordinator's bound, by the step they wait at; `checkoutStatus` lists their orders",
+  },
+  checkoutBatchesFull: {
+    name: 'dropflow_checkout_batches_full',
+    kind: 'counter',
+    labels: [],
+    help: 'times orders waited for a checkout batch while the most batches at once (MAX_BATCHES_IN_FLIGHT) were under way',
+  },
+  checkoutOrdersLeftOut: {
+    name: 'dropflow_checkout_orders_left_out',
+    kind: 'counter',
+    labels: [],
+    help: "unconfirmed orders the checkout coordinator did not carry into its next run (its state's size bound); each joins again after its own bounded wait",
+  },
 } as const satisfies Record<string, MetricDefinition>;
 
 export type MetricName = (typeof METRICS)[keyof typeof METRICS]['name'];

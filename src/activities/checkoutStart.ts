@@ -1,7 +1,7 @@
 /**
  * The account's checkout coordinator from outside a workflow: an order that finds it not running
  * starts it with its own "ready" (signal-with-start); workers start it with their settings; the
- * gateway tells it of a top-up. On the orders queue: no supplier call here.
+ * gateway tells it of a top-up (signal-with-start too). On the orders queue: no supplier call here.
  */
 import { QueryNotRegisteredError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { queuePrefix, type TaskQueues } from '../temporal/taskQueues.js';
@@ -53,11 +53,17 @@ export async function configureCheckout(
   });
 }
 
-/** A top-up was paid: the coordinator reads the balance now (if it runs; nothing waits if not). */
+/**
+ * A top-up was paid: the coordinator reads the balance now and tells the orders it covers. One
+ * signal, with start: a coordinator an operator terminated comes back (with the default
+ * settings, until a worker starts and gives it its own), and its waiting orders re-join it.
+ */
 export async function tellCheckoutToppedUp(client: Client, queues: TaskQueues): Promise<void> {
-  await client.workflow
-    .getHandle(checkoutWorkflowId(queuePrefix(queues)))
-    .signal(checkoutFundsSignal, { kind: 'toppedUp' });
+  await client.workflow.signalWithStart(CHECKOUT_WORKFLOW, {
+    ...startOptions(queues, DEFAULT_CHECKOUT_SETTINGS),
+    signal: checkoutFundsSignal,
+    signalArgs: [{ kind: 'toppedUp' }],
+  });
 }
 
 export function checkoutActivities(

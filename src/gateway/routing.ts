@@ -6,8 +6,11 @@
  *   without that workflow, ORDER_CONNNECTED goes to the orders of that orderNumber waiting in
  *   AWAITING_CONNECTION, and any order message to the order holding its svc order id.
  * - LOGISTIC: to the order holding the svc order id (`orderId`), found through visibility.
- * - MAKEUP PAID (a top-up): to every running order of the account in AWAITING_FUNDS; other
- *   makeup messages to the order they relate to (`relationOrderId`), if dropflow has it.
+ * - MAKEUP PAID (a top-up): one signal to the account's checkout coordinator (signal-with-start),
+ *   whose funds watcher reads the balance and tells each order it covers, paced — never one
+ *   signal per waiting order, which on a sale day would fan thousands of signals back into the
+ *   coordinator; other makeup messages to the order they relate to (`relationOrderId`), if
+ *   dropflow has it.
  * - PRODUCT, VARIANT, STOCK: to the account's `catalogue-events` workflow (signalWithStart).
  * - Anything else, or no recipient: `unroutable` — the caller keeps it (the inbox), never drops it.
  *
@@ -156,21 +159,9 @@ export class WebhookRouter {
   private async makeup(m: MakeupMessage): Promise<RouteOutcome> {
     const news = makeupNews(m);
     if (m.params.status === MakeupStatus.Paid) {
-      // The account's checkout reads the balance for every order it holds; orders paying alone
-      // hear it themselves.
-      const checkout = checkoutWorkflowId(queuePrefix(this.queues));
-      const toldCheckout = await tellCheckoutToppedUp(this.client, this.queues).then(
-        () => true,
-        () => false,
-      );
-      const waiting = await this.targets.inStage(Stage.AWAITING_FUNDS);
-      const routed = fromDelivery(await this.targets.signalAll(waiting, news));
-      if (routed?.outcome === 'delivered' && toldCheckout) routed.workflowIds.push(checkout);
-      if (routed === undefined && toldCheckout) {
-        return { outcome: 'delivered', workflowIds: [checkout] };
-      }
-      // An order that just started waiting may not be listed yet: keep it and try again.
-      return routed ?? unroutable('no order waits for funds', true);
+      // Fails only when Temporal does: the webhook is answered 503 and the supplier retries.
+      await tellCheckoutToppedUp(this.client, this.queues);
+      return { outcome: 'delivered', workflowIds: [checkoutWorkflowId(queuePrefix(this.queues))] };
     }
     const related = m.params.relationOrderId ?? undefined;
     if (related === undefined) return unroutable('a makeup message for no order', false);

@@ -47,4 +47,10 @@ export const Patch = {
    * were waiting before it take it from their next wake-up on.
    */
   CheckoutBounds: 'checkout-bounds-2026-11',
+  /**
+   * accountCheckout (checkout/coordinator.ts): cancels answered only before a batch call may act,
+   * siblings, the checkoutMember query, paced outcomes, continue-as-new by budget also while
+   * batches run. Runs started before it go on in ./v1/checkout until idle, then continue as new.
+   */
+  CheckoutCoordinator: 'checkout-coordinator-2026-11',
 } as const;

@@ -1,11 +1,14 @@
 /**
- * A top-up (makeup PAID) reaches the account's checkout coordinator, which reads the balance at
- * once for every order waiting for funds, and every order of the account in AWAITING_FUNDS
- * (found through visibility: orders that started before batched checkout pay by themselves).
+ * A top-up (makeup PAID) is one signal to the account's checkout coordinator (signal-with-start),
+ * which reads the balance at once and takes on every order waiting for funds that it covers. The
+ * orders themselves are not signalled: on a sale day that would be thousands of signals.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
 import { Stage } from '../../src/client/definitions.js';
+import { queuePrefix } from '../../src/temporal/taskQueues.js';
+import { checkoutWorkflowId } from '../../src/workflows/checkout/messages.js';
+import type { WorkflowHandle } from '@temporalio/client';
 import type { StartedGateway } from '../../src/gateway/server.js';
 import { sandboxUrl } from '../support/sandbox.js';
 import {
@@ -72,9 +75,24 @@ it('a top-up takes every order waiting in AWAITING_FUNDS onward', async () => {
   }
 
   await setBalance(1_000);
+  const coordinator = h.client.workflow.getHandle(checkoutWorkflowId(queuePrefix(h.queues)));
+  const fundsSignals = async () =>
+    (await signalNames(coordinator)).filter((name) => name === 'checkoutFunds').length;
+  const before = await fundsSignals();
   const answer = await pushSigned(gateway, h.account.openId, makeup('PAID'));
   expect(answer).toMatchObject({ status: 200, body: { outcome: 'delivered' } });
   // The two were confirmed together and refused together: the top-up pays their shipment once.
   const paid = await Promise.all(handles.map((h) => reachStage(h, Stage.AWAITING_SHIPMENT)));
   expect(paid[0]!.shipmentOrderId).toBe(paid[1]!.shipmentOrderId);
+  // One signal for the top-up, to the coordinator; none to the orders, none from them to it.
+  for (const handle of handles) expect(await signalNames(handle)).not.toContain('supplierEvent');
+  expect(await fundsSignals()).toBe(before + 1);
 });
+
+async function signalNames(handle: WorkflowHandle): Promise<string[]> {
+  const history = await handle.fetchHistory();
+  return (history.events ?? []).flatMap((e) => {
+    const name = e.workflowExecutionSignaledEventAttributes?.signalName;
+    return name == null ? [] : [name];
+  });
+}

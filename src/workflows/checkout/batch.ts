@@ -6,7 +6,7 @@
  * unanswered cart call, a failure a person must see), the orders continue from where the batch
  * got, and each one's own reconciling steps look up what is unknown before sending anything.
  */
-import { getExternalWorkflowHandle, log } from '@temporalio/workflow';
+import { condition, getExternalWorkflowHandle, log } from '@temporalio/workflow';
 import type { Reason } from '../../activities/orders.js';
 import type { FailureInfo } from '../../client/definitions.js';
 import { OrderStatus, reachedStatus } from '../../supplier/api/constants.js';
@@ -78,13 +78,37 @@ const eachOrderLooksUp = (step: string) => (): Promise<never> =>
     }),
   );
 
-export async function tell(workflowId: string, outcome: CheckoutOutcome): Promise<void> {
+/**
+ * Outcomes being signalled at once, at most: Temporal fails a workflow task past 2,000 pending
+ * outgoing signals, and a release of a long funds list could otherwise ask for more.
+ */
+export const MAX_TELLS_IN_FLIGHT = 200;
+
+/** Tells an order its outcome, paced; the coordinator does not continue as new before it ends. */
+export async function tell(
+  c: CheckoutState,
+  workflowId: string,
+  outcome: CheckoutOutcome,
+): Promise<void> {
+  c.tellOwed();
+  // Checked again after each wait: one wake frees a slot for one tell, not for all that wait.
+  while (c.tellsInFlight >= MAX_TELLS_IN_FLIGHT) {
+    await condition(() => c.tellsInFlight < MAX_TELLS_IN_FLIGHT);
+  }
+  c.tellStarted();
   try {
     await getExternalWorkflowHandle(workflowId).signal(checkoutOutcomeSignal, outcome);
   } catch (err) {
     // The order was terminated by hand: nobody is left to tell.
     log.warn(`checkout: could not tell ${workflowId}: ${String(err)}`);
+  } finally {
+    c.tellEnded();
   }
+}
+
+/** The other orders of the batch's shipment, for outcomes that hand a confirmed shipment back. */
+function siblingsOf(batch: BatchView, order: ReadyOrder): string[] {
+  return batch.orders.filter((o) => o !== order).map((o) => o.workflowId);
 }
 
 const ids = (orders: readonly ReadyOrder[]) => orders.map((o) => o.svcOrderId);
@@ -105,7 +129,20 @@ async function release(
     orders.map((o) => o.workflowId),
     outcome,
   );
-  await Promise.all(orders.map((o) => tell(o.workflowId, outcome)));
+  await Promise.all(orders.map((o) => tell(c, o.workflowId, outcome)));
+}
+
+/** Every order of a confirmed shipment leaves with its own outcome, naming its siblings. */
+async function releaseShipment(
+  c: CheckoutState,
+  batch: BatchView,
+  outcomeFor: (siblings: string[]) => CheckoutOutcome,
+): Promise<void> {
+  const orders = [...batch.orders];
+  const outcomes = orders.map((o) => outcomeFor(siblingsOf(batch, o)));
+  const workflowIds = orders.map((o) => o.workflowId);
+  if (outcomes[0] !== undefined) c.released(batch, workflowIds, outcomes[0]);
+  await Promise.all(orders.map((o, i) => tell(c, o.workflowId, outcomes[i]!)));
 }
 
 /** Orders the supplier stopped leave the batch with their own reasons. */
@@ -132,7 +169,7 @@ export function runBatch(c: CheckoutState, acts: Activities, batch: BatchView): 
     if (c.fundsShort) await coverable(c, acts, host, batch);
     if (batch.orders.length === 0) return;
 
-    c.batchAt(batch, 'addCart');
+    c.committing(batch, 'addCart');
     const cart = await supplierCall(host, {
       name: 'addCart',
       send: () => acts.supplierOnce.addCartBatch(ids(batch.orders)),
@@ -193,16 +230,21 @@ async function handBack(
   failure: FailureInfo,
 ): Promise<void> {
   const unknown = host.unknownOutcome()?.step;
-  const outcome: CheckoutOutcome = {
+  const outcome = (siblings?: string[]): CheckoutOutcome => ({
     kind: 'alone',
     why:
       unknown !== undefined
         ? `the outcome of ${unknown} for its batch ${batch.id} is unknown`
         : `its batch ${batch.id} stopped at ${failure.step}`,
-    progress: { ...progress, ...(unknown !== undefined && { unknownStep: unknown }) },
+    progress: {
+      ...progress,
+      ...(siblings !== undefined && { siblings }),
+      ...(unknown !== undefined && { unknownStep: unknown }),
+    },
     ...(unknown === undefined && { failure }),
-  };
-  await release(c, batch, batch.orders, outcome);
+  });
+  if (progress.shipmentOrderId === undefined) await release(c, batch, batch.orders, outcome());
+  else await releaseShipment(c, batch, outcome);
 }
 
 /**
@@ -309,12 +351,14 @@ async function payShipment(
     amount: progress.amount ?? sumOf(batch.orders),
     since: new Date().toISOString(),
   });
-  await release(c, batch, batch.orders, {
+  const why = `the balance does not cover shipment ${shipmentOrderId} of ${batch.orders.length} orders`;
+  await releaseShipment(c, batch, (siblings) => ({
     kind: 'awaitingFunds',
-    why: `the balance does not cover shipment ${shipmentOrderId} of ${batch.orders.length} orders`,
+    why,
     failure,
     shipmentOrderId,
-  });
+    siblings,
+  }));
 }
 
 /** Paid: the supplier shows every order of the batch UNSHIPPED or later. */

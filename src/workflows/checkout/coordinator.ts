@@ -4,21 +4,35 @@
  * order joined for `quietMs`, when the first waited `maxWaitMs`, or at `maxBatch` orders — so a
  * lone order waits a couple of seconds while a backlog, which holds the budget anyway, fills
  * batches — and runs each batch's four supplier calls once (batch.ts). It also watches the
- * balance for every order of the account that waits for funds. It never fails and continues as
- * new between batches.
+ * balance for every order of the account that waits for funds. It never fails.
+ *
+ * It continues as new when Temporal suggests it, or once this run received `signalsPerRun`
+ * signals or holds `historyPerRun` events — whether or not batches are under way. Then it drains:
+ * it starts no batch and no balance read, lets the batches under way end (each is bounded by its
+ * reconciling steps, and lagging ones raise a metric), and carries everything else over.
+ * Batches stay in this workflow rather than in child workflows: a batch is four calls, draining
+ * it takes seconds, and its orders' outcomes and cancels stay decided in one place (the state), so
+ * `withdrawn` and `paid` can never both reach an order.
  */
 import {
   allHandlersFinished,
   condition,
   continueAsNew,
+  log,
+  metricMeter,
+  patched,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
+import { counterOf, METRICS } from '../../metrics.js';
 import { activities, type Activities } from '../activities.js';
 import { supplierCall, type StepHost } from '../steps/supplierStep.js';
+import { accountCheckoutV1, type CheckoutInputV1 } from '../v1/checkout/coordinator.js';
+import { Patch } from '../versions.js';
 import { resumePayment, runBatch, tell } from './batch.js';
 import {
   checkoutFundsSignal,
+  checkoutMemberQuery,
   checkoutReadySignal,
   checkoutSettingsSignal,
   checkoutStatusQuery,
@@ -29,17 +43,37 @@ import {
 import { CheckoutState, type CheckoutCarryOver } from './state.js';
 
 /** Batches under way at once: one may wait for a look-up while the next goes on. */
-const MAX_BATCHES_IN_FLIGHT = 3;
-/** History length after which the coordinator continues as new, once no batch is under way. */
-const HISTORY_LIMIT = 5_000;
+export const MAX_BATCHES_IN_FLIGHT = 3;
+
+/** When a run ends, and when a waiting batch counts as lagging. */
+export interface CheckoutLimits {
+  /** Signals received after which the run drains (Temporal refuses more than 10,000 per run). */
+  signalsPerRun: number;
+  /** History events after which the run drains (Temporal's hard limit is 51,200). */
+  historyPerRun: number;
+  /** A batch waiting (a look-up, the rate limit) this long raises a metric and shows `lagging`. */
+  lagBoundMs: number;
+}
+
+export const DEFAULT_CHECKOUT_LIMITS: CheckoutLimits = {
+  signalsPerRun: 4_000,
+  historyPerRun: 10_000,
+  lagBoundMs: 10 * 60_000,
+};
 
 export interface CheckoutInput {
   settings?: CheckoutSettings;
   /** State carried over from the previous run. */
   carried?: CheckoutCarryOver;
+  /** Default DEFAULT_CHECKOUT_LIMITS (tests set smaller ones). */
+  limits?: Partial<CheckoutLimits>;
 }
 
 export async function accountCheckout(input: CheckoutInput = {}): Promise<void> {
+  // Runs that started before it keep their commands until they next continue as new (v1).
+  // (Such a run only ever held the v1 shape: input from before the patch.)
+  if (!patched(Patch.CheckoutCoordinator)) return accountCheckoutV1(input as CheckoutInputV1);
+  const limits = { ...DEFAULT_CHECKOUT_LIMITS, ...input.limits };
   const c = new CheckoutState(
     input.carried ?? {
       settings: input.settings ?? DEFAULT_CHECKOUT_SETTINGS,
@@ -52,45 +86,91 @@ export async function accountCheckout(input: CheckoutInput = {}): Promise<void> 
   );
   const acts = activities();
   setHandler(checkoutReadySignal, (order) => {
+    c.signalled();
     c.ready(order);
   });
   setHandler(checkoutSettingsSignal, (settings) => {
+    c.signalled();
     c.configure(settings);
   });
   setHandler(checkoutFundsSignal, (news) => {
+    c.signalled();
     c.fundsNews(news);
   });
   setHandler(checkoutWithdrawSignal, async ({ workflowId }) => {
-    await tell(workflowId, c.withdraw(workflowId));
+    c.signalled();
+    await tell(c, workflowId, c.withdraw(workflowId));
   });
   setHandler(checkoutStatusQuery, () => c.view());
+  setHandler(checkoutMemberQuery, (workflowId) => c.member(workflowId));
 
   for (;;) {
     // Taken first: whatever wakes the loop while it works makes it look again at once.
     const seen = c.wakeVersion;
     const now = new Date().getTime();
-    while (c.batchDue(now) && c.batchesInFlight < MAX_BATCHES_IN_FLIGHT) {
-      void runBatch(c, acts, c.takeBatch());
+    const draining = runIsFull(c, limits);
+    if (!draining) {
+      while (c.batchDue(now) && c.batchesInFlight < MAX_BATCHES_IN_FLIGHT) {
+        void runBatch(c, acts, c.takeBatch());
+      }
+      if (c.becameFull(now, MAX_BATCHES_IN_FLIGHT)) batchesFull(c);
+      if (c.fundsCheckDue(now)) await checkFunds(c, acts);
     }
-    if (c.fundsCheckDue(now)) await checkFunds(c, acts);
-    if (c.idle && tooLong()) {
-      await condition(allHandlersFinished);
-      await continueAsNew<typeof accountCheckout>({ carried: c.carryOver() });
+    lagging(c, new Date().getTime(), limits.lagBoundMs);
+    const wait = c.nextWakeMs(
+      new Date().getTime(),
+      !draining && c.batchesInFlight < MAX_BATCHES_IN_FLIGHT,
+      limits.lagBoundMs,
+      !draining,
+    );
+    if (draining) {
+      const drained = () => c.idle && allHandlersFinished();
+      if (wait === undefined) await condition(drained);
+      else if (!(await condition(drained, wait))) continue;
+      const { carried, leftOut } = c.carryOver();
+      if (leftOut > 0) {
+        counterOf(metricMeter, METRICS.checkoutOrdersLeftOut).add(leftOut);
+        log.warn(`checkout: ${leftOut} unconfirmed orders left out of the next run; they re-join`);
+      }
+      await continueAsNew<typeof accountCheckout>({ carried, limits });
     }
-    const wait = c.nextWakeMs(new Date().getTime(), c.batchesInFlight < MAX_BATCHES_IN_FLIGHT);
     if (wait === undefined) await condition(() => c.wakeVersion !== seen);
     else await condition(() => c.wakeVersion !== seen, wait);
   }
 }
 
-function tooLong(): boolean {
+function runIsFull(c: CheckoutState, limits: CheckoutLimits): boolean {
   const info = workflowInfo();
-  return info.continueAsNewSuggested || info.historyLength > HISTORY_LIMIT;
+  return (
+    info.continueAsNewSuggested ||
+    info.historyLength >= limits.historyPerRun ||
+    c.signalsReceived >= limits.signalsPerRun
+  );
+}
+
+function batchesFull(c: CheckoutState): void {
+  counterOf(metricMeter, METRICS.checkoutBatchesFull).add(1);
+  log.warn(
+    `checkout: ${MAX_BATCHES_IN_FLIGHT} batches under way, orders wait for the next: ${c
+      .view()
+      .batches.map((b) => `${b.id} at ${b.step}${b.waitingFor ? ` (${b.waitingFor})` : ''}`)
+      .join('; ')}`,
+  );
+}
+
+function lagging(c: CheckoutState, now: number, boundMs: number): void {
+  for (const b of c.newlyLagging(now, boundMs)) {
+    counterOf(metricMeter, METRICS.checkoutBatchesLagging).add(1, { step: b.step });
+    log.warn(
+      `checkout batch ${b.id} waits at ${b.step} past ${Math.round(boundMs / 1000)} s (${b.waitingFor ?? ''}); its orders: ${b.orders.map((o) => o.workflowId).join(', ')}`,
+    );
+  }
 }
 
 /** The balance watcher: one read, and what it covers goes on, oldest first. */
 async function checkFunds(c: CheckoutState, acts: Activities): Promise<void> {
   const host = fundsHost();
+  const topUps = c.fundsCheckStarted();
   let balance: number;
   try {
     balance = (
@@ -98,13 +178,15 @@ async function checkFunds(c: CheckoutState, acts: Activities): Promise<void> {
     ).value;
   } catch (err) {
     if (!(err instanceof FundsCheckFailed)) throw err;
-    c.fundsCheckFailed();
+    c.fundsCheckFailed(topUps);
     return;
   }
-  for (const item of c.release(balance)) {
+  for (const item of c.release(balance, topUps)) {
     if (item.kind === 'orders') c.requeue([item.order]);
     else if (item.kind === 'waiter') {
-      void tell(item.workflowId, { kind: 'fundsAvailable', balance });
+      void tell(c, item.workflowId, { kind: 'fundsAvailable', balance });
+    } else if (item.kind === 'shipmentWaiters') {
+      for (const id of item.workflowIds) void tell(c, id, { kind: 'fundsAvailable', balance });
     } else {
       void resumePayment(c, acts, c.resumeShipment(item.shipment), item.shipment.shipmentOrderId);
     }

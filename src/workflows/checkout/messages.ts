@@ -103,7 +103,19 @@ export interface CheckoutView {
   /** Orders waiting for the next batch. */
   waiting: number;
   /** Batches being checked out now, with what each waits for. */
-  batches: { id: string; orders: number; step: string; waitingFor?: string }[];
+  batches: {
+    id: string;
+    orders: number;
+    step: string;
+    waitingFor?: string;
+    /** Since when it waits for `waitingFor` (ISO); `lagging` once past the coordinator's bound. */
+    waitingSince?: string;
+    lagging?: boolean;
+    /** The workflow ids of the orders that wait on it. */
+    orderIds?: string[];
+  }[];
+  /** Orders wait for a batch while the most batches at once are under way. */
+  batchesFull?: boolean;
   /** Orders and shipments waiting for the balance, oldest first. */
   awaitingFunds: { what: string; amount?: number; since: string }[];
   /** Last known balance (USD) and when it was read. */
