@@ -29,4 +29,10 @@ export const Patch = {
    * emission: workflows running before it emit from their next event on.
    */
   StoreEvents: 'store-events-2026-11',
+  /**
+   * supplierSession backs a refused refresh off with jitter, falls back to getAccessToken within
+   * its spacing, records a refused API key and takes the `reauth` update. Decided at the start of
+   * each run: a run started before keeps the old waits until it continues as new.
+   */
+  SessionBackoff: 'session-backoff-2026-11',
 } as const;
