@@ -128,8 +128,13 @@ export async function supplierSession(input: SupplierSessionInput = {}): Promise
     // The workflow decides what follows a failure: spacing, pauses, refresh or obtain.
     retry: { maximumAttempts: 1 },
   });
-  // Decided once per run: a run that started on the old waits keeps them until it continues.
-  const backoff = patched(Patch.SessionBackoff);
+  /**
+   * On the session-backoff path. Asked before each renewal and each turn of the old renewal loop
+   * until it says yes (false only while replaying what came before): a session that was waiting
+   * in step with the supplier when the release came takes the new waits at its next turn.
+   */
+  let backoff = false;
+  const onNewPath = () => (backoff ||= patched(Patch.SessionBackoff));
   const obtainIntervalMs = input.obtainIntervalMs ?? OBTAIN_INTERVAL_MS;
 
   let tokens = input.tokens;
@@ -199,8 +204,9 @@ export async function supplierSession(input: SupplierSessionInput = {}): Promise
 
   setHandler(sessionQuery, view);
 
-  if (backoff) {
-    setHandler(reauthUpdate, async (): Promise<ReauthAnswer> => {
+  setHandler(
+    reauthUpdate,
+    async (): Promise<ReauthAnswer> => {
       if (usable() && keyRefusedSince === undefined) {
         return {
           outcome: 'not-needed',
@@ -223,8 +229,16 @@ export async function supplierSession(input: SupplierSessionInput = {}): Promise
         };
       }
       return { ...lastObtain, triesAt: iso(lastObtainSentAt), session: view() };
-    });
-  }
+    },
+    {
+      validator: () => {
+        // A run that started before the release takes it once it renews on the new path.
+        if (!backoff && !usable()) {
+          throw new Error('this session run still waits the old way; ask again in a minute');
+        }
+      },
+    },
+  );
 
   function view(): SessionView {
     const t = tokens;
@@ -299,8 +313,10 @@ export async function supplierSession(input: SupplierSessionInput = {}): Promise
     await sleep(wait);
   }
 
+  /** The old waits; returns as soon as the run is on the session-backoff path. */
   async function renew(): Promise<void> {
     for (let attempt = 0; ; attempt += 1) {
+      if (onNewPath()) return;
       const call = nextCall();
       await spaced(call);
       lastCallSentAt = now();
@@ -458,7 +474,7 @@ export async function supplierSession(input: SupplierSessionInput = {}): Promise
     lastRefreshSentAt,
     lastCallSentAt,
     renewals,
-    ...(backoff && {
+    ...(onNewPath() && {
       lastObtainSentAt,
       keyRefusedSince,
       noTokenSince,
@@ -468,7 +484,7 @@ export async function supplierSession(input: SupplierSessionInput = {}): Promise
 
   for (;;) {
     if (renewalNeeded()) {
-      if (!backoff) {
+      if (!onNewPath()) {
         await renew();
         continue;
       }

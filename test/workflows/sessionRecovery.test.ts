@@ -22,14 +22,19 @@ import {
 } from '../../src/client/sessionDefinitions.js';
 import { SupplierCode } from '../../src/supplier/errors.js';
 import { TokenUnavailable } from '../../src/supplier/tokenSource.js';
+import { METRICS } from '../../src/metrics.js';
+import { startVisibilityGauges } from '../../src/temporal/orderGauges.js';
 import { SessionTokenSource } from '../../src/temporal/sessionTokens.js';
 import { queuePrefix } from '../../src/temporal/taskQueues.js';
 import { expireTokens } from '../sandbox/controls.js';
 import { runDropflow } from '../support/cli.js';
 import { eventually } from '../support/eventually.js';
 import { nameScenario } from '../support/histories.js';
+import { installMetricsRuntime, samplesOf, scrape } from '../support/metrics.js';
 import { orderHarness, type OrderHarness } from '../support/orders.js';
 import { accountStats, clearFaults, injectFault, rawCall } from '../support/sandbox.js';
+
+const metricsUrl = installMetricsRuntime();
 
 const OBTAIN = 'authentication/getAccessToken';
 const REFRESH = 'authentication/refreshAccessToken';
@@ -53,6 +58,14 @@ afterAll(async () => {
 });
 
 const session = () => h.client.workflow.getHandle(sessionId);
+
+/** The account's key-refused gauge as its workers' /metrics serve it. */
+async function keyRefusedGauge(): Promise<number | undefined> {
+  const samples = samplesOf(await scrape(await metricsUrl), METRICS.supplierKeyRefused.name, {
+    task_queue: h.queues.orders,
+  });
+  return samples[0]?.value;
+}
 const tokenSource = () =>
   new SessionTokenSource(h.client, h.queues, { obtainIntervalMs: OBTAIN_INTERVAL_MS });
 
@@ -95,6 +108,16 @@ it('a refused API key is shown and named to processes; after it is mended, reaut
     ],
   });
 
+  const gauges = startVisibilityGauges(h.client, h.queues.orders, {
+    everyMs: 500,
+    log: { debug: () => undefined },
+  });
+  try {
+    await eventually('the key-refused gauge at 1', keyRefusedGauge, (v) => v === 1);
+  } finally {
+    await gauges.stop();
+  }
+
   // The merchant mends the key; the operator asks the session to use it.
   await clearFaults(openId);
   const run = await runDropflow(['account', 'reauth', queuePrefix(h.queues), '--json'], {
@@ -111,6 +134,15 @@ it('a refused API key is shown and named to processes; after it is mended, reaut
   expect(answer.session.keyRefusedSince).toBeUndefined();
   expect(answer.session.noTokenSince).toBeUndefined();
 
+  const healthy = startVisibilityGauges(h.client, h.queues.orders, {
+    everyMs: 500,
+    log: { debug: () => undefined },
+  });
+  try {
+    await eventually('the key-refused gauge back at 0', keyRefusedGauge, (v) => v === 0);
+  } finally {
+    await healthy.stop();
+  }
   expect(await source.accessToken()).toMatch(/\S/);
   expect(await source.openId()).toBe(openId);
   expect((await session().describe()).status.name).toBe('RUNNING');
