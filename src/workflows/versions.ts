@@ -31,8 +31,8 @@ export const Patch = {
   StoreEvents: 'store-events-2026-11',
   /**
    * supplierSession backs a refused refresh off with jitter, falls back to getAccessToken within
-   * its spacing, records a refused API key and takes the `reauth` update. Decided at the start of
-   * each run: a run started before keeps the old waits until it continues as new.
+   * its spacing, records a refused API key and takes the `reauth` update. Asked before each
+   * renewal and each turn of the old waits: a running session takes it at its next turn.
    */
   SessionBackoff: 'session-backoff-2026-11',
 } as const;

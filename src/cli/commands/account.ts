@@ -70,7 +70,7 @@ async function reauth(client: Client, sessionId: string): Promise<ReauthAnswer> 
     }
     if (err instanceof WorkflowUpdateFailedError) {
       throw new CommandError(
-        `the session ${sessionId} did not take reauth (${err.cause?.message ?? err.message}); a session started before this release takes it once it continues as new`,
+        `the session ${sessionId} did not take reauth (${err.cause?.message ?? err.message}); a session still on the waits of an earlier release takes it at its next turn`,
         'REAUTH_REFUSED',
       );
     }
