@@ -70,10 +70,12 @@ it('`dropflow sandbox --refreshes-per-minute` limits refreshAccessToken per acco
     const { apiKey } = (await call('/__sandbox/accounts', {})) as unknown as { apiKey: string };
     const { refreshToken } = (await call('/api2.0/v1/authentication/getAccessToken', { apiKey }))
       .data;
-    const refresh = () => call('/api2.0/v1/authentication/refreshAccessToken', { refreshToken });
+    // Each call past the token endpoints' 1 per second, so that only the refresh limit can refuse.
+    const refresh = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      return call('/api2.0/v1/authentication/refreshAccessToken', { refreshToken });
+    };
     expect((await refresh()).code).toBe(SupplierCode.Success);
-    // Past the token endpoints' 1 per second, so that only the refresh limit can refuse it.
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
     expect((await refresh()).code).toBe(SupplierCode.TooManyRequests);
   } finally {
     if (child.exitCode === null && child.signalCode === null) {
