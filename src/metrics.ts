@@ -74,6 +74,18 @@ export const METRICS = {
     labels: ['task_queue'],
     help: 'open order and dispute workflows whose store events wait after a failed delivery attempt',
   },
+  supplierKeyRefused: {
+    name: 'dropflow_supplier_key_refused',
+    kind: 'gauge',
+    labels: ['task_queue'],
+    help: "1 while the supplier refuses the account's API key (getAccessToken 1601000; its session's keyRefusedSince), else 0 (every minute)",
+  },
+  supplierNoTokenSeconds: {
+    name: 'dropflow_supplier_no_token_seconds',
+    kind: 'gauge',
+    labels: ['task_queue'],
+    help: "seconds the account's session has had no usable access token, 0 while it has one (every minute)",
+  },
   storeEventDeliveries: {
     name: 'dropflow_store_event_deliveries',
     kind: 'counter',

@@ -23,6 +23,7 @@ import {
   SupplierResponseInvalid,
   SupplierTransportError,
 } from '../supplier/errors.js';
+import { TokenUnavailable } from '../supplier/tokenSource.js';
 
 export async function supplierCall<E extends Endpoint>(
   supplier: SupplierClient,
@@ -70,7 +71,11 @@ export function toApplicationFailure(endpoint: string, err: unknown): unknown {
       message: err.message,
       noToken: true,
       ...(err instanceof SupplierError && { code: err.code, requestId: err.requestId }),
-      ...(keyRefused(err) && { keyRefused: true }),
+      ...((keyRefused(err) || (err instanceof TokenUnavailable && err.keyRefused)) && {
+        keyRefused: true,
+      }),
+      ...(err instanceof TokenUnavailable &&
+        err.noTokenSince !== undefined && { noTokenSince: err.noTokenSince }),
     };
     return ApplicationFailure.create({
       type: FailureType.Retryable,

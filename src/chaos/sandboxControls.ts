@@ -14,6 +14,8 @@ export interface FaultRequest {
   path: string;
   kind: SandboxFaultKind;
   times: number;
+  /** Instead of `times`: every matching call for this many ms (refused refreshes, a refused key). */
+  forMs?: number;
   latencyMs?: number;
 }
 

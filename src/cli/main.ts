@@ -6,6 +6,7 @@
 import { Command } from 'commander';
 
 import pkg from '../../package.json' with { type: 'json' };
+import * as account from './commands/account.js';
 import * as amend from './commands/amend.js';
 import * as approvePayment from './commands/approvePayment.js';
 import * as bench from './commands/bench.js';
@@ -46,6 +47,7 @@ const commands: readonly CommandModule[] = [
   approvePayment,
   changeLogistics,
   amend,
+  account,
   waybill,
   connect,
   dispute,

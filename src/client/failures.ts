@@ -25,6 +25,10 @@ export interface SupplierFailureDetails {
   retryAfterMs?: number;
   /** No access token could be had, so the call itself was never sent. */
   noToken?: boolean;
+  /** The account's API key is refused by the supplier (no token can be had). */
+  keyRefused?: boolean;
+  /** Since when the account has had no usable access token (ISO 8601). */
+  noTokenSince?: string;
   /**
    * dropflow held the call back to keep the account within its rate (its next slot was further
    * away than an attempt may wait): never sent; `retryAfterMs` is when the slot comes.

@@ -49,9 +49,46 @@ export interface SessionView {
   renewals: number;
   /** Why the session has no fresh token yet, and when it tries again. */
   waitingFor?: string;
+  /** Since when the supplier refuses the account's API key (getAccessToken answered 1601000). */
+  keyRefusedSince?: string;
+  /** Since when the session has had no usable access token. */
+  noTokenSince?: string;
 }
 
 export const sessionQuery = defineQuery<SessionView>('session');
+
+/** The failure type of a `token` update that found no usable token in time; details: one NoToken. */
+export const NO_TOKEN_YET = 'NoTokenYet';
+
+export interface NoToken {
+  /** The supplier refuses the account's API key: no token can be had until it is mended. */
+  keyRefused: boolean;
+  /** Since when the account has had no usable access token (ISO 8601). */
+  noTokenSince?: string;
+  /** `supplier key refused`, or `no token since <ISO 8601>`. */
+  reason: string;
+}
+
+/** What `reauth` did, or when it will. */
+export interface ReauthAnswer {
+  /**
+   * renewed: getAccessToken gave tokens; refused: the supplier refused the key again; failed: it
+   * did not answer usefully (busy, rate-limited, lost); scheduled: the supplier's spacing puts the
+   * call further away than the answer waits (`triesAt`); not-needed: the session holds a usable
+   * token and the key is not refused.
+   */
+  outcome: 'renewed' | 'refused' | 'failed' | 'scheduled' | 'not-needed';
+  /** When getAccessToken was or will be sent (ISO 8601). */
+  triesAt?: string;
+  message: string;
+  session: SessionView;
+}
+
+/**
+ * An operator mended the API key (`dropflow account reauth`): send getAccessToken at the earliest
+ * moment the supplier's spacing allows, and answer what it gave (or when it will be sent).
+ */
+export const reauthUpdate = defineUpdate<ReauthAnswer>('reauth');
 
 /** The failure type of the session's token-call activities; details: one TokenCallFailure. */
 export const TOKEN_CALL_FAILED = 'SupplierTokenCallFailed';

@@ -1,6 +1,7 @@
 /**
- * Faults injected through POST /__sandbox/faults, consumed by matching calls. Kept in memory only:
- * a restarted sandbox starts healthy.
+ * Faults injected through POST /__sandbox/faults, consumed by matching calls, or (with `forMs`)
+ * affecting every matching call for a while. Kept in memory only: a restarted sandbox starts
+ * healthy.
  */
 import { z } from 'zod';
 
@@ -19,6 +20,8 @@ export const FaultKind = z.enum([
   'quota',
   /** Act (change state), then close the connection without answering: a lost response. */
   'commitThenDrop',
+  /** Envelope 1601000 User not find: the supplier refuses the API key (getAccessToken). */
+  'keyRefused',
 ]);
 export type FaultKind = z.infer<typeof FaultKind>;
 
@@ -28,6 +31,8 @@ export const FaultRule = z.object({
   kind: FaultKind,
   /** How many matching calls it affects; default 1. */
   times: z.number().int().positive().default(1),
+  /** Instead of `times`: every matching call for this many ms from now (a window). */
+  forMs: z.number().int().positive().optional(),
   latencyMs: z.number().int().nonnegative().default(0),
   status: z.number().int().min(500).max(599).default(503),
   /** Limit the fault to one account. */
@@ -35,30 +40,40 @@ export const FaultRule = z.object({
 });
 export type FaultRule = z.infer<typeof FaultRule>;
 
-export class Faults {
-  private rules: FaultRule[] = [];
+type HeldRule = FaultRule & { until?: number };
 
-  add(rule: FaultRule): void {
-    this.rules.push({ ...rule });
+export class Faults {
+  private rules: HeldRule[] = [];
+
+  add(rule: FaultRule, now = Date.now()): void {
+    this.rules.push({ ...rule, ...(rule.forMs !== undefined && { until: now + rule.forMs }) });
   }
 
   clear(openId?: string): void {
     this.rules = openId === undefined ? [] : this.rules.filter((r) => r.openId !== openId);
   }
 
-  list(): readonly FaultRule[] {
+  list(now = Date.now()): readonly FaultRule[] {
+    this.dropEnded(now);
     return this.rules;
   }
 
   /** Takes the first rule matching the call, if any. */
-  take(path: string, openId: string | undefined): FaultRule | undefined {
+  take(path: string, openId: string | undefined, now = Date.now()): FaultRule | undefined {
+    this.dropEnded(now);
     const i = this.rules.findIndex(
       (r) => (r.path === '*' || r.path === path) && (r.openId === undefined || r.openId === openId),
     );
     if (i < 0) return undefined;
     const rule = this.rules[i]!;
+    if (rule.until !== undefined) return rule;
     rule.times -= 1;
     if (rule.times <= 0) this.rules.splice(i, 1);
     return rule;
+  }
+
+  /** Windows that have passed. */
+  private dropEnded(now: number): void {
+    this.rules = this.rules.filter((r) => r.until === undefined || r.until > now);
   }
 }

@@ -117,7 +117,7 @@ export class SandboxRouter {
         s.calls[ep.path] = (s.calls[ep.path] ?? 0) + 1;
       });
 
-      const fault = sb.faults.take(ep.path, openId);
+      const fault = sb.faults.take(ep.path, openId, sb.now());
       if (fault) sb.count(openId, (s) => (s.faultsInjected += 1));
       if (fault?.kind === 'latency') await sleep(fault.latencyMs);
       if (fault?.kind === 'reset') return 'drop';
@@ -126,6 +126,9 @@ export class SandboxRouter {
       }
       if (fault?.kind === 'busy') {
         throw new SandboxError(SupplierCode.SystemBusy, 'System busy, please retry later');
+      }
+      if (fault?.kind === 'keyRefused') {
+        throw new SandboxError(SupplierCode.UserNotFound, 'User not find');
       }
       if (fault?.kind === 'quota') {
         throw new SandboxError(

@@ -21,7 +21,17 @@ export interface TokenSource {
  * failure of the token's own way, so the activity reports the call as not sent, to be retried.
  */
 export class TokenUnavailable extends SupplierTransportError {
-  constructor(message: string, options?: { cause?: unknown }) {
+  /** The supplier refuses the account's API key: no token can be had until it is mended. */
+  readonly keyRefused: boolean;
+  /** Since when the account has had no usable access token (ISO 8601), where known. */
+  readonly noTokenSince: string | undefined;
+
+  constructor(
+    message: string,
+    options?: { cause?: unknown; keyRefused?: boolean; noTokenSince?: string },
+  ) {
     super('accessToken', message, false, undefined, options);
+    this.keyRefused = options?.keyRefused === true;
+    this.noTokenSince = options?.noTokenSince;
   }
 }

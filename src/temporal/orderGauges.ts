@@ -2,8 +2,8 @@
  * What an operator alerts on, counted from visibility every minute while the workers run: the
  * running orders of the account's orders queue per stage (`dropflow_orders{task_queue, stage}`),
  * those waiting for a person (`dropflow_orders_needing_person{task_queue}`), and the store-events
- * backlog (`dropflow_store_events_behind{task_queue}`). Every worker process of the account
- * reports the same numbers.
+ * backlog (`dropflow_store_events_behind{task_queue}`), and the account's token health
+ * (sessionGauges.ts). Every worker process of the account reports the same numbers.
  */
 import type { Client } from '@temporalio/client';
 import type { MetricMeter } from '@temporalio/common';
@@ -13,6 +13,7 @@ import type { Logger } from '../log.js';
 import { gaugeOf, METRICS } from '../metrics.js';
 import { runtimeMetricMeter } from './runtimeMeter.js';
 import { FulfillmentStage, NeedsAttention } from './searchAttributes.js';
+import { sessionGaugesProbe } from './sessionGauges.js';
 import { storeEventsBacklogProbe } from './storeEventsBacklog.js';
 import { literal } from './visibility.js';
 import {
@@ -112,7 +113,11 @@ export function startVisibilityGauges(
   const meter = options.meter ?? runtimeMetricMeter();
   return startVisibilityPoller(
     client,
-    [orderGaugesProbe(ordersQueue, meter), storeEventsBacklogProbe(ordersQueue, meter)],
+    [
+      orderGaugesProbe(ordersQueue, meter),
+      storeEventsBacklogProbe(ordersQueue, meter),
+      sessionGaugesProbe(client, ordersQueue, meter),
+    ],
     {
       ...(options.everyMs !== undefined && { everyMs: options.everyMs }),
       log: options.log,

@@ -8,15 +8,23 @@
  * The client must encode payloads like the workers (the same data converter): tokens travel in
  * them. Tokens and openId are never logged.
  */
-import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import {
+  ApplicationFailure,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  type Client,
+} from '@temporalio/client';
 
 import {
+  NO_TOKEN_YET,
   SUPPLIER_SESSION_WORKFLOW,
   supplierSessionId,
   tokenUpdate,
+  type NoToken,
   type TokenGrant,
   type TokenRequest,
 } from '../client/sessionDefinitions.js';
+import type { SupplierSessionInput } from '../workflows/supplierSession.js';
 import { TokenCallPacer } from '../supplier/tokenCallPacer.js';
 import { TOKEN_CALL_INTERVAL_MS } from '../supplier/tokens.js';
 import { TokenUnavailable, type TokenSource } from '../supplier/tokenSource.js';
@@ -25,6 +33,11 @@ import { queuePrefix, type TaskQueues } from './taskQueues.js';
 export interface SessionTokenOptions {
   /** How long one ask may take before the caller's call fails as not sent (default 20 s). */
   answerWithinMs?: number;
+  /**
+   * The supplier's spacing of getAccessToken for the account, given to a session this source
+   * starts (default: the documented 5 minutes). A sandbox with a shorter `--token-interval-s`.
+   */
+  obtainIntervalMs?: number;
 }
 
 /**
@@ -48,6 +61,7 @@ export class SessionTokenSource implements TokenSource {
   private readonly pacer = new TokenCallPacer(TOKEN_CALL_INTERVAL_MS);
   private readonly workflowId: string;
   private readonly answerWithinMs: number;
+  private readonly sessionInput: SupplierSessionInput;
 
   constructor(
     private readonly client: Client,
@@ -56,6 +70,8 @@ export class SessionTokenSource implements TokenSource {
   ) {
     this.workflowId = supplierSessionId(queuePrefix(queues));
     this.answerWithinMs = options.answerWithinMs ?? DEFAULT_ANSWER_WITHIN_MS;
+    this.sessionInput =
+      options.obtainIntervalMs === undefined ? {} : { obtainIntervalMs: options.obtainIntervalMs };
   }
 
   async accessToken(): Promise<string> {
@@ -144,7 +160,10 @@ export class SessionTokenSource implements TokenSource {
     } catch (err) {
       if (err instanceof TokenUnavailable || err instanceof WorkflowNotFoundError) throw err;
       if (err instanceof WorkflowUpdateFailedError) {
-        throw new TokenUnavailable(err.cause?.message ?? err.message, { cause: err });
+        throw new TokenUnavailable(err.cause?.message ?? err.message, {
+          cause: err,
+          ...noTokenOf(err.cause),
+        });
       }
       this.started = undefined;
       const message = err instanceof Error ? err.message : String(err);
@@ -163,7 +182,7 @@ export class SessionTokenSource implements TokenSource {
       .start(SUPPLIER_SESSION_WORKFLOW, {
         workflowId: this.workflowId,
         taskQueue: this.queues.orders,
-        args: [{}],
+        args: [this.sessionInput],
         workflowIdConflictPolicy: 'USE_EXISTING',
       })
       .then(
@@ -175,4 +194,14 @@ export class SessionTokenSource implements TokenSource {
       );
     return this.started;
   }
+}
+
+/** Why the session has no token, from its `token` update's failure (sessions since 2026-11). */
+function noTokenOf(cause: unknown): { keyRefused?: boolean; noTokenSince?: string } {
+  if (!(cause instanceof ApplicationFailure) || cause.type !== NO_TOKEN_YET) return {};
+  const d = cause.details?.[0] as Partial<NoToken> | undefined;
+  return {
+    ...(d?.keyRefused === true && { keyRefused: true }),
+    ...(typeof d?.noTokenSince === 'string' && { noTokenSince: d.noTokenSince }),
+  };
 }

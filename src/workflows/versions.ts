@@ -53,4 +53,10 @@ export const Patch = {
    * batches run. Runs started before it go on in ./v1/checkout until idle, then continue as new.
    */
   CheckoutCoordinator: 'checkout-coordinator-2026-11',
+  /**
+   * supplierSession backs a refused refresh off with jitter, falls back to getAccessToken within
+   * its spacing, records a refused API key and takes the `reauth` update. Asked before each
+   * renewal and each turn of the old waits: a running session takes it at its next turn.
+   */
+  SessionBackoff: 'session-backoff-2026-11',
 } as const;

@@ -234,6 +234,8 @@ describe('one supplier token per account', () => {
       'a call with the refreshed token',
       () => p.supplier.api.getBalance({}).catch((e: unknown) => e),
       (b) => !(b instanceof TokenUnavailable),
+      // Two refused refreshes wait 12 s, then 24 s, each stretched by up to half again.
+      90_000,
     );
     expect(balance).toMatchObject({ amount: expect.any(Number) as number });
     const after = await accountStats(account.openId);
@@ -242,7 +244,7 @@ describe('one supplier token per account', () => {
     expect((after.calls[REFRESH] ?? 0) - (before.calls[REFRESH] ?? 0)).toBe(3);
     expect((await session.describe()).status.name).toBe('RUNNING');
     expect((await session.query(sessionQuery)).waitingFor).toBeUndefined();
-  });
+  }, 180_000);
 
   it('keeps the tokens out of the clear: the session history is encrypted, its query shows times only', async () => {
     const first = workerProcesses[0]!;

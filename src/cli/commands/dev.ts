@@ -16,6 +16,7 @@ import { checkoutSettings, loadConfig, storeEventsOptions } from '../../config.j
 import { callbackUrlFor, enableWebhooks } from '../../gateway/registration.js';
 import { startGateway } from '../../gateway/server.js';
 import { createLogger } from '../../log.js';
+import { DEFAULT_SANDBOX_OPTIONS } from '../../sandbox/sandbox.js';
 import { startSandbox } from '../../sandbox/server.js';
 import { SupplierClient } from '../../supplier/client.js';
 import { startDevServer } from '../../temporal/devServer.js';
@@ -39,6 +40,7 @@ interface DevFlags {
   dataDir?: string;
   lifecycleMs: number;
   trackingEvery: number;
+  refreshesPerMinute: number;
 }
 
 export function register(program: Command): void {
@@ -64,6 +66,12 @@ export function register(program: Command): void {
       'ms between automatic steps of paid sandbox orders',
       nonNegativeInt,
       5_000,
+    )
+    .option(
+      '--refreshes-per-minute <n>',
+      "the sandbox's refreshAccessToken limit per account (0 = no limit)",
+      nonNegativeInt,
+      DEFAULT_SANDBOX_OPTIONS.refreshesPerMinute,
     )
     .option(
       '--tracking-every <s>',
@@ -127,6 +135,7 @@ export function register(program: Command): void {
               dataDir,
               apiKey: target.apiKey,
               lifecycleStepMs: flags.lifecycleMs,
+              refreshesPerMinute: flags.refreshesPerMinute,
               allowLocalWebhooks: true,
             }).catch(undo)
           : undefined;

@@ -27,6 +27,7 @@ interface SandboxFlags {
   payWindowSeconds: number;
   oneBudget?: boolean;
   tokenIntervalS: number;
+  refreshesPerMinute: number;
 }
 
 function positiveInt(value: string): number {
@@ -70,6 +71,12 @@ export function register(program: Command): void {
       DEFAULT_SANDBOX_OPTIONS.tokenIntervalSeconds,
     )
     .option(
+      '--refreshes-per-minute <n>',
+      'refreshAccessToken answered at most n times a minute per account (0 = no limit)',
+      nonNegativeInt,
+      DEFAULT_SANDBOX_OPTIONS.refreshesPerMinute,
+    )
+    .option(
       '--one-budget',
       "every request also spends the account's general limit (the batch queries' inside it)",
     )
@@ -94,6 +101,7 @@ export function register(program: Command): void {
         payWindowSeconds: flags.payWindowSeconds,
         oneBudget: flags.oneBudget === true,
         tokenIntervalSeconds: flags.tokenIntervalS,
+        refreshesPerMinute: flags.refreshesPerMinute,
       });
       log.info({ url: sandbox.url }, 'sandbox listening');
       // Listening before saying so: a stop asked right after the line must find the handler.

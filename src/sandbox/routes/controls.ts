@@ -116,11 +116,11 @@ export function registerControlRoutes(app: FastifyInstance, sb: Sandbox): void {
     return { openId: account.openId, expired: live ? 1 : 0 };
   });
 
-  app.get('/__sandbox/faults', () => sb.faults.list());
+  app.get('/__sandbox/faults', () => sb.faults.list(sb.now()));
   app.post('/__sandbox/faults', (req, reply) => {
     const p = FaultRule.safeParse(req.body);
     if (!p.success) return reply.code(400).send(bad(p.error));
-    sb.faults.add(p.data);
+    sb.faults.add(p.data, sb.now());
     return reply.code(201).send(p.data);
   });
   app.delete('/__sandbox/faults', (req) => {
