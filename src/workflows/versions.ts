@@ -29,4 +29,10 @@ export const Patch = {
    * emission: workflows running before it emit from their next event on.
    */
   StoreEvents: 'store-events-2026-11',
+  /**
+   * disputeOrder adopts only the dispute its create opened (disputeMatch.ts), follows it by a
+   * matched id and continues as new. Decided at the start: disputes started before finish on
+   * ./v2.
+   */
+  DisputeAdopt: 'dispute-adopt-2026-11',
 } as const;
