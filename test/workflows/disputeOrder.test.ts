@@ -305,3 +305,29 @@ describe('a dispute followed for long', () => {
     expect(resolved.storeEvents).toMatchObject({ delivered: 3, waiting: [] });
   });
 });
+
+it('stops at NEEDS_ATTENTION instead of guessing when another dispute of the order looks the same; a cancel then cancels neither', async () => {
+  const { input, order } = await shippableOrder();
+  const { svcOrderId } = await order.query(statusQuery);
+  const { openId } = h.account;
+  // The staff opened one with the reason this request will use ("Item not received").
+  const other = await consoleDispute(openId, svcOrderId!, 1);
+  const createsBefore = await createCalls();
+
+  const orders = new OrderClient(h.client, h.queues);
+  const opened = await openDispute(orders, input.order.orderNumber, {
+    message: 'two alike',
+    checkEverySeconds: 60,
+  });
+  const stopped = await disputeReaches(opened.workflowId, 'NEEDS_ATTENTION');
+  expect(stopped.error?.step).toBe('createDispute');
+  expect(stopped.error?.message).toContain(other);
+  expect(stopped.disputeId).toBeUndefined();
+  expect((await createCalls()) - createsBefore).toBe(1);
+
+  const handle = h.client.workflow.getHandle(opened.workflowId);
+  const cancelled = await handle.executeUpdate(cancelUpdate, { args: [{ reason: 'test over' }] });
+  expect(cancelled).toMatchObject({ accepted: true, stage: 'CANCELLED' });
+  const { list } = await h.account.client.api.getDisputeList({ orderId: svcOrderId! });
+  expect(list.map((x) => x.status)).toEqual(['Processing', 'Processing']);
+});
