@@ -133,7 +133,13 @@ export class StoreEventOutbox {
       }
       for (let event = this.queue[0]; event !== undefined; event = this.queue[0]) {
         this.attempting = true;
-        const result = await this.attempt(event).finally(() => (this.attempting = false));
+        let result: DeliveryResult;
+        try {
+          // Awaited as before (no extra step): the order of commands of running workflows stays.
+          result = await this.attempt(event);
+        } finally {
+          this.attempting = false;
+        }
         if (result.outcome === 'off') {
           this.mode = 'off';
           this.queue.length = 0;

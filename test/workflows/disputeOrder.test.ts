@@ -16,6 +16,7 @@ import {
   type DisputeStatus,
 } from '../../src/client/definitions.js';
 import { StoreEventType } from '../../src/client/storeEventTypes.js';
+import { OrderNumber } from '../../src/temporal/searchAttributes.js';
 import { OrderClient } from '../../src/client/orderClient.js';
 import { eventually } from '../support/eventually.js';
 import { accountStats, clearFaults, injectFault, sandboxUrl } from '../support/sandbox.js';
@@ -272,6 +273,7 @@ describe('a dispute followed for long', () => {
       workflowId,
       taskQueue: hs.queues.orders,
       args: [dispute],
+      typedSearchAttributes: [{ key: OrderNumber, value: orderNumber }],
     });
     // The store is down: OPENING and OPEN wait in the outbox.
     const open = await disputeReaches(workflowId, 'OPEN', hs);
@@ -282,6 +284,9 @@ describe('a dispute followed for long', () => {
       (x) => x.runId !== first.firstExecutionRunId,
       120_000,
     );
+    // The next run keeps the workflow's search attributes.
+    const described = await handle.describe();
+    expect(described.typedSearchAttributes.get(OrderNumber)).toBe(orderNumber);
     const continued = await handle.query(disputeStatusQuery);
     expect(continued.stage).toBe('OPEN');
     expect(continued.disputeId).toBe(open.disputeId);
