@@ -336,3 +336,40 @@ it('stops at NEEDS_ATTENTION instead of guessing when another dispute of the ord
   const { list } = await h.account.client.api.getDisputeList({ orderId: svcOrderId! });
   expect(list.map((x) => x.status)).toEqual(['Processing', 'Processing']);
 });
+
+it('an accepted create whose dispute the list still lacks after the lag bound stops at NEEDS_ATTENTION; resumed once it is listed, it adopts it without creating again', async () => {
+  const { input, order } = await shippableOrder();
+  const { svcOrderId } = await order.query(statusQuery);
+  const { openId } = h.account;
+  const createsBefore = await createCalls();
+  // Longer than dropflow allows the supplier's list to trail (60 s).
+  await disputeListLag(openId, 600_000);
+  try {
+    const orders = new OrderClient(h.client, h.queues);
+    const opened = await openDispute(orders, input.order.orderNumber, {
+      message: 'listed late',
+      checkEverySeconds: 60,
+    });
+    const handle = h.client.workflow.getHandle(opened.workflowId);
+    const stopped = await eventually(
+      `dispute ${opened.workflowId} stops for a person`,
+      () => handle.query(disputeStatusQuery),
+      (s) => s.stage === 'NEEDS_ATTENTION',
+      150_000,
+    );
+    expect(stopped.error?.step).toBe('createDispute');
+    expect(stopped.error?.message).toMatch(/shows no dispute of this request/);
+    expect(stopped.error?.requestId).toMatch(/\w+/);
+    expect(stopped.disputeId).toBeUndefined();
+
+    await disputeListLag(openId, null);
+    await handle.executeUpdate(resumeUpdate, { args: [{ by: 'test' }] });
+    const open = await disputeReaches(opened.workflowId, 'OPEN');
+    const { list } = await h.account.client.api.getDisputeList({ orderId: svcOrderId! });
+    expect(list.map((x) => x.id)).toEqual([open.disputeId]);
+    expect((await createCalls()) - createsBefore).toBe(1);
+    await handle.executeUpdate(cancelUpdate, { args: [{ reason: 'test over' }] });
+  } finally {
+    await disputeListLag(openId, null);
+  }
+}, 240_000);
