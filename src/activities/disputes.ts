@@ -7,7 +7,7 @@ import {
   disputeProducts,
   getDisputeList,
 } from '../supplier/api/disputes.js';
-import { supplierCall } from './supplierCall.js';
+import { supplierCall, supplierExchange } from './supplierCall.js';
 
 export interface DisputableLine {
   lineItemId: string;
@@ -31,7 +31,15 @@ export interface DisputeTerms {
 
 export interface DisputeSummary {
   disputeId: string;
+  /** The caller's id, when the supplier gives it back (its list documents none). */
+  businessDisputeId?: string;
   status?: string;
+  /** The reason's name, as disputeConfirmInfo offered it. */
+  reason?: string;
+  /** When the supplier opened it, epoch ms. */
+  createdAt?: number;
+  /** The disputed order lines. */
+  lineItemIds?: string[];
   /** 1 refund, 2 reissue, 3 reject. */
   finallyDeal?: number;
   money?: number;
@@ -81,8 +89,9 @@ export function disputeActivities(supplier: SupplierClient) {
       };
     },
 
-    async createDispute(d: NewDispute): Promise<void> {
-      await supplierCall(supplier, createDispute, {
+    /** Returns the supplier's requestId of the accepted create. */
+    async createDispute(d: NewDispute): Promise<{ requestId?: string }> {
+      const { requestId } = await supplierExchange(supplier, createDispute, {
         businessDisputeId: d.businessDisputeId,
         orderId: d.orderId,
         disputeReasonId: d.disputeReasonId,
@@ -92,6 +101,7 @@ export function disputeActivities(supplier: SupplierClient) {
         ...(d.imageUrls.length > 0 && { imageUrl: d.imageUrls }),
         productInfoList: d.lines,
       });
+      return requestId === undefined ? {} : { requestId };
     },
 
     async cancelDispute(q: { orderId: string; disputeId: string }): Promise<void> {
@@ -103,11 +113,25 @@ export function disputeActivities(supplier: SupplierClient) {
       const r = await supplierCall(supplier, getDisputeList, { orderId, pageSize: 50 });
       return r.list.map((x) => ({
         disputeId: x.id,
+        ...(x.businessDisputeId != null && { businessDisputeId: x.businessDisputeId }),
         ...(x.status != null && { status: x.status }),
+        ...(x.disputeReason != null && { reason: x.disputeReason }),
+        ...(epochMs(x.createDate) !== undefined && { createdAt: epochMs(x.createDate) }),
+        lineItemIds: x.productList.flatMap((p) => (p.lineItemId == null ? [] : [p.lineItemId])),
         ...(x.finallyDeal != null && { finallyDeal: x.finallyDeal }),
         ...(x.money != null && { money: x.money }),
         ...(x.resendOrderCode != null && { resendOrderCode: x.resendOrderCode }),
       }));
     },
   };
+}
+
+/** The list's createDate: epoch ms, or a UTC "yyyy-MM-dd HH:mm:ss" like the order dates. */
+function epochMs(v: number | string | null | undefined): number | undefined {
+  if (v == null) return undefined;
+  if (typeof v === 'number') return v;
+  const ms = /^\d+$/.test(v)
+    ? Number(v)
+    : Date.parse(/^\d{4}-\d\d-\d\d \d/.test(v) ? `${v.replace(' ', 'T')}Z` : v);
+  return Number.isFinite(ms) ? ms : undefined;
 }

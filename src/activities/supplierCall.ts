@@ -11,7 +11,7 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { FailureType, type SupplierFailureDetails } from '../client/failures.js';
-import type { SupplierClient } from '../supplier/client.js';
+import type { CallResult, SupplierClient } from '../supplier/client.js';
 import type { Endpoint, RequestOf, ResponseOf } from '../supplier/endpoint.js';
 import { PaceTooLong } from '../supplier/pacer.js';
 import { getAccessToken } from '../supplier/api/auth.js';
@@ -30,10 +30,19 @@ export async function supplierCall<E extends Endpoint>(
   ep: E,
   input: RequestOf<E>,
 ): Promise<ResponseOf<E>> {
+  return (await supplierExchange(supplier, ep, input)).data;
+}
+
+/** Like supplierCall, also returning the supplier's requestId. */
+export async function supplierExchange<E extends Endpoint>(
+  supplier: SupplierClient,
+  ep: E,
+  input: RequestOf<E>,
+): Promise<CallResult<ResponseOf<E>>> {
   try {
     const { cancellationSignal, info } = Context.current();
     // Its cancellation (or timeout) also ends the wait for a slot and aborts the HTTP request.
-    return await supplier.call(ep, input, {
+    return await supplier.exchange(ep, input, {
       signal: cancellationSignal,
       priority: info.priority?.priorityKey,
       maxPaceWaitMs: MAX_PACE_WAIT_MS,

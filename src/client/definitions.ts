@@ -280,6 +280,8 @@ export interface DisputeInput {
   imageUrls: string[];
   /** How often to ask the supplier for the outcome (the supplier pushes no dispute events). */
   checkEverySeconds: number;
+  /** Continue as new past this many history events (default 5000; tests lower it). */
+  historyLimit?: number;
 }
 
 export interface DisputeStatus {

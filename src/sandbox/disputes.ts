@@ -55,10 +55,16 @@ export function disputesOf(sb: Sandbox, openId: string): SandboxDispute[] {
   return Object.values(sb.state.disputes).filter((d) => d.openId === openId);
 }
 
+/** The order's open dispute that stops the API from opening another (console ones do not). */
 export function unfinishedDispute(sb: Sandbox, order: SandboxOrder): SandboxDispute | undefined {
   return disputesOf(sb, order.openId).find(
-    (d) => d.orderId === order.svcOrderId && d.status === DisputeStatus.Processing,
+    (d) => d.orderId === order.svcOrderId && d.status === DisputeStatus.Processing && !d.byConsole,
   );
+}
+
+/** Whether getDisputeList shows the dispute yet (the account's `disputeLagMs`). */
+export function listedYet(sb: Sandbox, d: SandboxDispute): boolean {
+  return d.createdAt <= sb.now() - sb.settingsFor(d.openId).disputeLagMs;
 }
 
 /** Units of the line still open to a dispute: those not in a pending or granted one. */

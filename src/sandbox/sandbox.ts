@@ -47,6 +47,8 @@ export interface SandboxOptions {
   webhookRetryDelaysMs: number[];
   /** Default of every account: order queries lag this far behind (0 = none). */
   batchLagMs: number;
+  /** Default of every account: new disputes reach the dispute list this much later (0 = none). */
+  disputeLagMs: number;
   /** Default of every account: how long a payId can be paid. */
   payWindowSeconds: number;
   /** Default of every account: every request spends the general limit (rateLimit.ts). */
@@ -71,6 +73,7 @@ export const DEFAULT_SANDBOX_OPTIONS: Omit<SandboxOptions, 'log'> = {
   refreshesPerMinute: 5,
   webhookRetryDelaysMs: [1_000, 5_000, 15_000],
   batchLagMs: 0,
+  disputeLagMs: 0,
   payWindowSeconds: DAY_MS / 1_000,
   oneBudget: false,
 };
@@ -110,6 +113,7 @@ export class Sandbox {
       oneBudget: options.oneBudget,
       tokenIntervalSeconds: options.tokenIntervalSeconds,
       ratePerSecond: options.ratePerSecond,
+      disputeLagMs: options.disputeLagMs,
     };
   }
 

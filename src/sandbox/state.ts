@@ -51,6 +51,8 @@ export interface SandboxSettings {
   tokenIntervalSeconds: number;
   /** The account's general limit: requests per second (the tier: 1, 2, 4 or 6). */
   ratePerSecond: number;
+  /** getDisputeList shows a new dispute only this many milliseconds after it opened; 0 = at once. */
+  disputeLagMs: number;
 }
 
 export interface SandboxAccount {
@@ -138,7 +140,10 @@ export interface SandboxShipment {
 export interface SandboxDispute {
   id: string;
   openId: string;
-  businessDisputeId: string;
+  /** The caller's id; none for a dispute opened in the supplier's console. */
+  businessDisputeId?: string;
+  /** Opened by the supplier's staff (POST /__sandbox/disputes), not through the API. */
+  byConsole?: boolean;
   orderId: string;
   orderNumber: string;
   disputeReasonId: number;

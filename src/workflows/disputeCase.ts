@@ -27,7 +27,8 @@ import { StoreEventsBehind } from '../temporal/searchAttributes.js';
 import { storeEventDelivery } from './activities.js';
 import { storeEventsBehind } from './details.js';
 import type { AttentionOptions, OutcomeInDoubt, StepHost } from './steps/supplierStep.js';
-import { StoreEventOutbox, type OutboxHost } from './storeEventOutbox.js';
+import type { CreateSent, DisputeId } from './disputeMatch.js';
+import { StoreEventOutbox, type OutboxCarry, type OutboxHost } from './storeEventOutbox.js';
 
 /** Thrown inside the workflow to leave the steps for the cancel path; caught at the top. */
 export class DisputeCancelled extends Error {
@@ -44,6 +45,13 @@ interface PendingAction {
   result?: ActionResult;
 }
 
+/** What a dispute carries into its next run when it continues as new (while it is OPEN). */
+export interface DisputeCarry {
+  status: DisputeStatus;
+  disputeId: DisputeId;
+  outbox: OutboxCarry;
+}
+
 /** The supplier's dispute list is read directly; it should not trail by much. */
 const DISPUTE_LAG_MS = 60_000;
 
@@ -51,20 +59,46 @@ export class DisputeCase implements StepHost, OutboxHost {
   readonly status: DisputeStatus;
   readonly supplierLagMs = DISPUTE_LAG_MS;
   private createSent = false;
+  private sent: CreateSent | undefined;
+  private id: DisputeId | undefined;
   /** On the cancel path: a cancel no longer interrupts, and a stop waits for resume only. */
   private finishing = false;
   private workingStage: DisputeStage = 'OPENING';
   private readonly actions: PendingAction[] = [];
   private readonly outbox: StoreEventOutbox;
 
-  constructor(readonly input: DisputeInput) {
-    this.outbox = new StoreEventOutbox(input.orderNumber, storeEventDelivery(), this);
-    this.status = {
+  constructor(
+    readonly input: DisputeInput,
+    carried?: DisputeCarry,
+  ) {
+    this.status = carried?.status ?? {
       orderNumber: input.orderNumber,
       businessDisputeId: input.businessDisputeId,
       stage: 'OPENING',
       timeline: [],
     };
+    if (carried !== undefined) {
+      this.id = carried.disputeId;
+      this.workingStage = carried.status.stage;
+    }
+    this.outbox = new StoreEventOutbox(
+      input.orderNumber,
+      storeEventDelivery(),
+      this,
+      carried?.outbox,
+    );
+    if (carried !== undefined) this.show();
+  }
+
+  /**
+   * Its state for the next run, or undefined when it cannot go now: an action is waiting, or a
+   * store event is on its way (it would be lost or sent twice).
+   */
+  carryOver(): DisputeCarry | undefined {
+    const outbox = this.outbox.carryOver();
+    if (this.id === undefined || outbox === undefined) return undefined;
+    if (this.actions.some((a) => a.result === undefined)) return undefined;
+    return { status: this.status, disputeId: this.id, outbox };
   }
 
   get stage(): DisputeStage {
@@ -122,8 +156,32 @@ export class DisputeCase implements StepHost, OutboxHost {
   }
 
   /** createDispute is on its way: from here a dispute may exist that status.disputeId lacks. */
-  creating(): void {
+  creating(sent?: CreateSent): void {
     this.createSent = true;
+    this.sent ??= sent;
+  }
+
+  /** What the first createDispute sent, to recognise its dispute by. */
+  get sentCreate(): CreateSent | undefined {
+    return this.sent;
+  }
+
+  /** The supplier's id of this request's dispute, once it was matched. */
+  get disputeId(): DisputeId | undefined {
+    return this.id;
+  }
+
+  /** The reason and amount the create asks for. */
+  chose(reason: string, amount: number): void {
+    this.status.reason = reason;
+    this.status.amount = amount;
+  }
+
+  /** The supplier's dispute `id` is this request's (matched by matchCreated). */
+  adopted(id: DisputeId, how: string): void {
+    this.id = id;
+    this.status.disputeId = id;
+    this.note(`dispute ${id} ${how}`);
   }
 
   /** Whether the supplier may hold a dispute of this request (known or not). */
@@ -131,6 +189,7 @@ export class DisputeCase implements StepHost, OutboxHost {
     return this.status.disputeId !== undefined || this.createSent;
   }
 
+  /** For ./v2 only: it adopted ids without matching them. */
   opened(disputeId: string | undefined, reason?: string, amount?: number): void {
     if (disputeId !== undefined) this.status.disputeId = disputeId;
     if (reason !== undefined) this.status.reason = reason;

@@ -2,17 +2,22 @@
  * `disputeOrder`: disputeProducts → disputeConfirmInfo → createDispute → follow the result. The
  * businessDisputeId comes from the caller and names the workflow, so a repeated request does not
  * open a second dispute; createDispute goes through the reconciling supplier step, so a lost
- * answer is settled by the order's dispute list before anything is sent again. The order's
- * workflow, if still open, hears every change. A cancel looks the dispute up before finishing
- * and cancels it at the supplier if it is open, even when the create's answer never came.
- * Disputes started before the reconciling steps run ./v1.
+ * answer is settled by the order's dispute list before anything is sent again. The dispute is
+ * adopted only when the list shows one that is this request's (disputeMatch.ts), never the
+ * list's first or any open one; polling needs that matched id. While it follows the dispute it
+ * continues as new before its history gets heavy, carrying its state and its store events. The
+ * order's workflow, if still open, hears every change. A cancel cancels this request's dispute at
+ * the supplier if it is open there, even when the create's answer never came.
+ * Disputes started before the reconciling steps run ./v1, before dispute-adopt ./v2.
  */
 import {
   allHandlersFinished,
   ApplicationFailure,
   condition,
+  continueAsNew,
   patched,
   setHandler,
+  sleep,
 } from '@temporalio/workflow';
 import type { DisputeLine, DisputeSummary } from '../activities/disputes.js';
 import {
@@ -23,6 +28,7 @@ import {
   type DisputeInput,
   type DisputeOutcome,
   type DisputeStatus,
+  type FailureInfo,
 } from '../client/definitions.js';
 import {
   DisputeStatus as SupplierDisputeStatus,
@@ -31,9 +37,13 @@ import {
   RefundType,
 } from '../supplier/api/disputes.js';
 import { activities } from './activities.js';
-import { DisputeCancelled, DisputeCase } from './disputeCase.js';
+import { DisputeCancelled, DisputeCase, type DisputeCarry } from './disputeCase.js';
+import { entryOf, matchCreated, type DisputeId, type Match } from './disputeMatch.js';
+import { backoff } from './failures.js';
+import { shouldContinueAsNew } from './longRunning.js';
 import { supplierCall } from './steps/supplierStep.js';
 import { disputeOrderV1 } from './v1/disputeOrder.js';
+import { disputeOrderV2 } from './v2/disputeOrder.js';
 import { Patch } from './versions.js';
 
 const OUTCOMES: Record<number, DisputeOutcome['result']> = {
@@ -46,12 +56,21 @@ const OUTCOMES: Record<number, DisputeOutcome['result']> = {
 const refused = (message: string) =>
   ApplicationFailure.create({ type: 'ActionRefused', message, nonRetryable: true });
 
-export async function disputeOrder(input: DisputeInput): Promise<DisputeStatus> {
-  // Decided once, at the start: a dispute keeps the code it started with.
-  if (!patched(Patch.ReconcilingSteps)) return disputeOrderV1(input);
-  const d = new DisputeCase(input);
+const now = () => new Date().getTime();
+
+export async function disputeOrder(
+  input: DisputeInput,
+  carried?: DisputeCarry,
+): Promise<DisputeStatus> {
+  // Decided once, at the start: a dispute keeps the code it started with (a continued run is new).
+  if (carried === undefined) {
+    if (!patched(Patch.ReconcilingSteps)) return disputeOrderV1(input);
+    if (!patched(Patch.DisputeAdopt)) return disputeOrderV2(input);
+  }
+  const d = new DisputeCase(input, carried);
   const { supplier, supplierOnce } = activities();
   const orderId = input.svcOrderId;
+  const lagSeconds = Math.round(d.supplierLagMs / 1000);
 
   setHandler(disputeStatusQuery, () => d.status);
   setHandler(resumeUpdate, (resume) => d.request('resume', resume), {
@@ -77,26 +96,11 @@ export async function disputeOrder(input: DisputeInput): Promise<DisputeStatus> 
         send: () => supplier.getDisputeList(orderId),
       })
     ).value;
-  const openDispute = async () => openOf(await listDisputes());
 
+  let next: DisputeCarry | undefined;
   try {
-    await d.enter('OPENING');
-    let open = await openDispute();
-    if (!open) open = await createDispute();
-    d.opened(open?.disputeId);
-    await d.enter('OPEN');
-
-    // The supplier pushes no dispute events: ask now and then.
-    for (;;) {
-      await condition(() => d.cancelAsked(), input.checkEverySeconds * 1000);
-      d.checkCancel();
-      const now = (await listDisputes()).find((x) => x.disputeId === d.status.disputeId);
-      if (now && settled(now)) {
-        d.settled(outcomeOf(now));
-        await d.enter(now.status === SupplierDisputeStatus.Cancelled ? 'CANCELLED' : 'RESOLVED');
-        break;
-      }
-    }
+    const id = carried?.disputeId ?? (await open());
+    next = await follow(id);
   } catch (err) {
     if (!(err instanceof DisputeCancelled)) {
       // Every supplier call is caught by its step; anything else is a bug that fails the
@@ -105,12 +109,41 @@ export async function disputeOrder(input: DisputeInput): Promise<DisputeStatus> 
     }
     await cancel();
   }
+  if (next !== undefined) return continueAsNew<typeof disputeOrder>(input, next);
   d.answerAll(`the dispute is ${d.stage}`, false);
   await d.storeEventsDelivered();
   await condition(allHandlersFinished);
   return d.status;
 
-  async function createDispute(): Promise<DisputeSummary | undefined> {
+  async function open(): Promise<DisputeId> {
+    await d.enter('OPENING');
+    const id = await createDispute();
+    await d.enter('OPEN');
+    return id;
+  }
+
+  /**
+   * The supplier pushes no dispute events: ask now and then until it is settled. Returns what to
+   * carry when it is time to continue as new.
+   */
+  async function follow(id: DisputeId): Promise<DisputeCarry | undefined> {
+    for (;;) {
+      await condition(() => d.cancelAsked(), input.checkEverySeconds * 1000);
+      d.checkCancel();
+      const seen = entryOf(await listDisputes(), id);
+      if (seen && settled(seen)) {
+        d.settled(outcomeOf(seen));
+        await d.enter(seen.status === SupplierDisputeStatus.Cancelled ? 'CANCELLED' : 'RESOLVED');
+        return undefined;
+      }
+      if (shouldContinueAsNew(input.historyLimit)) {
+        const carry = d.carryOver();
+        if (carry !== undefined) return carry;
+      }
+    }
+  }
+
+  async function createDispute(): Promise<DisputeId> {
     const offered = await supplierCall(d, {
       name: 'disputeProducts',
       send: () => supplier.disputeProducts(orderId),
@@ -135,16 +168,20 @@ export async function disputeOrder(input: DisputeInput): Promise<DisputeStatus> 
       );
       return createDispute();
     }
-    d.opened(
-      undefined,
+    d.chose(
       reason.name,
       lines.reduce((sum, l) => sum + l.price * l.quantity, 0),
     );
-    const created = await supplierCall<DisputeSummary | undefined>(d, {
+    const created = await supplierCall<{ requestId?: string } | Match>(d, {
       name: 'createDispute',
       send: async () => {
-        d.creating();
-        await supplierOnce.createDispute({
+        d.creating({
+          businessDisputeId: input.businessDisputeId,
+          reason: reason.name,
+          lineItemIds: lines.map((l) => l.lineItemId),
+          sentAt: now(),
+        });
+        return supplierOnce.createDispute({
           businessDisputeId: input.businessDisputeId,
           orderId,
           disputeReasonId: reason.id,
@@ -154,19 +191,61 @@ export async function disputeOrder(input: DisputeInput): Promise<DisputeStatus> 
           imageUrls: input.imageUrls,
           lines,
         });
-        return undefined;
       },
-      // The answer was lost: the supplier opened it if the order now has an open dispute.
+      // The answer was lost: done if the order's list shows a dispute of this request.
       lookUp: async () => {
-        const found = openOf(await supplier.getDisputeList(orderId));
-        return found
-          ? { done: true, value: found, note: 'found open at the supplier' }
-          : { done: false };
+        const m = matchCreated(await supplier.getDisputeList(orderId), d.sentCreate!, now());
+        return m.kind === 'none' ? { done: false } : { done: true, value: m };
       },
     });
-    if (created.value) return created.value;
-    const after = await listDisputes();
-    return after.find((x) => x.status === SupplierDisputeStatus.Processing) ?? after[0];
+    const found = created.value;
+    if ('kind' in found && found.kind === 'one') {
+      d.adopted(found.id, 'found at the supplier after the answer was lost');
+      return found.id;
+    }
+    return adopt('requestId' in found ? found.requestId : undefined);
+  }
+
+  /** The create is done: its dispute is the one the list shows for it, once the list caught up. */
+  async function adopt(requestId: string | undefined): Promise<DisputeId> {
+    for (;;) {
+      const m = await listedMatch();
+      if (m.kind === 'one') {
+        d.adopted(m.id, 'listed by the supplier');
+        return m.id;
+      }
+      await d.needsAttention(
+        unmatched(m, requestId),
+        "find this request's dispute in the supplier's console; resume to look again, or cancel",
+      );
+    }
+  }
+
+  /** Reads the list until it shows this request's dispute, for at most the supplier's lag. */
+  async function listedMatch(): Promise<Match> {
+    const since = now();
+    d.waitFor(
+      `the supplier to list the dispute it opened (its list may trail by up to ${lagSeconds} s)`,
+    );
+    for (let attempt = 1; ; attempt++) {
+      const m = matchCreated(await listDisputes(), d.sentCreate!, now());
+      if (m.kind !== 'none' || now() - since >= d.supplierLagMs) {
+        d.doneWaiting();
+        return m;
+      }
+      await sleep(Math.min(backoff(attempt), Math.max(1_000, since + d.supplierLagMs - now())));
+    }
+  }
+
+  function unmatched(m: Exclude<Match, { kind: 'one' }>, requestId?: string): FailureInfo {
+    return {
+      step: 'createDispute',
+      message:
+        m.kind === 'none'
+          ? `the supplier accepted createDispute, but after ${lagSeconds} s its dispute list shows no dispute of this request`
+          : `the order's dispute list shows ${m.ids.length} disputes that may be this request's (${m.ids.join(', ')}): cannot tell which`,
+      ...(requestId !== undefined && { requestId }),
+    };
   }
 
   /** The cancel path: cancel the dispute at the supplier if it is open there. */
@@ -187,28 +266,22 @@ export async function disputeOrder(input: DisputeInput): Promise<DisputeStatus> 
   }
 
   /**
-   * Its id may be unknown (the cancel came while createDispute was on its way): then the order's
-   * open dispute is the one. Returns the dispute if it had already ended instead.
+   * Its id may be unknown (the cancel came while createDispute was on its way, or before the list
+   * showed it): then it is looked for as after a create. Returns the dispute if it had already
+   * ended instead.
    */
   async function cancelAtSupplier(): Promise<DisputeSummary | undefined> {
-    if (!d.mayHaveDispute) return undefined;
-    const list = await listDisputes();
-    const known = d.status.disputeId;
-    const found =
-      known === undefined
-        ? list.find((x) => x.status === SupplierDisputeStatus.Processing)
-        : list.find((x) => x.disputeId === known);
-    if (found && settled(found)) return found;
-    const disputeId = found?.disputeId ?? known;
+    const disputeId = d.disputeId ?? (await idForCancel());
     if (disputeId === undefined) return undefined;
-    d.opened(disputeId);
+    const found = entryOf(await listDisputes(), disputeId);
+    if (found && settled(found)) return found;
     await supplierCall(d, {
       name: 'cancelDispute',
       send: () => supplierOnce.cancelDispute({ orderId, disputeId }),
       // The answer was lost: cancelled already if the supplier no longer shows it open.
       lookUp: async () => {
-        const now = (await supplier.getDisputeList(orderId)).find((x) => x.disputeId === disputeId);
-        return now !== undefined && settled(now)
+        const seen = entryOf(await supplier.getDisputeList(orderId), disputeId);
+        return seen !== undefined && settled(seen)
           ? { done: true, value: undefined }
           : { done: false };
       },
@@ -216,11 +289,17 @@ export async function disputeOrder(input: DisputeInput): Promise<DisputeStatus> 
     });
     return undefined;
   }
-}
 
-/** The order's dispute the supplier is still working on, if any. */
-function openOf(list: DisputeSummary[]): DisputeSummary | undefined {
-  return list.find((x) => x.status === SupplierDisputeStatus.Processing);
+  async function idForCancel(): Promise<DisputeId | undefined> {
+    if (d.sentCreate === undefined) return undefined;
+    const m = await listedMatch();
+    if (m.kind === 'one') {
+      d.adopted(m.id, 'listed by the supplier');
+      return m.id;
+    }
+    d.note(`nothing cancelled at the supplier: ${unmatched(m).message}`);
+    return undefined;
+  }
 }
 
 function settled(x: DisputeSummary): boolean {

@@ -4,9 +4,9 @@ import { workflowInfo } from '@temporalio/workflow';
 /** Continue-as-new well before the history gets heavy, even if the server has not suggested it. */
 const HISTORY_EVENTS_LIMIT = 5_000;
 
-export function shouldContinueAsNew(): boolean {
+export function shouldContinueAsNew(limit = HISTORY_EVENTS_LIMIT): boolean {
   const info = workflowInfo();
-  return info.continueAsNewSuggested || info.historyLength > HISTORY_EVENTS_LIMIT;
+  return info.continueAsNewSuggested || info.historyLength > limit;
 }
 
 /** Appends and keeps only the newest `limit` items; returns how many were let go. */

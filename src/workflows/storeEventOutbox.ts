@@ -26,6 +26,20 @@ export interface OutboxHost {
   storeEventsBehind(behind: boolean): void;
 }
 
+/**
+ * What a workflow that continues as new carries of its outbox: the events still to deliver and
+ * where delivery stood. Taken only between attempts, so no event is lost or sent twice.
+ */
+export interface OutboxCarry {
+  mode: StoreEventsView['mode'];
+  queue: StoreEvent[];
+  delivered: number;
+  attempts: number;
+  lastFailure?: StoreEventsView['lastFailure'];
+  nextAttemptAt?: string;
+  behind: boolean;
+}
+
 /** When an attempt ended without the activity's answer (it timed out, its worker died). */
 const FIRST_RETRY_MS = 5_000;
 const MAX_RETRY_MS = 3_600_000;
@@ -38,13 +52,39 @@ export class StoreEventOutbox {
   private lastFailure: StoreEventsView['lastFailure'];
   private nextAttemptAt: string | undefined;
   private draining = false;
+  private attempting = false;
   private behind = false;
 
   constructor(
     private readonly orderNumber: string,
     private readonly deliver: StoreEventActivities['deliverStoreEvent'],
     private readonly host: OutboxHost,
-  ) {}
+    carried?: OutboxCarry,
+  ) {
+    if (carried === undefined) return;
+    this.mode = carried.mode;
+    this.queue.push(...carried.queue);
+    this.delivered = carried.delivered;
+    this.attempts = carried.attempts;
+    this.lastFailure = carried.lastFailure;
+    this.behind = carried.behind;
+    this.publish();
+    if (this.queue.length > 0) void this.drain(carried.nextAttemptAt);
+  }
+
+  /** Its state for the next run, or undefined while an attempt is on its way. */
+  carryOver(): OutboxCarry | undefined {
+    if (this.attempting) return undefined;
+    return {
+      mode: this.mode,
+      queue: [...this.queue],
+      delivered: this.delivered,
+      attempts: this.attempts,
+      ...(this.lastFailure !== undefined && { lastFailure: this.lastFailure }),
+      ...(this.nextAttemptAt !== undefined && { nextAttemptAt: this.nextAttemptAt }),
+      behind: this.behind,
+    };
+  }
 
   emit<T extends StoreEventType>(type: T, stage: string, data: StoreEventDataMap[T]): void {
     if (this.mode === 'off' || !patched(Patch.StoreEvents)) return;
@@ -81,11 +121,25 @@ export class StoreEventOutbox {
     };
   }
 
-  private async drain(): Promise<void> {
+  /** Delivers the queue; `resumeAt`: a carried retry time, waited for first. */
+  private async drain(resumeAt?: string): Promise<void> {
     this.draining = true;
     try {
+      const wait = resumeAt === undefined ? 0 : Date.parse(resumeAt) - new Date().getTime();
+      if (wait > 0) await sleep(wait);
+      if (resumeAt !== undefined) {
+        this.nextAttemptAt = undefined;
+        this.publish();
+      }
       for (let event = this.queue[0]; event !== undefined; event = this.queue[0]) {
-        const result = await this.attempt(event);
+        this.attempting = true;
+        let result: DeliveryResult;
+        try {
+          // Awaited as before (no extra step): the order of commands of running workflows stays.
+          result = await this.attempt(event);
+        } finally {
+          this.attempting = false;
+        }
         if (result.outcome === 'off') {
           this.mode = 'off';
           this.queue.length = 0;

@@ -59,4 +59,10 @@ export const Patch = {
    * renewal and each turn of the old waits: a running session takes it at its next turn.
    */
   SessionBackoff: 'session-backoff-2026-11',
+  /**
+   * disputeOrder adopts only the dispute its create opened (disputeMatch.ts), follows it by a
+   * matched id and continues as new. Decided at the start: disputes started before finish on
+   * ./v2.
+   */
+  DisputeAdopt: 'dispute-adopt-2026-11',
 } as const;

@@ -162,3 +162,53 @@ describe('disputes (docs/supplier-api.md §9)', () => {
     ]);
   });
 });
+
+describe('a lagging dispute list and console disputes (sandbox)', () => {
+  it('with disputeLagMs a new dispute is listed only after the lag; a console dispute opens beside an open one and does not block the API', async () => {
+    const account = await newSandboxAccount();
+    const api = account.client.api;
+    const orderId = await paidOrder(account.client);
+    const post = (path: string, body: unknown) =>
+      fetch(`${sandboxUrl()}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+
+    const opened = await post('/__sandbox/disputes', {
+      openId: account.openId,
+      orderId,
+      disputeReasonId: 3,
+    });
+    expect(opened.status).toBe(201);
+    const staffs = ((await opened.json()) as { id: string }).id;
+    // It does not stop the API from opening this caller's dispute.
+    const [line] = (await api.disputeProducts({ orderId })).productInfoList;
+    expect(line?.canChoose).toBe(true);
+
+    const settings = await post('/__sandbox/settings', {
+      openId: account.openId,
+      disputeLagMs: 60_000,
+    });
+    expect(settings.status).toBe(200);
+    await api.createDispute({
+      businessDisputeId: `BD-${randomUUID()}`,
+      orderId,
+      disputeReasonId: 1,
+      expectType: 1,
+      refundType: 1,
+      messageText: 'Never came',
+      productInfoList: [{ lineItemId: line!.lineItemId!, quantity: 1, price: line!.price! }],
+    });
+    // Created, but not listed yet; neither is the console dispute (opened within the lag).
+    expect((await api.getDisputeList({ orderId })).list).toEqual([]);
+    const [taken] = (await api.disputeProducts({ orderId })).productInfoList;
+    expect(taken?.canChoose).toBe(false);
+
+    await post('/__sandbox/settings', { openId: account.openId, disputeLagMs: null });
+    const { list } = await api.getDisputeList({ orderId });
+    expect(list.map((d) => d.disputeReason)).toEqual(['Item not received', 'Wrong item']);
+    expect(list[1]).toMatchObject({ id: staffs, status: 'Processing', productList: [] });
+    expect(typeof list[0]?.createDate).toBe('number');
+  });
+});

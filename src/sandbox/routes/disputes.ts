@@ -1,6 +1,7 @@
 /**
  * Disputes (docs/supplier-api.md §9): disputable products, confirmation, create (idempotent per
- * businessDisputeId), cancel, list and detail; plus the /__sandbox/disputes/:id/resolve control.
+ * businessDisputeId), cancel, list (lagging by the account's `disputeLagMs`) and detail; plus the
+ * controls /__sandbox/disputes/:id/resolve and /__sandbox/disputes (a dispute from the console).
  * The rules themselves live in ../disputes.ts.
  */
 import { z } from 'zod';
@@ -24,6 +25,7 @@ import {
   DISPUTE_REASONS,
   disputedOrder,
   disputesOf,
+  listedYet,
   reasonName,
   requestedAmount,
   resolveDispute,
@@ -148,6 +150,7 @@ export function registerDisputeRoutes(r: SandboxRouter): void {
           q.orderId === undefined ||
           findOwnOrder(sb, account.openId, q.orderId)?.svcOrderId === d.orderId,
       )
+      .filter((d) => listedYet(sb, d))
       .filter((d) => q.disputeId === undefined || d.id === String(q.disputeId))
       .filter((d) => q.orderNumber === undefined || d.orderNumber === q.orderNumber)
       .sort((a, b) => b.createdAt - a.createdAt || b.id.localeCompare(a.id));
@@ -251,12 +254,48 @@ const Resolve = z.object({
   ]),
 });
 
+/** A dispute the supplier's staff open on an order, outside the API (POST /__sandbox/disputes). */
+const ConsoleDispute = z.strictObject({
+  openId: z.string().min(1),
+  orderId: z.string().min(1),
+  disputeReasonId: z.union(DISPUTE_REASONS.map((x) => z.literal(x.disputeReasonId))),
+});
+
 /**
- * POST /__sandbox/disputes/:id/resolve {finallyDeal: 1 refund | 2 reissue | 3 reject}: ends a
+ * POST /__sandbox/disputes {openId, orderId, disputeReasonId}: a dispute opened in the supplier's
+ * console (no businessDisputeId, no lines), even while the order has another open; it does not
+ * stop the API from opening one. POST /__sandbox/disputes/:id/resolve {finallyDeal: 1 refund | 2 reissue | 3 reject}: ends a
  * Processing dispute now instead of at its resolution time.
  */
 function registerDisputeControl(r: SandboxRouter): void {
   const sb = r.sandbox;
+  r.app.post('/__sandbox/disputes', (req, reply) => {
+    const p = ConsoleDispute.safeParse(req.body ?? {});
+    if (!p.success)
+      return reply.code(400).send({ error: 'invalid request', issues: p.error.issues });
+    const order = findOwnOrder(sb, p.data.openId, p.data.orderId);
+    if (!order) return reply.code(404).send({ error: 'no such order of the account' });
+    const createdAt = sb.now();
+    const d: SandboxDispute = {
+      id: sb.nextId(''),
+      openId: p.data.openId,
+      byConsole: true,
+      orderId: order.svcOrderId,
+      orderNumber: order.orderNumber,
+      disputeReasonId: p.data.disputeReasonId,
+      expectType: ExpectType.Refund,
+      refundType: RefundType.Balance,
+      messageText: 'opened in the supplier console',
+      products: [],
+      status: DisputeStatus.Processing,
+      createdAt,
+      resolvesAt: resolveTime(sb, createdAt),
+    };
+    sb.state.disputes[d.id] = d;
+    sb.changed();
+    return reply.code(201).send(view(d));
+  });
+
   r.app.post('/__sandbox/disputes/:id/resolve', (req, reply) => {
     const { id } = req.params as { id: string };
     const p = Resolve.safeParse(req.body ?? {});

@@ -15,6 +15,7 @@ const MAX_TOKEN_INTERVAL_SECONDS = 24 * 60 * 60;
 const Change = z.strictObject({
   openId: z.string().min(1).optional(),
   batchLagMs: z.number().int().nonnegative().max(DAY_MS).nullable().optional(),
+  disputeLagMs: z.number().int().nonnegative().max(DAY_MS).nullable().optional(),
   payWindowSeconds: z.number().int().positive().max(MAX_PAY_WINDOW_SECONDS).nullable().optional(),
   oneBudget: z.boolean().nullable().optional(),
   ratePerSecond: z.number().positive().max(50).nullable().optional(),
@@ -30,6 +31,7 @@ type Change = z.infer<typeof Change>;
 
 const KEYS = [
   'batchLagMs',
+  'disputeLagMs',
   'payWindowSeconds',
   'oneBudget',
   'tokenIntervalSeconds',

@@ -71,6 +71,8 @@ export type RefundType = (typeof RefundType)[keyof typeof RefundType];
 /** Dispute list item (getDisputeList, docs/supplier-api.md §9). */
 export const DisputeListItem = record({
   id,
+  /** Not documented for the list; matched on when a supplier gives it back. */
+  businessDisputeId: optStr,
   status: optStr,
   shopId: optId,
   shopName: optStr,
