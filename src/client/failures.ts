@@ -34,10 +34,6 @@ export interface SupplierFailureDetails {
    * away than an attempt may wait): never sent; `retryAfterMs` is when the slot comes.
    */
   paced?: boolean;
-  /** The account's API key is refused by the supplier (no token can be had). */
-  keyRefused?: boolean;
-  /** Since when the account has had no usable access token (ISO 8601). */
-  noTokenSince?: string;
 }
 
 /**
