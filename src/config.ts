@@ -145,8 +145,9 @@ export const Env = z.object({
   /** Prometheus `/metrics` of `dropflow gateway` (0 = off). */
   GATEWAY_METRICS_PORT: port.default(9465),
   /**
-   * Before polling, a worker replays the histories of up to this many open workflows on its queue
-   * through its own code and refuses to start if one would break (0 = skip the check).
+   * Before polling, a worker replays the histories of this many of the newest open workflows on its
+   * queue, besides the account's singletons and the oldest open run of each type, through its own
+   * code and refuses to start if one would break (0 = skip the check).
    */
   REPLAY_CHECK_LIMIT: z.coerce.number().int().min(0).max(1_000).default(50),
   /**
