@@ -119,6 +119,11 @@ export const Env = z.object({
   TEMPORAL_TLS_SERVER_NAME: z.string().min(1).optional(),
   /** The task-queue set of this supplier account (`<prefix>/supplier-api`, …); empty: none. */
   TEMPORAL_TASK_QUEUE_PREFIX: z.string().default(''),
+  /**
+   * How long a command waits for an order's workflow to answer (`status`, the actions) before it
+   * gives up and says why: no worker runs it, or its workflow task keeps failing.
+   */
+  ANSWER_TIMEOUT_SECONDS: z.coerce.number().positive().max(3_600).default(30),
   TEMPORAL_PORT: port.default(7233),
   TEMPORAL_UI_PORT: port.default(8233),
   GATEWAY_PORT: port.default(8080),
