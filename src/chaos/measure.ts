@@ -186,10 +186,13 @@ function causeName(cause: number): string {
   return (names[cause] ?? String(cause)).replace('WORKFLOW_TASK_FAILED_CAUSE_', '');
 }
 
-/** Orders whose status answered and whose search attribute names another stage. */
+/**
+ * Settled orders whose search attribute names another stage than their status. An order in
+ * flight may disagree on purpose: it writes the attribute only where it starts to wait.
+ */
 export function stageMismatches(orders: readonly ObservedOrder[]): StageMismatch[] {
   return orders.flatMap((o) =>
-    o.status === undefined || o.status.stage === o.visible.stage
+    o.status === undefined || !orderSettled(o.status) || o.status.stage === o.visible.stage
       ? []
       : [{ orderNumber: o.orderNumber, searchAttribute: o.visible.stage, status: o.status.stage }],
   );

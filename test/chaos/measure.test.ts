@@ -168,6 +168,11 @@ describe('judge', () => {
             ...order('O3', { stage: Stage.NEEDS_ATTENTION, error: { step: 'pay', message: 'x' } }),
             visible: { stage: undefined, svcOrderId: undefined },
           },
+          // In flight: it writes the attribute only where it starts to wait.
+          {
+            ...order('O5', { stage: Stage.CREATED, svcOrderId: 'S5' }),
+            visible: { stage: Stage.RECEIVED, svcOrderId: undefined },
+          },
           // Not answered: nothing to compare.
           {
             ...order('O4', {}),
