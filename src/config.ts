@@ -130,6 +130,11 @@ export const Env = z.object({
   TEMPORAL_TLS_SERVER_NAME: z.string().min(1).optional(),
   /** The task-queue set of this supplier account (`<prefix>/supplier-api`, …); empty: none. */
   TEMPORAL_TASK_QUEUE_PREFIX: z.string().default(''),
+  /**
+   * How long a command waits for an order's workflow to answer (`status`, the actions) before it
+   * gives up and says why: no worker runs it, or its workflow task keeps failing.
+   */
+  ANSWER_TIMEOUT_SECONDS: z.coerce.number().positive().max(3_600).default(30),
   TEMPORAL_PORT: port.default(7233),
   TEMPORAL_UI_PORT: port.default(8233),
   GATEWAY_PORT: port.default(8080),
@@ -156,8 +161,9 @@ export const Env = z.object({
   /** Prometheus `/metrics` of `dropflow gateway` (0 = off). */
   GATEWAY_METRICS_PORT: port.default(9465),
   /**
-   * Before polling, a worker replays the histories of up to this many open workflows on its queue
-   * through its own code and refuses to start if one would break (0 = skip the check).
+   * Before polling, a worker replays the histories of this many of the newest open workflows on its
+   * queue, besides the account's singletons and the oldest open run of each type, through its own
+   * code and refuses to start if one would break (0 = skip the check).
    */
   REPLAY_CHECK_LIMIT: z.coerce.number().int().min(0).max(1_000).default(50),
   /**

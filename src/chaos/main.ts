@@ -30,6 +30,7 @@ interface Flags {
   latencyCalls?: number;
   latencyMs: number;
   quota?: boolean;
+  operatorFaults?: boolean;
   disputes: number;
   gateway: boolean;
   windowSeconds?: number;
@@ -61,6 +62,10 @@ const program = new Command('chaos')
   )
   .option('--latency-ms <n>', 'how late', wholeNumber(0), d.latencyMs)
   .option('--quota', 'also exhaust the daily quota once (that order waits for the next UTC day)')
+  .option(
+    '--operator-faults',
+    "also terminate and reset the account's checkout coordinator and supplier session mid-run",
+  )
   .option('--disputes <n>', 'disputes opened with a lost create answer', wholeNumber(0), d.disputes)
   .option('--no-gateway', 'no gateway: webhooks are not delivered, the sweeper alone follows')
   .option('--window-seconds <n>', 'faults spread over this long', wholeNumber(1))
@@ -83,6 +88,7 @@ const report = await runChaos({
   latencyCalls: flags.latencyCalls ?? (flags.orders >= 20 ? 2 : 1),
   latencyMs: flags.latencyMs,
   quota: flags.quota === true,
+  operatorFaults: flags.operatorFaults === true,
   disputes: flags.disputes,
   gateway: flags.gateway,
   ...(flags.windowSeconds !== undefined && { windowMs: flags.windowSeconds * 1000 }),

@@ -2,6 +2,8 @@
  * The verdict of a chaos run: every order's (and dispute's) state as its workflow tells it,
  * compared with the sandbox's own record of the account. Pure: the run gathers, this judges.
  */
+import proto from '@temporalio/proto';
+
 import { isStage } from '../client/orderClient.js';
 import {
   Stage,
@@ -12,7 +14,11 @@ import {
 import { isPaid } from '../sandbox/orderBook.js';
 import type { SandboxDispute, SandboxOrder, SandboxStats } from '../sandbox/state.js';
 import { toCreatedMs, toCreatedSummary, type ToCreated } from '../bench/toCreated.js';
+import type { OperatedRun } from './operator.js';
 import type { Flow } from './orders.js';
+
+const { EventType, WorkflowTaskFailedCause: Cause } = proto.temporal.api.enums.v1;
+type HistoryEvent = proto.temporal.api.history.v1.IHistoryEvent;
 
 /** Workflow execution statuses (the SDK's `status.name`) that count as failed workflows. */
 export const FAILED_EXECUTIONS: ReadonlySet<string> = new Set([
@@ -71,8 +77,18 @@ export interface ObservedDispute {
 
 export interface ObservedExecution {
   workflowId: string;
+  runId: string;
   type: string;
   status: string;
+  /** The failed workflow tasks its history holds that its code is to blame for (undefined: its
+   * history could not be read). */
+  taskFailures: readonly TaskFailure[] | undefined;
+}
+
+/** One WorkflowTaskFailed event: its cause (the enum's name, without prefix) and first line. */
+export interface TaskFailure {
+  cause: string;
+  message: string;
 }
 
 export interface Observation {
@@ -80,6 +96,8 @@ export interface Observation {
   disputes: readonly ObservedDispute[];
   /** Every workflow execution of the namespace. */
   executions: readonly ObservedExecution[];
+  /** Runs the chaos itself terminated or reset: not failures of dropflow. */
+  operated: readonly OperatedRun[];
   /** The sandbox's orders and disputes of the chaos account, and its counters. */
   sandboxOrders: readonly SandboxOrder[];
   sandboxDisputes: readonly SandboxDispute[];
@@ -113,11 +131,76 @@ export interface Verdict {
   stuckWithoutReason: number;
   mismatches: number;
   disputesByStage: Record<string, number>;
+  /** Settled orders whose FulfillmentStage search attribute says another stage than `status`. */
+  stageMismatches: StageMismatch[];
+  /** WorkflowTaskFailed events their code is to blame for, across every workflow of the run. */
+  workflowTaskFailures: number;
+  /** The workflows that had them, with the last one's cause and message. */
+  failingTasks: { workflowId: string; type: string; count: number; last: TaskFailure }[];
+  /** Workflows whose history could not be read: their task failures are not counted. */
+  unreadHistories: string[];
   findings: Finding[];
   /** The orders that wait for a person, and why (what an operator would read first). */
   waiting: { orderNumber: string; stage: string; reason: string }[];
   /** Submit → CREATED (the supplier has the order): p50 and p99 over the orders that got there. */
   submitToCreated: ToCreated;
+}
+
+export interface StageMismatch {
+  orderNumber: string;
+  /** FulfillmentStage, as the order's workflow last upserted it; undefined: never set. */
+  searchAttribute: string | undefined;
+  /** What its `status` query answered. */
+  status: string;
+}
+
+/**
+ * Causes of a failed workflow task that are not the workflow code's doing: the server refusing a
+ * completion because new events arrived, a worker's cache eviction, a failover, or a reset (which
+ * writes one into the history).
+ */
+const NOT_THE_CODE: ReadonlySet<number> = new Set([
+  Cause.WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_COMMAND,
+  Cause.WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_UPDATE,
+  Cause.WORKFLOW_TASK_FAILED_CAUSE_RESET_STICKY_TASK_QUEUE,
+  Cause.WORKFLOW_TASK_FAILED_CAUSE_FAILOVER_CLOSE_COMMAND,
+  Cause.WORKFLOW_TASK_FAILED_CAUSE_RESET_WORKFLOW,
+]);
+const MESSAGE_CHARS = 160;
+
+/** The failed workflow tasks of a history that its workflow's code is to blame for. */
+export function taskFailuresIn(events: readonly HistoryEvent[]): TaskFailure[] {
+  const out: TaskFailure[] = [];
+  for (const e of events) {
+    if (e.eventType !== EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED) continue;
+    const attributes = e.workflowTaskFailedEventAttributes;
+    const cause = attributes?.cause ?? Cause.WORKFLOW_TASK_FAILED_CAUSE_UNSPECIFIED;
+    if (NOT_THE_CODE.has(cause)) continue;
+    const firstLine = (attributes?.failure?.message ?? '').split('\n')[0] ?? '';
+    out.push({
+      cause: causeName(cause),
+      message: firstLine.slice(0, MESSAGE_CHARS),
+    });
+  }
+  return out;
+}
+
+/** The cause's enum name without its prefix; a cause newer than this SDK's enum by its number. */
+function causeName(cause: number): string {
+  const names: Partial<Record<number, string>> = Cause;
+  return (names[cause] ?? String(cause)).replace('WORKFLOW_TASK_FAILED_CAUSE_', '');
+}
+
+/**
+ * Settled orders whose search attribute names another stage than their status. An order in
+ * flight may disagree on purpose: it writes the attribute only where it starts to wait.
+ */
+export function stageMismatches(orders: readonly ObservedOrder[]): StageMismatch[] {
+  return orders.flatMap((o) =>
+    o.status === undefined || !orderSettled(o.status) || o.status.stage === o.visible.stage
+      ? []
+      : [{ orderNumber: o.orderNumber, searchAttribute: o.visible.stage, status: o.status.stage }],
+  );
 }
 
 /** Waiting for a person (or an outside event), and saying why. */
@@ -255,11 +338,18 @@ export function judge(o: Observation): Verdict {
     }
   }
 
+  const operated = new Set(o.operated.map((r) => r.runId));
   for (const e of o.executions) {
-    if (FAILED_EXECUTIONS.has(e.status)) {
+    if (FAILED_EXECUTIONS.has(e.status) && !operated.has(e.runId)) {
       find(Counter.failedWorkflows, e.workflowId, `${e.type} ${e.status}`);
     }
   }
+  const failingTasks = o.executions.flatMap((e) => {
+    const last = e.taskFailures?.at(-1);
+    return e.taskFailures === undefined || last === undefined
+      ? []
+      : [{ workflowId: e.workflowId, type: e.type, count: e.taskFailures.length, last }];
+  });
 
   const count = (counter: Counter): number => findings.filter((f) => f.counter === counter).length;
   const extraOrders = [...atSupplier.values()].reduce((n, l) => n + Math.max(0, l.length - 1), 0);
@@ -280,6 +370,12 @@ export function judge(o: Observation): Verdict {
     stuckWithoutReason: count(Counter.stuckWithoutReason),
     mismatches: count(Counter.mismatches),
     disputesByStage,
+    stageMismatches: stageMismatches(o.orders),
+    workflowTaskFailures: failingTasks.reduce((n, t) => n + t.count, 0),
+    failingTasks,
+    unreadHistories: o.executions
+      .filter((e) => e.taskFailures === undefined)
+      .map((e) => e.workflowId),
     findings,
     submitToCreated: toCreatedSummary(toCreated),
   };

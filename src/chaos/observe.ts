@@ -7,7 +7,14 @@ import type { OrderClient } from '../client/orderClient.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { emptyStats } from '../sandbox/state.js';
 import { FulfillmentStage, SvcOrderId } from '../temporal/searchAttributes.js';
-import type { ObservedDispute, ObservedExecution, ObservedOrder, Observation } from './measure.js';
+import {
+  taskFailuresIn,
+  type ObservedDispute,
+  type ObservedExecution,
+  type ObservedOrder,
+  type Observation,
+} from './measure.js';
+import type { OperatedRun } from './operator.js';
 import type { ChaosOrder } from './orders.js';
 
 /** Attempts at a query that fails (a worker starting, the server coming back) before giving up. */
@@ -61,10 +68,29 @@ export async function observeDispute(
   return { ...d, status, execution: described?.status.name };
 }
 
+/** Histories read at once. */
+const PARALLEL_HISTORIES = 8;
+
+/** Every execution of the namespace, singletons included, with its failed workflow tasks. */
 export async function listExecutions(client: Client): Promise<ObservedExecution[]> {
-  const out: ObservedExecution[] = [];
+  const runs: Omit<ObservedExecution, 'taskFailures'>[] = [];
   for await (const info of client.workflow.list()) {
-    out.push({ workflowId: info.workflowId, type: info.type, status: info.status.name });
+    runs.push({
+      workflowId: info.workflowId,
+      runId: info.runId,
+      type: info.type,
+      status: info.status.name,
+    });
+  }
+  const out: ObservedExecution[] = [];
+  for (let i = 0; i < runs.length; i += PARALLEL_HISTORIES) {
+    const batch = runs.slice(i, i + PARALLEL_HISTORIES).map(async (run) => {
+      const history = await attempt(client, () =>
+        client.workflow.getHandle(run.workflowId, run.runId).fetchHistory(),
+      );
+      return { ...run, taskFailures: history && taskFailuresIn(history.events ?? []) };
+    });
+    out.push(...(await Promise.all(batch)));
   }
   return out;
 }
@@ -75,6 +101,7 @@ export async function observe(
   disputes: readonly { workflowId: string; orderNumber: string }[],
   sandbox: Sandbox,
   openId: string,
+  operated: readonly OperatedRun[],
 ): Promise<Observation> {
   const observedOrders: ObservedOrder[] = [];
   // A few at a time: every query replays a history on the one worker.
@@ -88,6 +115,7 @@ export async function observe(
     orders: observedOrders,
     disputes: observedDisputes,
     executions: await listExecutions(orders.client),
+    operated,
     sandboxOrders: Object.values(state.orders).filter((s) => s.openId === openId),
     sandboxDisputes: Object.values(state.disputes).filter((d) => d.openId === openId),
     stats: state.statsByAccount[openId] ?? emptyStats(),

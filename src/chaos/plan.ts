@@ -24,6 +24,14 @@ export const Disruption = {
   serverRestart: 'serverRestart',
   /** The account's tokens expire at the supplier (POST /__sandbox/tokens/expire). */
   tokenExpire: 'tokenExpire',
+  /** An operator terminates the account's checkout coordinator (`checkout:<account>`). */
+  terminateCheckout: 'terminateCheckout',
+  /** An operator resets it to its last workflow task (`temporal workflow reset`). */
+  resetCheckout: 'resetCheckout',
+  /** An operator terminates the account's supplier session (`supplier-session[:<prefix>]`). */
+  terminateSession: 'terminateSession',
+  /** An operator resets it to its last workflow task. */
+  resetSession: 'resetSession',
 } as const;
 export type Disruption = (typeof Disruption)[keyof typeof Disruption];
 
@@ -63,6 +71,8 @@ export interface PlanOptions {
   latencyMs: number;
   /** Arm one daily-quota fault (the order then waits until the next UTC day). */
   quota: boolean;
+  /** Terminate and reset the account's coordinator and session while orders are in flight. */
+  operatorFaults: boolean;
 }
 
 /** Orders are submitted over this share of the window, so some are always in flight. */
@@ -120,5 +130,13 @@ export function faultPlan(random: Random, o: PlanOptions): PlannedStep[] {
   }
   if (o.quota)
     steps.push(fault(0.1, 0.3, { path: createOrderV3.path, kind: QUOTA_FAULT, times: 1 }));
+  // Drawn last, so that a seed keeps the steps it drew before these existed.
+  // Resets first, while the singletons surely run; a terminated one runs again only when needed.
+  if (o.operatorFaults) {
+    steps.push({ at: at(0.15, 0.25), type: Disruption.resetSession });
+    steps.push({ at: at(0.3, 0.4), type: Disruption.resetCheckout });
+    steps.push({ at: at(0.45, 0.55), type: Disruption.terminateSession });
+    steps.push({ at: at(0.6, 0.7), type: Disruption.terminateCheckout });
+  }
   return steps.sort((a, b) => a.at - b.at);
 }

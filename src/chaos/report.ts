@@ -32,6 +32,8 @@ export type ChaosSummary = Pick<
   | 'stuckWithoutReason'
   | 'mismatches'
   | 'submitToCreated'
+  | 'stageMismatches'
+  | 'workflowTaskFailures'
 > & { faultsByKind: Record<string, number> };
 
 export function summary(r: ChaosReport): ChaosSummary {
@@ -47,6 +49,8 @@ export function summary(r: ChaosReport): ChaosSummary {
     stuckWithoutReason: v.stuckWithoutReason,
     mismatches: v.mismatches,
     submitToCreated: v.submitToCreated,
+    stageMismatches: v.stageMismatches,
+    workflowTaskFailures: v.workflowTaskFailures,
   };
 }
 
@@ -111,6 +115,8 @@ export function formatTable(r: ChaosReport): string {
       ['secondPayments', s.secondPayments],
       ['stuckWithoutReason', s.stuckWithoutReason],
       ['mismatches', s.mismatches],
+      ['stageMismatches', s.stageMismatches.length],
+      ['workflowTaskFailures', s.workflowTaskFailures],
     ]),
     '',
     `Submit → CREATED over ${s.submitToCreated.orders} orders`,
@@ -119,6 +125,24 @@ export function formatTable(r: ChaosReport): string {
       ['p99 s', seconds(s.submitToCreated.p99Ms)],
     ]),
   );
+  if (v.stageMismatches.length > 0) {
+    lines.push('', 'Search attribute and status disagree (FulfillmentStage / status)');
+    for (const m of v.stageMismatches) {
+      lines.push(`  ${m.orderNumber}  ${m.searchAttribute ?? '(unset)'} / ${m.status}`);
+    }
+  }
+  if (v.failingTasks.length > 0) {
+    lines.push('', 'Failed workflow tasks');
+    for (const t of v.failingTasks) {
+      lines.push(`  ${t.workflowId}  ${t.type}  ×${t.count}  ${t.last.cause}: ${t.last.message}`);
+    }
+  }
+  if (v.unreadHistories.length > 0) {
+    lines.push(
+      '',
+      `Histories not read (task failures not counted): ${v.unreadHistories.join(', ')}`,
+    );
+  }
   if (v.waiting.length > 0) {
     lines.push('', 'Waiting for a person');
     for (const w of v.waiting) lines.push(`  ${w.orderNumber}  ${w.stage}  ${w.reason}`);

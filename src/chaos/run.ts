@@ -12,9 +12,13 @@ import { join } from 'node:path';
 import { disputeStatus, openDispute } from '../client/disputeClient.js';
 import { Stage, type OrderStatus } from '../client/definitions.js';
 import { OrderConflictError, OrderInvalidError, type OrderClient } from '../client/orderClient.js';
+import { supplierSessionId } from '../client/sessionDefinitions.js';
 import { createLogger } from '../log.js';
+import { queuePrefix } from '../temporal/taskQueues.js';
+import { checkoutWorkflowId } from '../workflows/checkout/messages.js';
 import { disputeSettled, judge, orderSettled } from './measure.js';
 import { observe } from './observe.js';
+import { resetToLastWorkflowTask, terminate, type OperatedRun } from './operator.js';
 import { chaosOrders, type ChaosOrder } from './orders.js';
 import {
   DISPUTE_CREATE_PATH,
@@ -46,6 +50,8 @@ export interface ChaosOptions {
   latencyMs: number;
   /** Arm a daily-quota fault too (its order waits until the next UTC day). */
   quota: boolean;
+  /** Terminate and reset the account's checkout coordinator and supplier session mid-run. */
+  operatorFaults: boolean;
   /** Disputes to open, each with its create's answer lost. */
   disputes: number;
   gateway: boolean;
@@ -69,6 +75,9 @@ export const DEFAULT_CHAOS_OPTIONS: Omit<ChaosOptions, 'orders' | 'seed' | 'prog
   latencyCalls: 1,
   latencyMs: 65_000,
   quota: false,
+  // Off by default: a terminated session's new token can be held for minutes by a rate-limit
+  // storm on getAccessToken, longer than the run's deadline (see the README's chaos section).
+  operatorFaults: false,
   disputes: 2,
   gateway: true,
   keep: false,
@@ -115,6 +124,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       say(`${clock()} ${line}`);
     };
     const tally = new Tally();
+    const operated: OperatedRun[] = [];
     const latest = new Map<string, OrderStatus>();
     const disputes: Dispute[] = [];
     const flags = { submitted: false, planned: false, disputing: true, stop: false };
@@ -129,9 +139,11 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     ).finally(() => {
       flags.submitted = true;
     });
-    const stepping = runPlan(stack, plan, t0, tally, notes, flags, log2).finally(() => {
-      flags.planned = true;
-    });
+    const stepping = runPlan(stack, plan, t0, { tally, notes, operated }, flags, log2).finally(
+      () => {
+        flags.planned = true;
+      },
+    );
     const disputing = openDisputes(
       stack,
       opts.disputes,
@@ -167,6 +179,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       disputes,
       stack.sandbox.sandbox,
       stack.controls.openId,
+      operated,
     );
     const faults = tally.result(await stack.controls.pendingFaults());
     const verdict = judge(observation);
@@ -209,12 +222,18 @@ async function submitAll(
   say(`all ${orders.length} orders submitted`);
 }
 
+/** What the plan's steps leave behind: faults counted, notes, runs the chaos ended itself. */
+interface PlanRecord {
+  tally: Tally;
+  notes: string[];
+  operated: OperatedRun[];
+}
+
 async function runPlan(
   stack: ChaosStack,
   plan: readonly PlannedStep[],
   t0: number,
-  tally: Tally,
-  notes: string[],
+  { tally, notes, operated }: PlanRecord,
   flags: { stop: boolean },
   say: (line: string) => void,
 ): Promise<void> {
@@ -245,9 +264,42 @@ async function runPlan(
           continue;
         }
         break;
+      default: {
+        // An operator's step that Temporal refuses (the server restarting, say) is noted, not fatal.
+        const run = await operate(stack, step.type).catch((err: unknown) =>
+          err instanceof Error ? err.message : String(err),
+        );
+        if (typeof run !== 'object') {
+          const when = `t+${Math.round((Date.now() - t0) / 1000)}s`;
+          notes.push(`${step.type}: not done at ${when} (${run ?? 'its workflow did not run'})`);
+          continue;
+        }
+        operated.push(run);
+      }
     }
     tally.count(step.type);
     say(`${step.type} done`);
+  }
+}
+
+type OperatorDisruption = Exclude<
+  Disruption,
+  typeof Disruption.kill9 | typeof Disruption.serverRestart | typeof Disruption.tokenExpire
+>;
+
+/** Terminates or resets the account's coordinator or session, as an operator may. */
+function operate(stack: ChaosStack, step: OperatorDisruption): Promise<OperatedRun | undefined> {
+  const client = stack.orders.client;
+  const prefix = queuePrefix(stack.orders.queues);
+  switch (step) {
+    case Disruption.terminateCheckout:
+      return terminate(client, checkoutWorkflowId(prefix));
+    case Disruption.resetCheckout:
+      return resetToLastWorkflowTask(client, checkoutWorkflowId(prefix));
+    case Disruption.terminateSession:
+      return terminate(client, supplierSessionId(prefix));
+    case Disruption.resetSession:
+      return resetToLastWorkflowTask(client, supplierSessionId(prefix));
   }
 }
 

@@ -7,9 +7,11 @@ import { CommanderError } from 'commander';
 
 import {
   OrderActionRejectedError,
+  OrderActionUnderWayError,
   OrderConflictError,
   OrderInvalidError,
   OrderNotFoundError,
+  OrderUnansweredError,
 } from '../client/orderClient.js';
 import { ConfigError } from '../config.js';
 import { SupplierError, SupplierRequestInvalid } from '../supplier/errors.js';
@@ -44,6 +46,8 @@ export function errorCode(err: unknown): string | undefined {
   if (err instanceof OrderActionRejectedError) return 'ACTION_REFUSED';
   if (err instanceof OrderConflictError) return 'ORDER_CONFLICT';
   if (err instanceof OrderInvalidError) return 'INVALID_INPUT';
+  if (err instanceof OrderUnansweredError) return 'NO_ANSWER';
+  if (err instanceof OrderActionUnderWayError) return 'ACTION_UNDER_WAY';
   if (err instanceof TemporalUnreachableError) return err.code;
   if (err instanceof ConfigError) return 'CONFIG_INVALID';
   if (err instanceof SupplierError) return `SUPPLIER_${err.code}`;

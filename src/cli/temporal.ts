@@ -163,7 +163,9 @@ export async function connectTemporal(flags: TemporalFlags): Promise<TemporalCli
   });
   return {
     client,
-    orders: new OrderClient(client, target.queues),
+    orders: new OrderClient(client, target.queues, {
+      answerWithinMs: config.ANSWER_TIMEOUT_SECONDS * 1000,
+    }),
     target,
     codec,
     close: () => connection.close(),

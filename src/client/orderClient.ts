@@ -22,10 +22,12 @@ import {
   WorkflowIdReusePolicy,
   WorkflowNotFoundError,
   WorkflowUpdateFailedError,
+  WorkflowUpdateStage,
   type Client,
   type WorkflowExecutionDescription,
   type WorkflowExecutionInfo,
   type WorkflowHandle,
+  type WorkflowUpdateHandle,
 } from '@temporalio/client';
 
 import { formatIssues, type FieldIssue } from '../supplier/errors.js';
@@ -59,6 +61,7 @@ import {
   type WaybillInput,
 } from './definitions.js';
 import { withoutActionPrefix } from './failures.js';
+import { isUnanswered, whyUnanswered } from './unanswered.js';
 import { startSummary } from './orderGlance.js';
 import { changesIssues, flowLabel, parseOrder, type OrderInput } from './orderInput.js';
 
@@ -108,6 +111,44 @@ export class OrderActionRejectedError extends Error {
     // The workflow's refusals start with `<action> refused: ` and name the order: said once.
     const own = withoutActionPrefix(action, reason) !== reason;
     super(own ? reason : `${action} refused for order ${orderNumber}: ${reason}`);
+  }
+}
+
+/**
+ * The order's workflow did not answer a query or an action in time: no worker runs it, or its
+ * workflow task keeps failing. `reason` says which, as far as Temporal tells. An action stays
+ * with Temporal: the workflow may still carry it out once it runs again.
+ */
+export class OrderUnansweredError extends Error {
+  override readonly name = 'OrderUnansweredError';
+  constructor(
+    readonly orderNumber: string,
+    readonly asked: { query: string } | { action: string },
+    readonly reason: string,
+  ) {
+    super(
+      'query' in asked
+        ? `no answer from order ${orderNumber} to the ${asked.query} query: ${reason}`
+        : `no answer from order ${orderNumber} to the ${asked.action} action: ${reason}; ` +
+            `the ${asked.action} stays with Temporal and may still be carried out once the workflow runs: check the order's status before sending it again`,
+    );
+  }
+}
+
+/**
+ * The workflow accepted an action but had not carried it out when the caller stopped waiting: it
+ * goes on; the order's status tells how it ends.
+ */
+export class OrderActionUnderWayError extends Error {
+  override readonly name = 'OrderActionUnderWayError';
+  constructor(
+    readonly orderNumber: string,
+    readonly action: string,
+    readonly seconds: number,
+  ) {
+    super(
+      `${action} of order ${orderNumber} accepted and still under way after ${seconds} s; its status tells how it ends`,
+    );
   }
 }
 
@@ -166,16 +207,29 @@ export interface OrderSummary {
 
 const STAGES: ReadonlySet<string> = new Set(Object.values(Stage));
 
+/** Actions are sent once the workflow accepted them, then their result is awaited. */
+const ACCEPTED = { waitForStage: WorkflowUpdateStage.ACCEPTED } as const;
+
 export function isStage(value: string): value is Stage {
   return STAGES.has(value);
 }
 
 type FulfillOrderWorkflow = (input: OrderInput) => Promise<OrderStatus>;
 
+export interface OrderClientOptions {
+  /**
+   * Stop waiting for a query or an action the order's workflow has not answered within this long
+   * (OrderUnansweredError, OrderActionUnderWayError). Left out: as long as Temporal waits — for an
+   * action that no worker takes, forever.
+   */
+  answerWithinMs?: number;
+}
+
 export class OrderClient {
   constructor(
     readonly client: Client,
     readonly queues: TaskQueues,
+    readonly options: OrderClientOptions = {},
   ) {}
 
   /**
@@ -255,7 +309,9 @@ export class OrderClient {
 
   /** The workflow's `status` query: stage, ids, amounts, tracking, reasons, timeline. */
   async status(orderNumber: string): Promise<OrderStatus> {
-    return this.withHandle(orderNumber, (handle) => handle.query(statusQuery));
+    return this.withHandle(orderNumber, (handle) =>
+      this.answered(orderNumber, { query: 'status' }, () => handle.query(statusQuery)),
+    );
   }
 
   /** Orders from visibility (eventually consistent), newest first, optionally of one stage. */
@@ -283,27 +339,28 @@ export class OrderClient {
   /** Retry the blocked step after its cause was fixed. */
   resume(orderNumber: string, input: ResumeInput = {}): Promise<ActionResult> {
     return this.act(orderNumber, resumeUpdate.name, (h) =>
-      h.executeUpdate<ActionResult, [ResumeInput]>(resumeUpdate.name, { args: [input] }),
+      h.startUpdate<ActionResult, [ResumeInput]>(resumeUpdate.name, { args: [input], ...ACCEPTED }),
     );
   }
 
   cancel(orderNumber: string, input: CancelInput): Promise<ActionResult> {
     return this.act(orderNumber, cancelUpdate.name, (h) =>
-      h.executeUpdate(cancelUpdate, { args: [input] }),
+      h.startUpdate(cancelUpdate, { args: [input], ...ACCEPTED }),
     );
   }
 
   approvePayment(orderNumber: string, input: ApprovePaymentInput = {}): Promise<ActionResult> {
     return this.act(orderNumber, approvePaymentUpdate.name, (h) =>
-      h.executeUpdate<ActionResult, [ApprovePaymentInput]>(approvePaymentUpdate.name, {
+      h.startUpdate<ActionResult, [ApprovePaymentInput]>(approvePaymentUpdate.name, {
         args: [input],
+        ...ACCEPTED,
       }),
     );
   }
 
   changeLogistics(orderNumber: string, input: ChangeLogisticsInput): Promise<ActionResult> {
     return this.act(orderNumber, changeLogisticsUpdate.name, (h) =>
-      h.executeUpdate(changeLogisticsUpdate, { args: [input] }),
+      h.startUpdate(changeLogisticsUpdate, { args: [input], ...ACCEPTED }),
     );
   }
 
@@ -315,24 +372,29 @@ export class OrderClient {
     const shape = changesIssues(input.order);
     if (shape.length > 0) return Promise.reject(new OrderInvalidError(shape));
     return this.act(orderNumber, amendUpdate.name, (h) =>
-      h.executeUpdate(amendUpdate, { args: [input] }),
+      h.startUpdate(amendUpdate, { args: [input], ...ACCEPTED }),
     );
   }
 
   provideWaybill(orderNumber: string, input: WaybillInput): Promise<ActionResult> {
     return this.act(orderNumber, provideWaybillUpdate.name, (h) =>
-      h.executeUpdate(provideWaybillUpdate, { args: [input] }),
+      h.startUpdate(provideWaybillUpdate, { args: [input], ...ACCEPTED }),
     );
   }
 
   private async act(
     orderNumber: string,
     action: string,
-    send: (handle: WorkflowHandle) => Promise<ActionResult>,
+    send: (handle: WorkflowHandle) => Promise<WorkflowUpdateHandle<ActionResult>>,
   ): Promise<ActionResult> {
     const handle = this.client.workflow.getHandle(orderWorkflowId(orderNumber));
+    let accepted = false;
     try {
-      return await send(handle);
+      return await this.answered(orderNumber, { action, accepted: () => accepted }, async () => {
+        const update = await send(handle);
+        accepted = true;
+        return update.result();
+      });
     } catch (err) {
       if (err instanceof WorkflowUpdateFailedError) {
         const cause = err.cause;
@@ -355,6 +417,30 @@ export class OrderClient {
       action,
       `the order's workflow is closed (${closed.status.name}${stage !== undefined ? `, stage ${stage}` : ''}): there is nothing left to act on`,
     );
+  }
+
+  /**
+   * `call`, bounded by `answerWithinMs`; a call Temporal gives up on (a deadline, or an Update it
+   * cannot deliver while the workflow task is failing) fails with the reason.
+   */
+  private async answered<T>(
+    orderNumber: string,
+    asked: { query: string } | { action: string; accepted: () => boolean },
+    call: () => Promise<T>,
+  ): Promise<T> {
+    const ms = this.options.answerWithinMs;
+    try {
+      return ms === undefined
+        ? await call()
+        : await this.client.withDeadline(Date.now() + ms, call);
+    } catch (err) {
+      if (!isUnanswered(err)) throw err;
+      if ('action' in asked && asked.accepted()) {
+        throw new OrderActionUnderWayError(orderNumber, asked.action, Math.round((ms ?? 0) / 1000));
+      }
+      const reason = await whyUnanswered(this.client, orderWorkflowId(orderNumber));
+      throw new OrderUnansweredError(orderNumber, asked, reason);
+    }
   }
 
   private async withHandle<T>(

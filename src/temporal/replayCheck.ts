@@ -3,10 +3,54 @@
  * still open on its queue replay through the code it is about to run. A non-determinism error
  * means the new code would take a running order down another path than the one it recorded, so
  * the worker refuses to start (docs/changing-workflows.md).
+ *
+ * Replayed: the newest `limit` open workflows, the account's singletons (the checkout
+ * coordinator, supplier session, tracking sweeper, webhook inbox, catalogue events), which started
+ * long before the newest orders, and the oldest open run of every workflow type, the one most
+ * likely to have recorded a path the code no longer takes.
  */
-import type { Client } from '@temporalio/client';
+import {
+  isGrpcServiceError,
+  ServiceError,
+  WorkflowNotFoundError,
+  type Client,
+} from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import { Worker, type WorkflowBundle } from '@temporalio/worker';
+
+import { DISPUTE_WORKFLOW, ORDER_WORKFLOW } from '../client/definitions.js';
+import { SUPPLIER_SESSION_WORKFLOW, supplierSessionId } from '../client/sessionDefinitions.js';
+import {
+  CATALOGUE_EVENTS_WORKFLOW,
+  catalogueEventsId,
+  WEBHOOK_INBOX_WORKFLOW,
+  webhookInboxId,
+} from '../client/webhookDefinitions.js';
+import { CHECKOUT_WORKFLOW, checkoutWorkflowId } from '../workflows/checkout/messages.js';
+import { TRACKING_SWEEPER_WORKFLOW } from '../workflows/trackingSweeper.js';
+import { queuePrefix, queuesOf } from './taskQueues.js';
+import { trackingSweeperId } from './trackingSweeper.js';
+import { literal } from './visibility.js';
+
+/** Every workflow type the orders worker runs (src/workflows/index.ts). */
+export const WORKFLOW_TYPES: readonly string[] = [
+  ORDER_WORKFLOW,
+  'trackingSweep',
+  TRACKING_SWEEPER_WORKFLOW,
+  WEBHOOK_INBOX_WORKFLOW,
+  CATALOGUE_EVENTS_WORKFLOW,
+  DISPUTE_WORKFLOW,
+  CHECKOUT_WORKFLOW,
+  SUPPLIER_SESSION_WORKFLOW,
+];
+
+/** Open runs per visibility page when the server cannot sort (SQL visibility, the dev server). */
+const SCAN_PAGE_SIZE = 1_000;
+
+/** gRPC status INVALID_ARGUMENT: what a visibility store that cannot ORDER BY answers. */
+const INVALID_ARGUMENT = 3;
+/** gRPC status NOT_FOUND: describing a workflow id that never ran. */
+const NOT_FOUND = 5;
 
 export interface ReplayCheck {
   /** Workflows whose histories were replayed. */
@@ -15,22 +59,23 @@ export interface ReplayCheck {
   failures: { workflowId: string; type: string; error: string }[];
 }
 
+export interface OpenRun {
+  workflowId: string;
+  runId: string;
+  type: string;
+}
+
 export async function replayOpenWorkflows(
   client: Client,
   opts: {
     taskQueue: string;
     workflowBundle: WorkflowBundle;
-    /** At most this many open workflows, the newest first. */
+    /** This many of the newest open workflows, besides the singletons and each type's oldest. */
     limit: number;
     dataConverter?: DataConverter;
   },
 ): Promise<ReplayCheck> {
-  const open: { workflowId: string; runId: string; type: string }[] = [];
-  const query = `ExecutionStatus = 'Running' AND TaskQueue = '${opts.taskQueue}'`;
-  for await (const w of client.workflow.list({ query })) {
-    open.push({ workflowId: w.workflowId, runId: w.runId, type: w.type });
-    if (open.length >= opts.limit) break;
-  }
+  const open = await openWorkflowsToReplay(client, opts);
   const types = new Map(open.map((w) => [w.workflowId, w.type]));
   const histories = (async function* () {
     for (const w of open) {
@@ -57,4 +102,115 @@ export async function replayOpenWorkflows(
     }
   }
   return { checked: open.length, failures };
+}
+
+/**
+ * The open runs the gate replays, each once: the newest `limit`, then the account's singletons,
+ * then the oldest open run of each type.
+ */
+export async function openWorkflowsToReplay(
+  client: Client,
+  opts: { taskQueue: string; limit: number },
+): Promise<OpenRun[]> {
+  const open = new Map<string, OpenRun>();
+  const add = (run: OpenRun | undefined): void => {
+    if (run !== undefined && !open.has(run.runId)) open.set(run.runId, run);
+  };
+  const onQueue = `ExecutionStatus = 'Running' AND TaskQueue = ${literal(opts.taskQueue)}`;
+  for (const run of await newestOpen(client, onQueue, opts.limit)) add(run);
+  for (const workflowId of singletonIds(opts.taskQueue)) {
+    add(await runningOn(client, workflowId, opts.taskQueue));
+  }
+  const sorting = { supported: true };
+  for (const type of WORKFLOW_TYPES) {
+    add(await oldestOpen(client, `${onQueue} AND WorkflowType = ${literal(type)}`, sorting));
+  }
+  return [...open.values()];
+}
+
+/** The ids of the account's one-per-account workflows on the orders queue `taskQueue`. */
+export function singletonIds(taskQueue: string): string[] {
+  const prefix = queuePrefix(queuesOf(taskQueue));
+  return [
+    checkoutWorkflowId(prefix),
+    supplierSessionId(prefix),
+    trackingSweeperId(prefix),
+    webhookInboxId(prefix),
+    catalogueEventsId(prefix),
+  ];
+}
+
+async function newestOpen(client: Client, query: string, limit: number): Promise<OpenRun[]> {
+  const runs: OpenRun[] = [];
+  if (limit <= 0) return runs;
+  for await (const w of client.workflow.list({
+    query,
+    pageSize: Math.min(limit, SCAN_PAGE_SIZE),
+  })) {
+    runs.push({ workflowId: w.workflowId, runId: w.runId, type: w.type });
+    if (runs.length >= limit) break;
+  }
+  return runs;
+}
+
+/** The current run of `workflowId` when it is open on `taskQueue` (describe: no visibility lag). */
+async function runningOn(
+  client: Client,
+  workflowId: string,
+  taskQueue: string,
+): Promise<OpenRun | undefined> {
+  try {
+    const d = await client.workflow.getHandle(workflowId).describe();
+    if (d.status.name !== 'RUNNING' || d.taskQueue !== taskQueue) return undefined;
+    return { workflowId, runId: d.runId, type: d.type };
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * The open run of `query` that started first. Elasticsearch visibility sorts; SQL visibility (the
+ * dev server's, and MySQL/PostgreSQL) refuses ORDER BY, so every open run of the type is listed.
+ */
+async function oldestOpen(
+  client: Client,
+  query: string,
+  sorting: { supported: boolean },
+): Promise<OpenRun | undefined> {
+  if (sorting.supported) {
+    try {
+      for await (const w of client.workflow.list({
+        query: `${query} ORDER BY StartTime ASC`,
+        pageSize: 1,
+      })) {
+        return { workflowId: w.workflowId, runId: w.runId, type: w.type };
+      }
+      return undefined;
+    } catch (err) {
+      if (!isInvalidArgument(err)) throw err;
+      sorting.supported = false;
+    }
+  }
+  let oldest: (OpenRun & { started: number }) | undefined;
+  for await (const w of client.workflow.list({ query, pageSize: SCAN_PAGE_SIZE })) {
+    const started = w.startTime.getTime();
+    if (oldest === undefined || started < oldest.started) {
+      oldest = { workflowId: w.workflowId, runId: w.runId, type: w.type, started };
+    }
+  }
+  return oldest && { workflowId: oldest.workflowId, runId: oldest.runId, type: oldest.type };
+}
+
+function grpcCode(err: unknown): number | undefined {
+  const grpc = err instanceof ServiceError ? err.cause : err;
+  return isGrpcServiceError(grpc) ? grpc.code : undefined;
+}
+
+function isInvalidArgument(err: unknown): boolean {
+  return grpcCode(err) === INVALID_ARGUMENT;
+}
+
+function isNotFound(err: unknown): boolean {
+  return err instanceof WorkflowNotFoundError || grpcCode(err) === NOT_FOUND;
 }

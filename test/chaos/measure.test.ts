@@ -2,7 +2,15 @@
 import { describe, expect, it } from 'vitest';
 
 import { Stage, type OrderStatus } from '../../src/client/definitions.js';
-import { judge, type Observation, type ObservedOrder } from '../../src/chaos/measure.js';
+import proto from '@temporalio/proto';
+
+import {
+  judge,
+  taskFailuresIn,
+  type Observation,
+  type ObservedExecution,
+  type ObservedOrder,
+} from '../../src/chaos/measure.js';
 import { emptyStats, type SandboxOrder } from '../../src/sandbox/state.js';
 
 function supplierOrder(orderNumber: string, svcOrderId: string, over: Partial<SandboxOrder> = {}) {
@@ -42,11 +50,21 @@ function order(orderNumber: string, status: Partial<OrderStatus>, execution = 'R
   return observed;
 }
 
+function execution(
+  workflowId: string,
+  type: string,
+  status: string,
+  over: Partial<ObservedExecution> = {},
+): ObservedExecution {
+  return { workflowId, runId: `${workflowId}-run`, type, status, taskFailures: [], ...over };
+}
+
 function observation(over: Partial<Observation>): Observation {
   return {
     orders: [],
     disputes: [],
     executions: [],
+    operated: [],
     sandboxOrders: [],
     sandboxDisputes: [],
     stats: emptyStats(),
@@ -99,9 +117,9 @@ describe('judge', () => {
         ],
         stats: { ...emptyStats(), repeatedPaymentsRefused: 1 },
         executions: [
-          { workflowId: 'order:O1', type: 'fulfillOrder', status: 'COMPLETED' },
-          { workflowId: 'order:O9', type: 'fulfillOrder', status: 'FAILED' },
-          { workflowId: 'sweep', type: 'trackingSweep', status: 'TIMED_OUT' },
+          execution('order:O1', 'fulfillOrder', 'COMPLETED'),
+          execution('order:O9', 'fulfillOrder', 'FAILED'),
+          execution('sweep', 'trackingSweep', 'TIMED_OUT'),
         ],
       }),
     );
@@ -166,5 +184,128 @@ describe('judge', () => {
       }),
     );
     expect(v.submitToCreated).toEqual({ orders: 2, p50Ms: 4_000, p99Ms: 1_260_000 });
+  it('lists settled orders whose FulfillmentStage disagrees with their status query', () => {
+    const v = judge(
+      observation({
+        orders: [
+          order('O1', { stage: Stage.CANCELLED }, 'COMPLETED'),
+          {
+            ...order('O2', { stage: Stage.COMPLETED, svcOrderId: 'S2' }, 'COMPLETED'),
+            visible: { stage: Stage.PAID, svcOrderId: 'S2' },
+          },
+          {
+            ...order('O3', { stage: Stage.NEEDS_ATTENTION, error: { step: 'pay', message: 'x' } }),
+            visible: { stage: undefined, svcOrderId: undefined },
+          },
+          // In flight: it writes the attribute only where it starts to wait.
+          {
+            ...order('O5', { stage: Stage.CREATED, svcOrderId: 'S5' }),
+            visible: { stage: Stage.RECEIVED, svcOrderId: undefined },
+          },
+          // Not answered: nothing to compare.
+          {
+            ...order('O4', {}),
+            status: undefined,
+            visible: { stage: Stage.PAID, svcOrderId: undefined },
+          },
+        ],
+        sandboxOrders: [supplierOrder('O2', 'S2')],
+      }),
+    );
+    expect(v.stageMismatches).toEqual([
+      { orderNumber: 'O2', searchAttribute: Stage.PAID, status: Stage.COMPLETED },
+      { orderNumber: 'O3', searchAttribute: undefined, status: Stage.NEEDS_ATTENTION },
+    ]);
+  });
+
+  it('counts the failed workflow tasks of every workflow, singletons included', () => {
+    const v = judge(
+      observation({
+        executions: [
+          execution('order:O1', 'fulfillOrder', 'RUNNING', {
+            taskFailures: [{ cause: 'NON_DETERMINISTIC_ERROR', message: 'nondeterminism' }],
+          }),
+          execution('checkout:default', 'accountCheckout', 'RUNNING', {
+            taskFailures: [
+              { cause: 'WORKFLOW_WORKER_UNHANDLED_FAILURE', message: 'first' },
+              { cause: 'WORKFLOW_WORKER_UNHANDLED_FAILURE', message: 'second' },
+            ],
+          }),
+          execution('supplier-session', 'supplierSession', 'RUNNING', { taskFailures: undefined }),
+        ],
+      }),
+    );
+    expect(v.workflowTaskFailures).toBe(3);
+    expect(v.failingTasks).toEqual([
+      {
+        workflowId: 'order:O1',
+        type: 'fulfillOrder',
+        count: 1,
+        last: { cause: 'NON_DETERMINISTIC_ERROR', message: 'nondeterminism' },
+      },
+      {
+        workflowId: 'checkout:default',
+        type: 'accountCheckout',
+        count: 2,
+        last: { cause: 'WORKFLOW_WORKER_UNHANDLED_FAILURE', message: 'second' },
+      },
+    ]);
+    expect(v.unreadHistories).toEqual(['supplier-session']);
+  });
+
+  it('does not count the runs the chaos itself terminated or reset as failed workflows', () => {
+    const v = judge(
+      observation({
+        executions: [
+          execution('checkout:default', 'accountCheckout', 'TERMINATED', { runId: 'r1' }),
+          execution('checkout:default', 'accountCheckout', 'TERMINATED', { runId: 'r2' }),
+          execution('supplier-session', 'supplierSession', 'TERMINATED', { runId: 'r3' }),
+        ],
+        operated: [
+          { workflowId: 'checkout:default', runId: 'r1', action: 'terminate' },
+          { workflowId: 'supplier-session', runId: 'r3', action: 'reset' },
+        ],
+      }),
+    );
+    expect(v.failedWorkflows).toBe(1);
+    expect(v.findings).toEqual([
+      {
+        counter: 'failedWorkflows',
+        subject: 'checkout:default',
+        detail: 'accountCheckout TERMINATED',
+      },
+    ]);
+  });
+});
+
+describe('taskFailuresIn', () => {
+  const { EventType, WorkflowTaskFailedCause: Cause } = proto.temporal.api.enums.v1;
+  const failed = (cause: number, message: string) => ({
+    eventType: EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED,
+    workflowTaskFailedEventAttributes: { cause, failure: { message } },
+  });
+
+  it("keeps the failures the workflow's code caused, with their cause and first line", () => {
+    expect(
+      taskFailuresIn([
+        { eventType: EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED },
+        failed(Cause.WORKFLOW_TASK_FAILED_CAUSE_WORKFLOW_WORKER_UNHANDLED_FAILURE, 'boom\n  at x'),
+        failed(Cause.WORKFLOW_TASK_FAILED_CAUSE_NON_DETERMINISTIC_ERROR, 'nondeterminism'),
+      ]),
+    ).toEqual([
+      { cause: 'WORKFLOW_WORKER_UNHANDLED_FAILURE', message: 'boom' },
+      { cause: 'NON_DETERMINISTIC_ERROR', message: 'nondeterminism' },
+    ]);
+  });
+
+  it('leaves out what the server, a cache eviction or a reset wrote', () => {
+    expect(
+      taskFailuresIn([
+        failed(Cause.WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_COMMAND, 'new events'),
+        failed(Cause.WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_UPDATE, 'an update came'),
+        failed(Cause.WORKFLOW_TASK_FAILED_CAUSE_RESET_STICKY_TASK_QUEUE, 'evicted'),
+        failed(Cause.WORKFLOW_TASK_FAILED_CAUSE_RESET_WORKFLOW, 'reset'),
+      ]),
+    ).toEqual([]);
   });
 });

@@ -48,7 +48,7 @@ export function register(program: Command): void {
       )
       .option(
         '--replay-check <n>',
-        'replay up to n open workflows through this code before polling; refuse to start if one breaks (env REPLAY_CHECK_LIMIT, default 50; 0 = off)',
+        "before polling, replay the n newest open workflows, the account's singletons and the oldest open run of each type through this code; refuse to start if one breaks (env REPLAY_CHECK_LIMIT, default 50; 0 = off)",
         nonNegativeInt,
       )
       .option(
