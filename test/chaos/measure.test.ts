@@ -184,6 +184,8 @@ describe('judge', () => {
       }),
     );
     expect(v.submitToCreated).toEqual({ orders: 2, p50Ms: 4_000, p99Ms: 1_260_000 });
+  });
+
   it('lists settled orders whose FulfillmentStage disagrees with their status query', () => {
     const v = judge(
       observation({
