@@ -185,6 +185,7 @@ describe('the checkout coordinator', () => {
 
   it('continues as new once a run received its budget of signals, carrying what waits and the top-up news', async () => {
     const c = await coordinator({ limits: { signalsPerRun: 20 } });
+    const first = (await c.describe()).runId;
     const waiter = await mailbox();
     await c.signal(checkoutFundsSignal, {
       kind: 'wait',
@@ -192,9 +193,16 @@ describe('the checkout coordinator', () => {
       amount: 1,
       since: new Date().toISOString(),
     });
-    for (let i = 0; i < 30; i++)
+    await c.signal(checkoutReadySignal, ready(`ghost-0-${c.workflowId}`));
+    // The first order woke the loop, which went back to sleep on its (long) batch timer: the
+    // orders that join a queue already waiting do not wake it, so the budget alone must.
+    await eventually(
+      'the first order queued',
+      () => c.query(checkoutStatusQuery),
+      (v) => v.waiting === 1,
+    );
+    for (let i = 1; i < 30; i++)
       await c.signal(checkoutReadySignal, ready(`ghost-${i}-${c.workflowId}`));
-    const first = (await c.describe()).runId;
     await eventually(
       'a new run',
       () => c.describe(),
@@ -208,6 +216,37 @@ describe('the checkout coordinator', () => {
     );
     await latest.signal(checkoutFundsSignal, { kind: 'toppedUp' });
     await told(waiter, 'fundsAvailable');
+  });
+
+  it('continues as new once a run holds its budget of history events, though no signal wakes it', async () => {
+    const c = await coordinator({ limits: { historyPerRun: 40 } });
+    const first = (await c.describe()).runId;
+    await c.signal(checkoutReadySignal, ready(`ghost-${c.workflowId}`));
+    await eventually(
+      'the order queued',
+      () => c.query(checkoutStatusQuery),
+      (v) => v.waiting === 1,
+    );
+    // Orders that wait for funds do not wake the loop asleep on its batch timer.
+    const since = new Date().toISOString();
+    for (let i = 0; i < 40; i++) {
+      await c.signal(checkoutFundsSignal, {
+        kind: 'wait',
+        workflowId: `gone-${i}-${c.workflowId}`,
+        amount: 1,
+        since,
+      });
+    }
+    await eventually(
+      'a new run',
+      () => c.describe(),
+      (d) => d.runId !== first,
+    );
+    await eventually(
+      'what waits carried over',
+      () => h.client.workflow.getHandle(c.workflowId).query(checkoutStatusQuery),
+      (v) => v.waiting === 1 && v.awaitingFunds.length === 40,
+    );
   });
 
   it('a run that reached its signal budget lets the batch under way finish, tells its order, then continues as new', async () => {

@@ -134,8 +134,11 @@ export async function accountCheckout(input: CheckoutInput = {}): Promise<void> 
       }
       await continueAsNew<typeof accountCheckout>({ carried, limits });
     }
-    if (wait === undefined) await condition(() => c.wakeVersion !== seen);
-    else await condition(() => c.wakeVersion !== seen, wait);
+    // A full run wakes it too: signals that change nothing due (an order joining a queue that
+    // waits already) must not leave it asleep on a long timer past its budget.
+    const woken = () => c.wakeVersion !== seen || runIsFull(c, limits);
+    if (wait === undefined) await condition(woken);
+    else await condition(woken, wait);
   }
 }
 
