@@ -33,6 +33,7 @@ it('`dropflow sandbox --batch-lag-ms --pay-window-seconds --token-interval-s` se
     expect(url).toBeDefined();
     expect((await readSettings(undefined, url)).body).toEqual({
       batchLagMs: 1_500,
+      disputeLagMs: 0,
       oneBudget: true,
       payWindowSeconds: 90,
       tokenIntervalSeconds: 42,
