@@ -62,7 +62,7 @@ export interface ChaosOptions {
   gateway: boolean;
   /** Faults spread over this many ms (default: windowFor(orders)). */
   windowMs?: number;
-  /** Give up waiting for the orders to settle after this many ms (default: deadlineFor(orders)). */
+  /** Give up waiting for the orders to settle after this many ms (default: deadlineFor). */
   deadlineMs?: number;
   /** Keep the logs and databases even when the run passes. */
   keep: boolean;
@@ -90,8 +90,14 @@ export const DEFAULT_CHAOS_OPTIONS: Omit<ChaosOptions, 'orders' | 'seed' | 'prog
   keep: false,
 };
 
-export function deadlineFor(orders: number): number {
-  return 300_000 + orders * 8_000;
+/**
+ * With `--token-faults`, 5 minutes more: the supplier spaces getAccessToken 5 minutes apart, so
+ * after the refused key the session's next try (a reauth's too) may come that much later.
+ */
+export const TOKEN_FAULTS_EXTRA_MS = 5 * 60_000;
+
+export function deadlineFor(orders: number, tokenFaults = false): number {
+  return 300_000 + orders * 8_000 + (tokenFaults ? TOKEN_FAULTS_EXTRA_MS : 0);
 }
 
 const POLL_MS = 2_000;
@@ -168,7 +174,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     const failure = Promise.all([submitting, stepping]).then(
       () => new Promise<never>(() => undefined),
     );
-    const deadline = t0 + (opts.deadlineMs ?? deadlineFor(opts.orders));
+    const deadline = t0 + (opts.deadlineMs ?? deadlineFor(opts.orders, opts.tokenFaults));
     const wanted = { disputes: opts.disputes };
     try {
       await Promise.race([

@@ -12,6 +12,7 @@ import {
   type PlannedStep,
 } from '../../src/chaos/plan.js';
 import { Random } from '../../src/chaos/random.js';
+import { deadlineFor, TOKEN_FAULTS_EXTRA_MS } from '../../src/chaos/run.js';
 import { startDevArgs } from '../../src/chaos/temporalServer.js';
 import { getAccessToken, refreshAccessToken } from '../../src/supplier/api/auth.js';
 
@@ -72,6 +73,10 @@ describe('faultPlan with --token-faults', () => {
       steps.indexOf(key!) -
       steps.findIndex((s) => s.at === key!.at && s.type === Disruption.tokenExpire);
     expect(order).toBeLessThan(0);
+  });
+
+  it("waits 5 minutes longer for the orders: the session's next getAccessToken may be that far", () => {
+    expect(deadlineFor(5, true)).toBe(deadlineFor(5) + TOKEN_FAULTS_EXTRA_MS);
   });
 
   it('scales the windows with the run: minutes for a long run', () => {
