@@ -2,102 +2,17 @@
  * `npm run chaos -- --orders N [--seed S] [--json]`: a chaos run (run.ts), its table on stdout
  * and, with --json, one JSON object as the last line. Exits 1 when a counter that must be 0 is not.
  */
-import { Command, InvalidArgumentError } from 'commander';
-
+import { parseChaosArgs } from './options.js';
 import { failingCounters, formatTable, summary } from './report.js';
-import { DEFAULT_CHAOS_OPTIONS, runChaos } from './run.js';
+import { runChaos } from './run.js';
 
-function wholeNumber(min: number): (value: string) => number {
-  return (value) => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min) {
-      throw new InvalidArgumentError(`must be a whole number ≥ ${min}`);
-    }
-    return n;
-  };
-}
-
-interface Flags {
-  orders: number;
-  seed?: number;
-  json?: boolean;
-  rate: number;
-  batchRate: number;
-  trackingEvery: number;
-  lifecycleMs: number;
-  batchLagMs: number;
-  kills: number;
-  latencyCalls?: number;
-  latencyMs: number;
-  quota?: boolean;
-  operatorFaults?: boolean;
-  disputes: number;
-  gateway: boolean;
-  windowSeconds?: number;
-  deadlineSeconds?: number;
-  keep?: boolean;
-}
-
-const d = DEFAULT_CHAOS_OPTIONS;
-
-const program = new Command('chaos')
-  .description('N orders on a real Temporal dev server and the sandbox, under injected faults')
-  .requiredOption('--orders <n>', 'how many orders (flows A, B, C in turn)', wholeNumber(1))
-  .option(
-    '--seed <n>',
-    'seed of the fault plan and order numbers (default: random)',
-    wholeNumber(0),
-  )
-  .option('--json', 'end with one line of JSON: the counters and faults by kind')
-  .option('--rate <n>', 'the account tier rate, requests/s', wholeNumber(1), d.ratePerSecond)
-  .option('--batch-rate <n>', 'batch query rate, requests/s', wholeNumber(1), d.batchRatePerSecond)
-  .option('--tracking-every <s>', 'tracking sweep interval', wholeNumber(1), d.trackingEverySeconds)
-  .option('--lifecycle-ms <n>', 'sandbox lifecycle step', wholeNumber(1), d.lifecycleStepMs)
-  .option('--batch-lag-ms <n>', 'batch query lag (0 = off)', wholeNumber(0), d.batchLagMs)
-  .option('--kills <n>', 'SIGKILLs of the worker', wholeNumber(0), d.kills)
-  .option(
-    '--latency-calls <n>',
-    'calls answered late (default 1, 2 from 20 orders)',
-    wholeNumber(0),
-  )
-  .option('--latency-ms <n>', 'how late', wholeNumber(0), d.latencyMs)
-  .option('--quota', 'also exhaust the daily quota once (that order waits for the next UTC day)')
-  .option(
-    '--operator-faults',
-    "also terminate and reset the account's checkout coordinator and supplier session mid-run",
-  )
-  .option('--disputes <n>', 'disputes opened with a lost create answer', wholeNumber(0), d.disputes)
-  .option('--no-gateway', 'no gateway: webhooks are not delivered, the sweeper alone follows')
-  .option('--window-seconds <n>', 'faults spread over this long', wholeNumber(1))
-  .option('--deadline-seconds <n>', 'stop waiting for the orders after this long', wholeNumber(1))
-  .option('--keep', 'keep logs and databases even when the run passes');
-
-program.parse();
-const flags = program.opts<Flags>();
-const seed = flags.seed ?? Math.floor(Math.random() * 1_000_000);
-
+const args = parseChaosArgs(process.argv.slice(2), () => Math.floor(Math.random() * 1_000_000));
 const report = await runChaos({
-  orders: flags.orders,
-  seed,
-  ratePerSecond: flags.rate,
-  batchRatePerSecond: flags.batchRate,
-  trackingEverySeconds: flags.trackingEvery,
-  lifecycleStepMs: flags.lifecycleMs,
-  batchLagMs: flags.batchLagMs,
-  kills: flags.kills,
-  latencyCalls: flags.latencyCalls ?? (flags.orders >= 20 ? 2 : 1),
-  latencyMs: flags.latencyMs,
-  quota: flags.quota === true,
-  operatorFaults: flags.operatorFaults === true,
-  disputes: flags.disputes,
-  gateway: flags.gateway,
-  ...(flags.windowSeconds !== undefined && { windowMs: flags.windowSeconds * 1000 }),
-  ...(flags.deadlineSeconds !== undefined && { deadlineMs: flags.deadlineSeconds * 1000 }),
-  keep: flags.keep === true,
+  ...args.options,
   progress: (line) => process.stderr.write(`${line}\n`),
 });
 
 const result = summary(report);
 process.stdout.write(`${formatTable(report)}\n`);
-if (flags.json === true) process.stdout.write(`${JSON.stringify(result)}\n`);
+if (args.json) process.stdout.write(`${JSON.stringify(result)}\n`);
 if (failingCounters(result).length > 0) process.exitCode = 1;

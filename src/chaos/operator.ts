@@ -8,6 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import proto from '@temporalio/proto';
 
+import { reauthUpdate, type ReauthAnswer } from '../client/sessionDefinitions.js';
+
 const { EventType } = proto.temporal.api.enums.v1;
 
 /** A run the chaos ended itself (terminated, or replaced by a reset). */
@@ -57,4 +59,10 @@ export async function resetToLastWorkflowTask(
     requestId: randomUUID(),
   });
   return { workflowId, runId, action: 'reset' };
+}
+
+/** `dropflow account reauth`: the session's `reauth` Update; undefined when no session runs. */
+export async function reauth(client: Client, sessionId: string): Promise<ReauthAnswer | undefined> {
+  if ((await runningRun(client, sessionId)) === undefined) return undefined;
+  return client.workflow.getHandle(sessionId).executeUpdate(reauthUpdate);
 }

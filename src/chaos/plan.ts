@@ -3,6 +3,7 @@
  * seed. Sandbox faults are armed for the chaos account and hit its next matching calls; the
  * disruptions are done to the processes (or the account's tokens) at their time.
  */
+import { getAccessToken, refreshAccessToken } from '../supplier/api/auth.js';
 import { createDispute } from '../supplier/api/disputes.js';
 import {
   addCart,
@@ -32,6 +33,8 @@ export const Disruption = {
   terminateSession: 'terminateSession',
   /** An operator resets it to its last workflow task. */
   resetSession: 'resetSession',
+  /** An operator mended the API key: `dropflow account reauth` (the session's `reauth` Update). */
+  reauth: 'reauth',
 } as const;
 export type Disruption = (typeof Disruption)[keyof typeof Disruption];
 
@@ -73,6 +76,8 @@ export interface PlanOptions {
   quota: boolean;
   /** Terminate and reset the account's coordinator and session while orders are in flight. */
   operatorFaults: boolean;
+  /** Refuse the account's token refreshes for a window, then its API key, then reauth. */
+  tokenFaults: boolean;
 }
 
 /** Orders are submitted over this share of the window, so some are always in flight. */
@@ -138,5 +143,33 @@ export function faultPlan(random: Random, o: PlanOptions): PlannedStep[] {
     steps.push({ at: at(0.45, 0.55), type: Disruption.terminateSession });
     steps.push({ at: at(0.6, 0.7), type: Disruption.terminateCheckout });
   }
+  if (o.tokenFaults) steps.push(...tokenFaultSteps(at, w));
   return steps.sort((a, b) => a.at - b.at);
+}
+
+/** Shares of the window that the refused refreshes, and the refused key, last. */
+export const REFRESH_REFUSED_SHARE = 0.25;
+export const KEY_REFUSED_SHARE = 0.2;
+
+/**
+ * Each window opens with the tokens expired, so the session meets it at once: first refreshes
+ * refused (1600200) while getAccessToken works; then the key refused too, so the session has no
+ * way to a token until the window is over and an operator runs `dropflow account reauth`.
+ */
+function tokenFaultSteps(at: (from: number, to: number) => number, w: number): PlannedStep[] {
+  const window = (start: number, forMs: number, path: string, kind: 'rateLimit' | 'keyRefused') =>
+    ({ at: start, type: 'fault', fault: { path, kind, times: 1, forMs } }) as const;
+  const refreshAt = at(0.1, 0.2);
+  const refreshFor = Math.round(REFRESH_REFUSED_SHARE * w);
+  const keyAt = at(0.5, 0.6);
+  const keyFor = Math.round(KEY_REFUSED_SHARE * w);
+  const reauthAfter = at(0.01, 0.03);
+  return [
+    window(refreshAt, refreshFor, refreshAccessToken.path, 'rateLimit'),
+    { at: refreshAt, type: Disruption.tokenExpire },
+    window(keyAt, keyFor, getAccessToken.path, 'keyRefused'),
+    window(keyAt, keyFor, refreshAccessToken.path, 'rateLimit'),
+    { at: keyAt, type: Disruption.tokenExpire },
+    { at: keyAt + keyFor + reauthAfter, type: Disruption.reauth },
+  ];
 }

@@ -18,6 +18,8 @@ export interface ChaosReport {
   notes: string[];
   /** Logs and databases of the run, when kept. */
   workDir: string | undefined;
+  /** The dev server's lowered limits (`--lowered-limits`), when the run had them. */
+  loweredLimits?: Readonly<Record<string, number>>;
 }
 
 /** The JSON summary: exactly these keys. */
@@ -34,7 +36,7 @@ export type ChaosSummary = Pick<
   | 'submitToCreated'
   | 'stageMismatches'
   | 'workflowTaskFailures'
-> & { faultsByKind: Record<string, number> };
+> & { faultsByKind: Record<string, number>; loweredLimits?: Readonly<Record<string, number>> };
 
 export function summary(r: ChaosReport): ChaosSummary {
   const v = r.verdict;
@@ -51,6 +53,7 @@ export function summary(r: ChaosReport): ChaosSummary {
     submitToCreated: v.submitToCreated,
     stageMismatches: v.stageMismatches,
     workflowTaskFailures: v.workflowTaskFailures,
+    ...(r.loweredLimits !== undefined && { loweredLimits: r.loweredLimits }),
   };
 }
 

@@ -18,7 +18,8 @@ import { queuePrefix } from '../temporal/taskQueues.js';
 import { checkoutWorkflowId } from '../workflows/checkout/messages.js';
 import { disputeSettled, judge, orderSettled } from './measure.js';
 import { observe } from './observe.js';
-import { resetToLastWorkflowTask, terminate, type OperatedRun } from './operator.js';
+import { LOWERED_LIMITS } from './limits.js';
+import { reauth, resetToLastWorkflowTask, terminate, type OperatedRun } from './operator.js';
 import { chaosOrders, type ChaosOrder } from './orders.js';
 import {
   DISPUTE_CREATE_PATH,
@@ -52,12 +53,16 @@ export interface ChaosOptions {
   quota: boolean;
   /** Terminate and reset the account's checkout coordinator and supplier session mid-run. */
   operatorFaults: boolean;
+  /** Refuse token refreshes, then the API key, each for a window; then reauth the session. */
+  tokenFaults: boolean;
+  /** Start the dev server with lowered history and signal limits (limits.ts). */
+  loweredLimits: boolean;
   /** Disputes to open, each with its create's answer lost. */
   disputes: number;
   gateway: boolean;
   /** Faults spread over this many ms (default: windowFor(orders)). */
   windowMs?: number;
-  /** Give up waiting for the orders to settle after this many ms (default: deadlineFor(orders)). */
+  /** Give up waiting for the orders to settle after this many ms (default: deadlineFor). */
   deadlineMs?: number;
   /** Keep the logs and databases even when the run passes. */
   keep: boolean;
@@ -78,17 +83,26 @@ export const DEFAULT_CHAOS_OPTIONS: Omit<ChaosOptions, 'orders' | 'seed' | 'prog
   // Off by default: a terminated session's new token can be held for minutes by a rate-limit
   // storm on getAccessToken, longer than the run's deadline (see the README's chaos section).
   operatorFaults: false,
+  tokenFaults: false,
+  loweredLimits: false,
   disputes: 2,
   gateway: true,
   keep: false,
 };
 
-export function deadlineFor(orders: number): number {
-  return 300_000 + orders * 8_000;
+/**
+ * With `--token-faults`, 5 minutes more: the supplier spaces getAccessToken 5 minutes apart, so
+ * after the refused key the session's next try (a reauth's too) may come that much later.
+ */
+export const TOKEN_FAULTS_EXTRA_MS = 5 * 60_000;
+
+export function deadlineFor(orders: number, tokenFaults = false): number {
+  return 300_000 + orders * 8_000 + (tokenFaults ? TOKEN_FAULTS_EXTRA_MS : 0);
 }
 
 const POLL_MS = 2_000;
 const QUERY_DEADLINE_MS = 5_000;
+const REAUTH_DEADLINE_MS = 60_000;
 const PARALLEL_QUERIES = 8;
 const SUBMIT_TIMEOUT_MS = 120_000;
 const DISPUTABLE: ReadonlySet<Stage> = new Set([Stage.SHIPPED, Stage.DELIVERED, Stage.COMPLETED]);
@@ -107,7 +121,8 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   const say = opts.progress;
   say(`chaos: ${opts.orders} orders, seed ${opts.seed}, run ${runId}, files in ${workDir}`);
 
-  const stack = await startStack({ ...opts, workDir, log, notes });
+  const loweredLimits = opts.loweredLimits ? LOWERED_LIMITS : undefined;
+  const stack = await startStack({ ...opts, loweredLimits, workDir, log, notes });
   let report: ChaosReport;
   try {
     const orders = await chaosOrders(
@@ -159,7 +174,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     const failure = Promise.all([submitting, stepping]).then(
       () => new Promise<never>(() => undefined),
     );
-    const deadline = t0 + (opts.deadlineMs ?? deadlineFor(opts.orders));
+    const deadline = t0 + (opts.deadlineMs ?? deadlineFor(opts.orders, opts.tokenFaults));
     const wanted = { disputes: opts.disputes };
     try {
       await Promise.race([
@@ -183,7 +198,16 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     );
     const faults = tally.result(await stack.controls.pendingFaults());
     const verdict = judge(observation);
-    report = { seed: opts.seed, runId, durationMs: 0, verdict, faults, notes, workDir: undefined };
+    report = {
+      seed: opts.seed,
+      runId,
+      durationMs: 0,
+      verdict,
+      faults,
+      notes,
+      workDir: undefined,
+      ...(loweredLimits !== undefined && { loweredLimits }),
+    };
   } finally {
     await stack.close();
   }
@@ -243,8 +267,9 @@ async function runPlan(
     if (step.type === 'fault') {
       const f = step.fault;
       if (await stack.controls.addFault(f)) {
-        tally.arm(f.kind, f.times);
-        say(`armed ${f.kind}×${f.times} on ${f.path}`);
+        if (f.forMs === undefined) tally.arm(f.kind, f.times);
+        else tally.count(`${f.kind}Window`);
+        say(`armed ${f.kind}×${f.forMs === undefined ? f.times : `${f.forMs} ms`} on ${f.path}`);
       } else {
         notes.push(`fault ${f.kind}: not injected (this sandbox does not know it)`);
       }
@@ -264,6 +289,18 @@ async function runPlan(
           continue;
         }
         break;
+      case Disruption.reauth: {
+        const answer = await reauthSession(stack).catch((err: unknown) =>
+          err instanceof Error ? err.message : String(err),
+        );
+        const when = `t+${Math.round((Date.now() - t0) / 1000)}s`;
+        if (typeof answer !== 'object') {
+          notes.push(`reauth: not done at ${when} (${answer ?? 'no session ran'})`);
+          continue;
+        }
+        notes.push(`reauth at ${when}: ${answer.outcome} (${answer.message})`);
+        break;
+      }
       default: {
         // An operator's step that Temporal refuses (the server restarting, say) is noted, not fatal.
         const run = await operate(stack, step.type).catch((err: unknown) =>
@@ -284,8 +321,20 @@ async function runPlan(
 
 type OperatorDisruption = Exclude<
   Disruption,
-  typeof Disruption.kill9 | typeof Disruption.serverRestart | typeof Disruption.tokenExpire
+  | typeof Disruption.kill9
+  | typeof Disruption.serverRestart
+  | typeof Disruption.tokenExpire
+  | typeof Disruption.reauth
 >;
+
+/** `dropflow account reauth` for the run's account, bounded: the worker may be restarting. */
+function reauthSession(stack: ChaosStack): ReturnType<typeof reauth> {
+  const client = stack.orders.client;
+  const sessionId = supplierSessionId(queuePrefix(stack.orders.queues));
+  return client.connection.withDeadline(Date.now() + REAUTH_DEADLINE_MS, () =>
+    reauth(client, sessionId),
+  );
+}
 
 /** Terminates or resets the account's coordinator or session, as an operator may. */
 function operate(stack: ChaosStack, step: OperatorDisruption): Promise<OperatedRun | undefined> {

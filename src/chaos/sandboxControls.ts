@@ -23,6 +23,8 @@ export interface PendingFault {
   path: string;
   kind: string;
   times: number;
+  /** A window: every matching call until it ends. */
+  forMs?: number;
   openId?: string;
 }
 

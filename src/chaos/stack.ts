@@ -36,6 +36,8 @@ export interface StackOptions {
   batchLagMs: number;
   /** Run the gateway and register it for the sandbox's webhooks. */
   gateway: boolean;
+  /** The dev server's lowered limits (limits.ts), or undefined for its defaults. */
+  loweredLimits: Readonly<Record<string, number>> | undefined;
   log: Logger;
   /** Things the run did differently than asked, for the report. */
   notes: string[];
@@ -71,6 +73,7 @@ export async function startStack(o: StackOptions): Promise<ChaosStack> {
       namespace: NAMESPACE,
       log: o.log,
       who: 'the chaos suite',
+      ...(o.loweredLimits !== undefined && { dynamicConfig: o.loweredLimits }),
     });
     closers.push(() => temporal.stop());
     await temporal.start();

@@ -11,7 +11,7 @@ export class Tally {
     this.armed[kind] = (this.armed[kind] ?? 0) + times;
   }
 
-  /** A disruption done (a kill, a restart, a token expiry). */
+  /** A disruption done (a kill, a restart, a token expiry), or a fault window opened. */
   count(kind: string): void {
     this.done[kind] = (this.done[kind] ?? 0) + 1;
   }
@@ -20,7 +20,9 @@ export class Tally {
   result(pending: readonly PendingFault[]): FaultTally {
     const hit: Record<string, number> = { ...this.done };
     for (const [kind, times] of Object.entries(this.armed)) {
-      const left = pending.filter((p) => p.kind === kind).reduce((n, p) => n + p.times, 0);
+      const left = pending
+        .filter((p) => p.kind === kind && p.forMs === undefined)
+        .reduce((n, p) => n + p.times, 0);
       hit[kind] = Math.max(0, times - left);
     }
     return { hit, armed: { ...this.armed } };

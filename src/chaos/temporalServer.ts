@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import type { Logger } from '../log.js';
 import { findTemporalCli } from '../temporal/cli.js';
 import { searchAttributeKeys } from '../temporal/searchAttributes.js';
+import { dynamicConfigArgs } from './limits.js';
 import { freePort } from './ports.js';
 import { waitFor } from './wait.js';
 
@@ -50,6 +51,8 @@ export interface TemporalServerOptions {
   namespace: string;
   /** The server's output is appended here. */
   logFile: string;
+  /** More dynamic config (`--dynamic-config-value KEY=JSON`), such as lowered limits. */
+  dynamicConfig?: Readonly<Record<string, unknown>>;
 }
 
 export function startDevArgs(opts: Omit<TemporalServerOptions, 'cliPath' | 'logFile'>): string[] {
@@ -70,6 +73,7 @@ export function startDevArgs(opts: Omit<TemporalServerOptions, 'cliPath' | 'logF
       `${key.name}=${CLI_TYPE_NAMES[key.type]}`,
     ]),
     ...SINGLE_PARTITION_ARGS,
+    ...dynamicConfigArgs(opts.dynamicConfig ?? {}),
   ];
 }
 
@@ -169,6 +173,7 @@ export async function startRunServer(o: {
   log: Logger;
   /** Who needs it, for the error when no Temporal CLI is found. */
   who: string;
+  dynamicConfig?: Readonly<Record<string, unknown>>;
 }): Promise<TemporalServer> {
   const cliPath = await findTemporalCli(o.log);
   if (cliPath === undefined) {
@@ -180,6 +185,7 @@ export async function startRunServer(o: {
     dbFilename: join(o.workDir, 'temporal.db'),
     namespace: o.namespace,
     logFile: join(o.workDir, 'temporal.log'),
+    ...(o.dynamicConfig !== undefined && { dynamicConfig: o.dynamicConfig }),
   });
   return server;
 }
