@@ -25,6 +25,7 @@ beforeAll(async () => {
     log: pino({ level: 'silent' }),
     port: 0,
     batchLagMs: LAG_MS,
+    disputeLagMs: 0,
     payWindowSeconds: PAY_WINDOW_SECONDS,
     oneBudget: false,
   });

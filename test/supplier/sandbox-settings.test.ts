@@ -28,6 +28,7 @@ describe('settings', () => {
     const defaults = (await readSettings()).body;
     expect(defaults).toEqual({
       batchLagMs: expect.any(Number) as number,
+      disputeLagMs: expect.any(Number) as number,
       payWindowSeconds: expect.any(Number) as number,
       tokenIntervalSeconds: expect.any(Number) as number,
       oneBudget: expect.any(Boolean) as boolean,
