@@ -290,6 +290,14 @@ export async function supplierSession(input: SupplierSessionInput = {}): Promise
     return refreshable && !obtainNext ? 'refresh' : 'obtain';
   }
 
+  /** Refresh failed often enough, and getAccessToken's spacing allows a call now. */
+  function obtainInstead(refreshFailures: number): boolean {
+    const lastObtainAt = Math.max(lastObtainedAt ?? 0, lastObtainSentAt ?? 0);
+    return (
+      refreshFailures >= REFRESH_TRIES_BEFORE_OBTAIN && lastObtainAt + obtainIntervalMs <= now()
+    );
+  }
+
   /** When the supplier's spacing allows the call (epoch ms; in the past when it does now). */
   function earliest(call: TokenCall): number {
     // The old waits spaced getAccessToken from its last answer only.
@@ -368,8 +376,10 @@ export async function supplierSession(input: SupplierSessionInput = {}): Promise
     for (;;) {
       noteNoToken();
       if (timeToContinue()) return 'continue';
-      const call: TokenCall =
-        reauthAsked || refreshFailures >= REFRESH_TRIES_BEFORE_OBTAIN ? 'obtain' : nextCall();
+      // Refreshes that keep failing give way to getAccessToken once its spacing allows it; until
+      // then refreshing goes on with its own pauses (waiting minutes for getAccessToken while a
+      // refresh could succeed would leave the account without a token longer).
+      const call: TokenCall = reauthAsked || obtainInstead(refreshFailures) ? 'obtain' : nextCall();
       const wait = earliest(call) - now();
       if (wait > 0) {
         waitingFor = spacingNote(call, wait);
@@ -408,7 +418,7 @@ export async function supplierSession(input: SupplierSessionInput = {}): Promise
             continue;
           }
           refreshFailures += 1;
-          if (refreshFailures >= REFRESH_TRIES_BEFORE_OBTAIN) {
+          if (obtainInstead(refreshFailures)) {
             log.warn('supplier session: refresh keeps failing; obtaining new tokens', {
               code: f.code,
             });
