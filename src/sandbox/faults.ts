@@ -26,7 +26,11 @@ export const FaultKind = z.enum([
 export type FaultKind = z.infer<typeof FaultKind>;
 
 export const FaultRule = z.object({
-  /** Endpoint path after /api2.0/v1/, such as `shopping/order/createOrderV3`, or `*`. */
+  /**
+   * Endpoint path after /api2.0/v1/, such as `shopping/order/createOrderV3`, or `*`: every
+   * endpoint but the token calls (`authentication/…`), which the supplier counts apart from the
+   * account's budget; a fault of a token call names its path.
+   */
   path: z.string().min(1),
   kind: FaultKind,
   /** How many matching calls it affects; default 1. */
@@ -41,6 +45,9 @@ export const FaultRule = z.object({
 export type FaultRule = z.infer<typeof FaultRule>;
 
 type HeldRule = FaultRule & { until?: number };
+
+/** The token endpoints: outside the account's budget, so `*` leaves them alone. */
+const TOKEN_PATHS = 'authentication/';
 
 export class Faults {
   private rules: HeldRule[] = [];
@@ -62,7 +69,9 @@ export class Faults {
   take(path: string, openId: string | undefined, now = Date.now()): FaultRule | undefined {
     this.dropEnded(now);
     const i = this.rules.findIndex(
-      (r) => (r.path === '*' || r.path === path) && (r.openId === undefined || r.openId === openId),
+      (r) =>
+        (r.path === path || (r.path === '*' && !path.startsWith(TOKEN_PATHS))) &&
+        (r.openId === undefined || r.openId === openId),
     );
     if (i < 0) return undefined;
     const rule = this.rules[i]!;
