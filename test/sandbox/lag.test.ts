@@ -25,7 +25,6 @@ beforeAll(async () => {
     log: pino({ level: 'silent' }),
     port: 0,
     batchLagMs: LAG_MS,
-    disputeLagMs: 0,
     payWindowSeconds: PAY_WINDOW_SECONDS,
     oneBudget: false,
   });
@@ -56,6 +55,7 @@ async function stats(): Promise<SandboxStats> {
 it('startSandbox options set the defaults of every account', async () => {
   expect((await readSettings(undefined, started.url)).body).toEqual({
     batchLagMs: LAG_MS,
+    disputeLagMs: 0,
     payWindowSeconds: PAY_WINDOW_SECONDS,
     oneBudget: false,
     tokenIntervalSeconds: expect.any(Number) as number,
