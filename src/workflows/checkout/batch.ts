@@ -92,6 +92,7 @@ export async function tell(
 ): Promise<void> {
   c.tellOwed();
   // Checked again after each wait: one wake frees a slot for one tell, not for all that wait.
+  // Bounded: every tell in flight is one signal, which the server answers or refuses.
   while (c.tellsInFlight >= MAX_TELLS_IN_FLIGHT) {
     await condition(() => c.tellsInFlight < MAX_TELLS_IN_FLIGHT);
   }

@@ -124,6 +124,8 @@ export async function accountCheckout(input: CheckoutInput = {}): Promise<void> 
       !draining,
     );
     if (draining) {
+      // Nothing due (no timer): the batches under way end through their own bounded steps, and
+      // the orders they hold wait on their own bounds (checkoutMember) meanwhile.
       const drained = () => c.idle && allHandlersFinished();
       if (wait === undefined) await condition(drained);
       else if (!(await condition(drained, wait))) continue;
