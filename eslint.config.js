@@ -71,7 +71,21 @@ export default defineConfig(
 
   // Workflow code: deterministic, sandboxed (docs/architecture.md §2.1, §19).
   {
-    files: ['src/workflows/**/*.ts'],
+    files: [
+      'src/workflows.ts',
+      'src/durable/**/*.ts',
+      'src/frozen/**/*.ts',
+      'src/{order,checkout,tracking,dispute,session,inbox,storeEvents}/**/*.ts',
+    ],
+    // Activities and the worker-side helpers of an area run outside the workflow sandbox.
+    ignores: [
+      '**/activities.ts',
+      '**/*Activities.ts',
+      'src/session/sessionTokens.ts',
+      'src/session/gauges.ts',
+      'src/tracking/sweeperStart.ts',
+      'src/storeEvents/{signing,sending,history,backlogGauge}.ts',
+    ],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

@@ -5,9 +5,9 @@
  */
 import { z } from 'zod';
 
-import type { StoreEventsOptions } from './activities/storeEvents.js';
+import type { StoreEventsOptions } from './storeEvents/activities.js';
 import { parseStoreSecrets, STORE_SECRET_RULE, StoreSecretError } from './storeEvents/signing.js';
-import type { CheckoutSettings } from './workflows/checkout/messages.js';
+import type { CheckoutSettings } from './checkout/contract.js';
 
 const port = z.coerce.number().int().min(0).max(65_535);
 

@@ -4,10 +4,10 @@
  * - `orders`: the workflows, the activities that talk to Temporal itself (orchestration, the
  *   webhook inbox's replays), the forwarding of catalogue webhook events upstream, the delivery
  *   of store events (STORE_EVENTS_URL), the token calls of the account's session workflow
- *   (workflows/supplierSession.ts), which carry no token, and the orders' wait for the token.
+ *   (session/supplierSession.ts), which carry no token, and the orders' wait for the token.
  * - `supplier`: every supplier call of the account, at the account's rate
  *   (`maxTaskQueueActivitiesPerSecond`, enforced by the server across every worker process),
- *   payments first (workflows/supplierPriority.ts). The batch queries' own, higher limit is paced
+ *   payments first (durable/supplierPriority.ts). The batch queries' own, higher limit is paced
  *   in the process (supplier/pacing.ts).
  * - `retiredBatch`: drains the batch queries scheduled on their former queue before the deploy
  *   that merged it into `supplier` (docs/changing-workflows.md), at the batch rate.
@@ -26,23 +26,23 @@ import {
   type WorkflowBundleOption,
 } from '@temporalio/worker';
 
-import { catalogueForwardingActivities } from './activities/catalogueForwarding.js';
-import { checkoutActivities, configureCheckout } from './activities/checkoutStart.js';
-import { batchActivities, supplierActivities } from './activities/index.js';
-import { orchestrationActivities } from './activities/orchestration.js';
-import { storeEventActivities, type StoreEventsOptions } from './activities/storeEvents.js';
-import { supplierSessionActivities } from './activities/supplierSession.js';
-import { tokenWaitActivities } from './activities/tokenWait.js';
-import { inboxActivities } from './activities/webhookInbox.js';
+import { catalogueForwardingActivities } from './inbox/catalogueActivities.js';
+import { checkoutActivities, configureCheckout } from './checkout/startActivities.js';
+import { batchActivities, supplierActivities } from './durable/supplierActivities.js';
+import { orchestrationActivities } from './tracking/orchestrationActivities.js';
+import { storeEventActivities, type StoreEventsOptions } from './storeEvents/activities.js';
+import { supplierSessionActivities } from './session/activities.js';
+import { tokenWaitActivities } from './session/tokenWaitActivities.js';
+import { inboxActivities } from './inbox/activities.js';
 import { createLogger, type Logger } from './log.js';
 import type { SupplierClient } from './supplier/client.js';
 import { installRuntimeLogger } from './temporal/runtimeLogger.js';
 import { startVisibilityGauges } from './temporal/orderGauges.js';
 import type { TaskQueues } from './temporal/taskQueues.js';
-import { DEFAULT_CHECKOUT_SETTINGS, type CheckoutSettings } from './workflows/checkout/messages.js';
+import { DEFAULT_CHECKOUT_SETTINGS, type CheckoutSettings } from './checkout/contract.js';
 
 /** The workflow code the orders worker bundles when no prebuilt bundle is given. */
-export const WORKFLOWS_PATH = fileURLToPath(new URL('./workflows/index.ts', import.meta.url));
+export const WORKFLOWS_PATH = fileURLToPath(new URL('./workflows.ts', import.meta.url));
 
 export interface CreateWorkersOptions {
   /** An existing connection (not closed by the workers); otherwise one is opened from `address`. */

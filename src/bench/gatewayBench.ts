@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 
-import { ORDER_WORKFLOW, orderWorkflowId } from '../client/definitions.js';
+import { ORDER_WORKFLOW, orderWorkflowId } from '../order/contract.js';
 import { startGateway } from '../gateway/server.js';
 import { WEBHOOK_PATH } from '../gateway/webhookRoute.js';
 import type { Logger } from '../log.js';

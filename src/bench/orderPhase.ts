@@ -6,7 +6,7 @@
  */
 import { setMaxListeners } from 'node:events';
 
-import { Stage, orderWorkflowId, type OrderStatus } from '../client/definitions.js';
+import { Stage, orderWorkflowId, type OrderStatus } from '../order/contract.js';
 import type { SandboxStats } from '../sandbox/state.js';
 import { payBalanceV2 } from '../supplier/api/payment.js';
 import { FulfillmentStage } from '../temporal/searchAttributes.js';

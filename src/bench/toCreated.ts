@@ -3,7 +3,7 @@
  * timeline): the figure that shows orders queueing for the account's budget or a token. Used by
  * `dropflow bench orders` and the chaos report.
  */
-import { Stage, type OrderStatus } from '../client/definitions.js';
+import { Stage, type OrderStatus } from '../order/contract.js';
 import { quantile } from './stats.js';
 
 export interface ToCreated {

@@ -7,7 +7,7 @@ import type { Client } from '@temporalio/client';
 import { waitFor } from '../chaos/wait.js';
 import { callbackUrlFor, enableWebhooks } from '../gateway/registration.js';
 import { SupplierClient } from '../supplier/client.js';
-import { SessionTokenSource } from '../temporal/sessionTokens.js';
+import { SessionTokenSource } from '../session/sessionTokens.js';
 import type { TaskQueues } from '../temporal/taskQueues.js';
 
 /** The session's first token may wait for the worker's start and the supplier's token pace. */

@@ -2,7 +2,7 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 
 import { disputeStatus } from '../client/disputeClient.js';
-import { orderWorkflowId } from '../client/definitions.js';
+import { orderWorkflowId } from '../order/contract.js';
 import type { OrderClient } from '../client/orderClient.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { emptyStats } from '../sandbox/state.js';

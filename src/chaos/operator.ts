@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import proto from '@temporalio/proto';
 
-import { reauthUpdate, type ReauthAnswer } from '../client/sessionDefinitions.js';
+import { reauthUpdate, type ReauthAnswer } from '../session/contract.js';
 
 const { EventType } = proto.temporal.api.enums.v1;
 

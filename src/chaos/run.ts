@@ -10,12 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { disputeStatus, openDispute } from '../client/disputeClient.js';
-import { Stage, type OrderStatus } from '../client/definitions.js';
+import { Stage, type OrderStatus } from '../order/contract.js';
 import { OrderConflictError, OrderInvalidError, type OrderClient } from '../client/orderClient.js';
-import { supplierSessionId } from '../client/sessionDefinitions.js';
+import { supplierSessionId } from '../session/contract.js';
 import { createLogger } from '../log.js';
 import { queuePrefix } from '../temporal/taskQueues.js';
-import { checkoutWorkflowId } from '../workflows/checkout/messages.js';
+import { checkoutWorkflowId } from '../checkout/contract.js';
 import { disputeSettled, judge, orderSettled } from './measure.js';
 import { observe } from './observe.js';
 import { LOWERED_LIMITS } from './limits.js';

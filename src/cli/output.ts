@@ -1,5 +1,5 @@
 /** Command output: stdout only, `--json` as one JSON document (docs/architecture.md §18). */
-import { withoutActionPrefix } from '../client/failures.js';
+import { withoutActionPrefix } from '../supplier/failureDetails.js';
 import type { FieldIssue } from '../supplier/errors.js';
 
 /** Exit code of a command whose input broke a rule (field issues printed). */

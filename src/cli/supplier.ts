@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../config.js';
 import { SupplierClient } from '../supplier/client.js';
 import { SupplierCode, SupplierError } from '../supplier/errors.js';
-import { SessionTokenSource } from '../temporal/sessionTokens.js';
+import { SessionTokenSource } from '../session/sessionTokens.js';
 import { readDevState } from './devState.js';
 import type { TemporalClient } from './temporal.js';
 

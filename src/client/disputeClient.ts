@@ -21,7 +21,7 @@ import {
   type CancelInput,
   type DisputeInput,
   type DisputeStatus,
-} from './definitions.js';
+} from '../order/contract.js';
 import { canonicalJson, OrderActionRejectedError, type OrderClient } from './orderClient.js';
 import { OrderNumber } from '../temporal/searchAttributes.js';
 

@@ -3,8 +3,8 @@
  * (OrderClient, parseOrder), their workflows' messages and types, disputes, and checking and
  * reading the signed store events dropflow POSTs to STORE_EVENTS_URL (verifyStoreEvent).
  */
-export * from './definitions.js';
-export * from './orderInput.js';
+export * from '../order/contract.js';
+export * from '../order/orderInput.js';
 export * from './orderClient.js';
 export * from './disputeClient.js';
 export * from './storeEvents.js';

@@ -59,11 +59,11 @@ import {
   type OrderStatus,
   type ResumeInput,
   type WaybillInput,
-} from './definitions.js';
-import { withoutActionPrefix } from './failures.js';
+} from '../order/contract.js';
+import { withoutActionPrefix } from '../supplier/failureDetails.js';
 import { isUnanswered, whyUnanswered } from './unanswered.js';
-import { startSummary } from './orderGlance.js';
-import { changesIssues, flowLabel, parseOrder, type OrderInput } from './orderInput.js';
+import { startSummary } from '../order/orderGlance.js';
+import { changesIssues, flowLabel, parseOrder, type OrderInput } from '../order/orderInput.js';
 
 /** The memo key holding the sha256 of the order's canonical JSON. */
 export const INPUT_HASH_MEMO = 'inputHash';

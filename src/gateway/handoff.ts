@@ -11,7 +11,7 @@ import {
   WEBHOOK_INBOX_WORKFLOW,
   webhookInboxId,
   type HoldRequest,
-} from '../client/webhookDefinitions.js';
+} from '../inbox/contract.js';
 import type { WebhookMessage } from '../supplier/webhookMessages.js';
 import { queuePrefix, type TaskQueues } from '../temporal/taskQueues.js';
 import { webhookEvent } from './news.js';

@@ -22,7 +22,7 @@ import {
   OrderNotFoundError,
   type OrderClient,
 } from '../client/orderClient.js';
-import type { AmendInput } from '../client/definitions.js';
+import type { AmendInput } from '../order/contract.js';
 import type { Logger } from '../log.js';
 import type { BearerCheck } from './bearer.js';
 import { DeadlineExceeded } from './deadline.js';

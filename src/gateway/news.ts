@@ -3,8 +3,8 @@
  * the same facts under the workflow's names, nulls left out (a null would overwrite what the
  * workflow already knows), the webhook's messageId kept for deduplication.
  */
-import type { SupplierNews, TrackingEvent } from '../client/definitions.js';
-import type { WebhookEvent } from '../client/webhookDefinitions.js';
+import type { SupplierNews, TrackingEvent } from '../order/contract.js';
+import type { WebhookEvent } from '../inbox/contract.js';
 import { WebhookChange, WebhookType } from '../supplier/api/webhooks.js';
 import type { WebhookMessage } from '../supplier/webhookMessages.js';
 

@@ -7,7 +7,7 @@
  * acknowledged and dropped.
  */
 import { endedStatus, OrderStatus, reachedStatus } from '../supplier/api/constants.js';
-import type { SupplierNews } from '../client/definitions.js';
+import type { SupplierNews } from '../order/contract.js';
 
 export function orderStatusWorthTelling(status: string | undefined): boolean {
   return status === undefined || reachedStatus(status, OrderStatus.Shipped) || endedStatus(status);

@@ -6,7 +6,7 @@
  */
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 
-import { ORDER_WORKFLOW, supplierEventSignal, type SupplierNews } from '../client/definitions.js';
+import { ORDER_WORKFLOW, supplierEventSignal, type SupplierNews } from '../order/contract.js';
 import type { TaskQueues } from '../temporal/taskQueues.js';
 import { literal } from '../temporal/visibility.js';
 

@@ -19,17 +19,17 @@
  */
 import type { Client } from '@temporalio/client';
 
-import { orderWorkflowId, Stage, type SupplierNews } from '../client/definitions.js';
+import { orderWorkflowId, Stage, type SupplierNews } from '../order/contract.js';
 import {
   CATALOGUE_EVENTS_WORKFLOW,
   catalogueEventSignal,
   catalogueEventsId,
-} from '../client/webhookDefinitions.js';
+} from '../inbox/contract.js';
 import { queuePrefix, type TaskQueues } from '../temporal/taskQueues.js';
-import { tellCheckoutToppedUp } from '../activities/checkoutStart.js';
+import { tellCheckoutToppedUp } from '../checkout/startActivities.js';
 import { orderStatusWorthTelling, TrackingTold } from './newsWorth.js';
 import { MakeupStatus } from '../supplier/api/constants.js';
-import { checkoutWorkflowId } from '../workflows/checkout/messages.js';
+import { checkoutWorkflowId } from '../checkout/contract.js';
 import { WebhookChange, WebhookType } from '../supplier/api/webhooks.js';
 import type { WebhookMessage } from '../supplier/webhookMessages.js';
 import {

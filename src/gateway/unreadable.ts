@@ -5,7 +5,7 @@
  * in the inbox as `unreadable: <issues>` for a person to look at, or for a replay once dropflow
  * reads it.
  */
-import type { WebhookEvent } from '../client/webhookDefinitions.js';
+import type { WebhookEvent } from '../inbox/contract.js';
 import type { FieldIssue } from '../supplier/errors.js';
 
 /** A signed body that is JSON with a messageId, but no message dropflow knows how to read. */

@@ -7,10 +7,10 @@ import { isGrpcServiceError, WorkflowNotFoundError, type Client } from '@tempora
 import { decodeArrayFromPayloads } from '@temporalio/common/lib/internal-non-workflow/index.js';
 import type { temporal } from '@temporalio/proto';
 
-import type { DeliverStoreEventInput } from '../activities/storeEvents.js';
-import { DISPUTE_WORKFLOW, orderWorkflowId } from '../client/definitions.js';
+import type { DeliverStoreEventInput } from './activities.js';
+import { DISPUTE_WORKFLOW, orderWorkflowId } from '../order/contract.js';
 import { OrderNotFoundError } from '../client/orderClient.js';
-import type { StoreEvent } from '../client/storeEventTypes.js';
+import type { StoreEvent } from './contract.js';
 import { literal } from '../temporal/visibility.js';
 
 /** gRPC status NOT_FOUND: what fetching the history of an unknown workflow answers. */

@@ -7,7 +7,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 
 import { request } from 'undici';
 
-import type { StoreEvent } from '../client/storeEventTypes.js';
+import type { StoreEvent } from './contract.js';
 import { storeEventHeaders } from './signing.js';
 
 export interface StoreTarget {

@@ -33,7 +33,7 @@ export interface SupplierConfig {
 export interface CallOptions {
   /** Aborts the request, or the wait for its slot: a cancelled or timed out activity stops. */
   signal?: AbortSignal;
-  /** Place in the account's line (1 … 5, lower first; workflows/supplierPriority.ts). */
+  /** Place in the account's line (1 … 5, lower first; durable/supplierPriority.ts). */
   priority?: number;
   /** Throw `PaceTooLong` rather than wait longer than this for the account's next slot. */
   maxPaceWaitMs?: number;

@@ -2,7 +2,7 @@
  * Where a SupplierClient gets the account's access token and openId. Two kinds: the process's own
  * cache (tokens.ts `TokenManager`: the CLI's direct supplier commands, the sandbox's tests, the
  * account's session workflow itself), and the account's one session shared by every worker and
- * gateway (temporal/sessionTokens.ts). Tokens and openId are never logged.
+ * gateway (session/sessionTokens.ts). Tokens and openId are never logged.
  */
 import { SupplierTransportError } from './errors.js';
 export interface TokenSource {

@@ -6,7 +6,7 @@
  * concurrent callers wait for one exchange. Tokens, the key and openId are never logged.
  *
  * Workers and gateways share one token per account through the account's session workflow
- * (temporal/sessionTokens.ts); this cache serves the CLI's direct supplier commands and tests.
+ * (session/sessionTokens.ts); this cache serves the CLI's direct supplier commands and tests.
  *
  * Token calls are spaced per account (TOKEN_CALL_INTERVAL_MS, see tokenCallPacer.ts). A 1600200
  * from a token endpoint (another process of the account took its slot) is waited out and the call

@@ -8,13 +8,13 @@
 import type { Client } from '@temporalio/client';
 import type { MetricMeter } from '@temporalio/common';
 
-import { ORDER_WORKFLOW, Stage } from '../client/definitions.js';
+import { ORDER_WORKFLOW, Stage } from '../order/contract.js';
 import type { Logger } from '../log.js';
 import { gaugeOf, METRICS } from '../metrics.js';
 import { runtimeMetricMeter } from './runtimeMeter.js';
 import { FulfillmentStage, NeedsAttention } from './searchAttributes.js';
-import { sessionGaugesProbe } from './sessionGauges.js';
-import { storeEventsBacklogProbe } from './storeEventsBacklog.js';
+import { sessionGaugesProbe } from '../session/gauges.js';
+import { storeEventsBacklogProbe } from '../storeEvents/backlogGauge.js';
 import { literal } from './visibility.js';
 import {
   startVisibilityPoller,

@@ -18,21 +18,21 @@ import {
 import type { DataConverter } from '@temporalio/common';
 import { Worker, type WorkflowBundle } from '@temporalio/worker';
 
-import { DISPUTE_WORKFLOW, ORDER_WORKFLOW } from '../client/definitions.js';
-import { SUPPLIER_SESSION_WORKFLOW, supplierSessionId } from '../client/sessionDefinitions.js';
+import { DISPUTE_WORKFLOW, ORDER_WORKFLOW } from '../order/contract.js';
+import { SUPPLIER_SESSION_WORKFLOW, supplierSessionId } from '../session/contract.js';
 import {
   CATALOGUE_EVENTS_WORKFLOW,
   catalogueEventsId,
   WEBHOOK_INBOX_WORKFLOW,
   webhookInboxId,
-} from '../client/webhookDefinitions.js';
-import { CHECKOUT_WORKFLOW, checkoutWorkflowId } from '../workflows/checkout/messages.js';
-import { TRACKING_SWEEPER_WORKFLOW } from '../workflows/trackingSweeper.js';
+} from '../inbox/contract.js';
+import { CHECKOUT_WORKFLOW, checkoutWorkflowId } from '../checkout/contract.js';
+import { TRACKING_SWEEPER_WORKFLOW } from '../tracking/trackingSweeper.js';
 import { queuePrefix, queuesOf } from './taskQueues.js';
-import { trackingSweeperId } from './trackingSweeper.js';
+import { trackingSweeperId } from '../tracking/sweeperStart.js';
 import { literal } from './visibility.js';
 
-/** Every workflow type the orders worker runs (src/workflows/index.ts). */
+/** Every workflow type the orders worker runs (src/workflows.ts). */
 export const WORKFLOW_TYPES: readonly string[] = [
   ORDER_WORKFLOW,
   'trackingSweep',

@@ -32,7 +32,7 @@ export const NeedsAttention = defineSearchAttributeKey('NeedsAttention', SearchA
 
 /**
  * True while an order's (or dispute's) store events wait after a failed delivery attempt, until
- * every one of them is delivered (src/workflows/storeEventOutbox.ts). Unset otherwise.
+ * every one of them is delivered (src/storeEvents/outbox.ts). Unset otherwise.
  */
 export const StoreEventsBehind = defineSearchAttributeKey(
   'StoreEventsBehind',

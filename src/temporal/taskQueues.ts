@@ -3,7 +3,7 @@
  * `maxTaskQueueActivitiesPerSecond` is the account's rate: the Temporal server hands out that many
  * activity tasks per second across every worker process, so the account's one budget is counted
  * once, whatever the number of processes. Backlogged tasks leave in priority order
- * (workflows/supplierPriority.ts). Token calls are not activities of this queue.
+ * (durable/supplierPriority.ts). Token calls are not activities of this queue.
  *
  * One set of queues serves one supplier account. A deployment with several accounts (and every
  * test file, which has its own sandbox account) gives each set a prefix: `<prefix>/supplier-api`.

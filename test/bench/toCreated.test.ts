@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { toCreatedMs, toCreatedSummary } from '../../src/bench/toCreated.js';
-import { Stage, type OrderStatus } from '../../src/client/definitions.js';
+import { Stage, type OrderStatus } from '../../src/order/contract.js';
 
 const T0 = Date.parse('2026-11-25T10:00:00.000Z');
 const at = (ms: number) => new Date(T0 + ms).toISOString();

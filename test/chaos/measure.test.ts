@@ -1,7 +1,7 @@
 /** The chaos verdict: how the workflows' word and the sandbox's record are weighed. */
 import { describe, expect, it } from 'vitest';
 
-import { Stage, type OrderStatus } from '../../src/client/definitions.js';
+import { Stage, type OrderStatus } from '../../src/order/contract.js';
 import proto from '@temporalio/proto';
 
 import {

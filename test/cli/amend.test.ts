@@ -9,7 +9,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { Stage } from '../../src/client/definitions.js';
+import { Stage } from '../../src/order/contract.js';
 import { OrderClient } from '../../src/client/orderClient.js';
 import { nameScenario } from '../support/histories.js';
 import { orderHarness, reachStage, type OrderHarness } from '../support/orders.js';

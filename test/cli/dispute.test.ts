@@ -15,7 +15,7 @@ import {
   Stage,
   type ActionResult,
   type DisputeStatus,
-} from '../../src/client/definitions.js';
+} from '../../src/order/contract.js';
 import { queuePrefix } from '../../src/temporal/taskQueues.js';
 import { eventually } from '../support/eventually.js';
 import {

@@ -9,10 +9,10 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { Stage, type OrderStatus } from '../../src/client/definitions.js';
-import { failureText, withoutActionPrefix } from '../../src/client/failures.js';
+import { Stage, type OrderStatus } from '../../src/order/contract.js';
+import { failureText, withoutActionPrefix } from '../../src/supplier/failureDetails.js';
 import { OrderActionRejectedError } from '../../src/client/orderClient.js';
-import { orderGlance } from '../../src/client/orderGlance.js';
+import { orderGlance } from '../../src/order/orderGlance.js';
 import { formatStatus } from '../../src/cli/commands/status.js';
 import { reportAction } from '../../src/cli/output.js';
 import { queuePrefix } from '../../src/temporal/taskQueues.js';

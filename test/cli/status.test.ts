@@ -1,8 +1,8 @@
 /** `dropflow status` output: where an order's store events stand, beside the rest of its status. */
 import { describe, expect, it } from 'vitest';
 
-import type { OrderStatus } from '../../src/client/definitions.js';
-import type { StoreEventsView } from '../../src/client/storeEventTypes.js';
+import type { OrderStatus } from '../../src/order/contract.js';
+import type { StoreEventsView } from '../../src/storeEvents/contract.js';
 import { formatStatus, formatStoreEvents } from '../../src/cli/commands/status.js';
 
 const base: OrderStatus = {

@@ -9,7 +9,7 @@ import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { ORDER_WORKFLOW, orderWorkflowId } from '../../src/client/definitions.js';
+import { ORDER_WORKFLOW, orderWorkflowId } from '../../src/order/contract.js';
 import { runDropflow } from '../support/cli.js';
 import { eventually } from '../support/eventually.js';
 

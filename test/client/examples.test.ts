@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 
-import { flowLabel, parseOrder } from '../../src/client/orderInput.js';
+import { flowLabel, parseOrder } from '../../src/order/orderInput.js';
 
 const examples = [
   { file: 'order-flow-a.json', flow: 'A', label: 'A' },

@@ -10,7 +10,7 @@ import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { orderWorkflowId } from '../../src/client/definitions.js';
+import { orderWorkflowId } from '../../src/order/contract.js';
 import {
   INPUT_HASH_MEMO,
   inputHash,
@@ -19,7 +19,7 @@ import {
   OrderInvalidError,
   OrderNotFoundError,
 } from '../../src/client/orderClient.js';
-import { parseOrder } from '../../src/client/orderInput.js';
+import { parseOrder } from '../../src/order/orderInput.js';
 import {
   FulfillmentFlow,
   FulfillmentStage,

@@ -1,8 +1,8 @@
 /** The one-line view of an order: "STAGE — reason — what moves it on". */
 import { describe, expect, it } from 'vitest';
 
-import { Stage, type OrderStatus } from '../../src/client/definitions.js';
-import { orderGlance } from '../../src/client/orderGlance.js';
+import { Stage, type OrderStatus } from '../../src/order/contract.js';
+import { orderGlance } from '../../src/order/orderGlance.js';
 
 const at = (stage: Stage, more: Partial<OrderStatus> = {}): OrderStatus => ({
   orderNumber: 'N-1',

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 
-import { parseOrder } from '../../src/client/orderInput.js';
+import { parseOrder } from '../../src/order/orderInput.js';
 
 const root = new URL('../../', import.meta.url);
 

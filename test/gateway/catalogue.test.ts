@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
-import type { WebhookEvent } from '../../src/client/webhookDefinitions.js';
+import type { WebhookEvent } from '../../src/inbox/contract.js';
 import type { StartedGateway } from '../../src/gateway/server.js';
 import { orderHarness, type OrderHarness } from '../support/orders.js';
 import { eventually } from '../support/eventually.js';

@@ -1,7 +1,7 @@
 /** The inbox's state rules on their own (pure code, no Temporal): dedup, bounds, retry schedule. */
 import { describe, expect, it } from 'vitest';
 
-import type { HoldRequest, ReplayResult } from '../../src/client/webhookDefinitions.js';
+import type { HoldRequest, ReplayResult } from '../../src/inbox/contract.js';
 import {
   AUTO_REPLAY_DELAYS_MS,
   HELD_CHARS_LIMIT,
@@ -9,7 +9,7 @@ import {
   InboxState,
   UNKNOWN_ORDER_TTL_MS,
   type DropCause,
-} from '../../src/workflows/inboxState.js';
+} from '../../src/inbox/inboxState.js';
 
 const T0 = Date.UTC(2026, 2, 1);
 

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { Stage, type OrderStatus } from '../../src/client/definitions.js';
+import { Stage, type OrderStatus } from '../../src/order/contract.js';
 import type { StartedGateway } from '../../src/gateway/server.js';
 import { eventually } from '../support/eventually.js';
 import { orderHarness, type OrderHarness } from '../support/orders.js';

@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
-import { Stage } from '../../src/client/definitions.js';
+import { Stage } from '../../src/order/contract.js';
 import { queuePrefix } from '../../src/temporal/taskQueues.js';
-import { checkoutWorkflowId } from '../../src/workflows/checkout/messages.js';
+import { checkoutWorkflowId } from '../../src/checkout/contract.js';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { StartedGateway } from '../../src/gateway/server.js';
 import { sandboxUrl } from '../support/sandbox.js';

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
-import { Stage } from '../../src/client/definitions.js';
+import { Stage } from '../../src/order/contract.js';
 import { callbackUrlFor, enableWebhooks } from '../../src/gateway/registration.js';
 import type { StartedGateway } from '../../src/gateway/server.js';
 import { accountStats } from '../support/sandbox.js';

@@ -15,7 +15,7 @@ import {
   webhookInboxId,
   type CatalogueView,
   type InboxView,
-} from '../../src/client/webhookDefinitions.js';
+} from '../../src/inbox/contract.js';
 import { startGateway, type StartedGateway } from '../../src/gateway/server.js';
 import type { OpenIdSource } from '../../src/gateway/signingKey.js';
 import { queuePrefix } from '../../src/temporal/taskQueues.js';

@@ -8,7 +8,7 @@ import { once } from 'node:events';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { Stage } from '../../src/client/definitions.js';
+import { Stage } from '../../src/order/contract.js';
 import { callbackUrlFor, enableWebhooks } from '../../src/gateway/registration.js';
 import type { StartedGateway } from '../../src/gateway/server.js';
 import {

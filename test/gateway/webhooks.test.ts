@@ -7,11 +7,11 @@ import { createServer, type Server } from 'node:net';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { Stage } from '../../src/client/definitions.js';
-import { replayUpdate, webhookInboxId } from '../../src/client/webhookDefinitions.js';
+import { Stage } from '../../src/order/contract.js';
+import { replayUpdate, webhookInboxId } from '../../src/inbox/contract.js';
 import { startGateway, type StartedGateway } from '../../src/gateway/server.js';
 import { queuePrefix, taskQueues } from '../../src/temporal/taskQueues.js';
-import { UNKNOWN_ORDER_TTL_MS } from '../../src/workflows/inboxState.js';
+import { UNKNOWN_ORDER_TTL_MS } from '../../src/inbox/inboxState.js';
 import {
   orderHarness,
   reachStage,

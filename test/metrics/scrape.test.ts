@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
-import { Stage } from '../../src/client/definitions.js';
+import { Stage } from '../../src/order/contract.js';
 import type { StartedGateway } from '../../src/gateway/server.js';
 import { METRICS } from '../../src/metrics.js';
 import { eventually } from '../support/eventually.js';

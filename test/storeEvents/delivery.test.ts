@@ -22,7 +22,7 @@ import {
   type DeliverStoreEventInput,
   type DeliveryResult,
   type StoreEventsOptions,
-} from '../../src/activities/storeEvents.js';
+} from '../../src/storeEvents/activities.js';
 import { paidEvent, SECRET, startStore, type TestStore } from './storeServer.js';
 
 let store: TestStore;

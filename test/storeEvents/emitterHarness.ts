@@ -10,7 +10,7 @@ import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
 import { inject } from 'vitest';
 
-import type { StoreEvent } from '../../src/client/storeEventTypes.js';
+import type { StoreEvent } from '../../src/storeEvents/contract.js';
 import {
   dataConverterFor,
   EncryptionCodec,

@@ -6,7 +6,7 @@
 import proto from '@temporalio/proto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
-import { disputeWorkflowId, orderWorkflowId } from '../../src/client/definitions.js';
+import { disputeWorkflowId, orderWorkflowId } from '../../src/order/contract.js';
 import { disputesQuery, recordedStoreEvents } from '../../src/storeEvents/history.js';
 import { eventually } from '../support/eventually.js';
 import { emitterHarness, storeEvent, type EmitterHarness } from './emitterHarness.js';

@@ -12,7 +12,7 @@ import { createInterface } from 'node:readline';
 
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
-import type { StoreEvent } from '../../src/client/storeEventTypes.js';
+import type { StoreEvent } from '../../src/storeEvents/contract.js';
 import { storeEventHeaders } from '../../src/storeEvents/signing.js';
 import { eventually } from '../support/eventually.js';
 import { freePort } from '../support/ports.js';

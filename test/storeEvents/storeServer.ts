@@ -5,7 +5,7 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import type { StoreEvent } from '../../src/client/storeEventTypes.js';
+import type { StoreEvent } from '../../src/storeEvents/contract.js';
 
 export interface Received {
   method: string | undefined;

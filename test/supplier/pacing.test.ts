@@ -5,13 +5,13 @@
  */
 import { ApplicationFailure } from '@temporalio/common';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MAX_PACE_WAIT_MS, toApplicationFailure } from '../../src/activities/supplierCall.js';
-import { FailureType, type SupplierFailureDetails } from '../../src/client/failures.js';
+import { MAX_PACE_WAIT_MS, toApplicationFailure } from '../../src/supplier/supplierCall.js';
+import { FailureType, type SupplierFailureDetails } from '../../src/supplier/failureDetails.js';
 import { AdaptiveRate } from '../../src/supplier/adaptiveRate.js';
 import { SupplierCode } from '../../src/supplier/errors.js';
 import { Pacer, PaceTooLong } from '../../src/supplier/pacer.js';
 import { AccountPacing } from '../../src/supplier/pacing.js';
-import { isThrottled } from '../../src/workflows/failures.js';
+import { isThrottled } from '../../src/durable/failures.js';
 
 const T0 = Date.UTC(2026, 10, 23, 12, 0, 0);
 

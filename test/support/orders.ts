@@ -11,9 +11,9 @@ import {
   statusQuery,
   type OrderStatus,
   type Stage,
-} from '../../src/client/definitions.js';
-import { parseOrder, type OrderInput } from '../../src/client/orderInput.js';
-import type { StoreEventsOptions } from '../../src/activities/storeEvents.js';
+} from '../../src/order/contract.js';
+import { parseOrder, type OrderInput } from '../../src/order/orderInput.js';
+import type { StoreEventsOptions } from '../../src/storeEvents/activities.js';
 import { SupplierClient } from '../../src/supplier/client.js';
 import {
   dataConverterFor,
@@ -23,11 +23,8 @@ import {
 } from '../../src/temporal/encryption.js';
 import { taskQueues, type TaskQueues } from '../../src/temporal/taskQueues.js';
 import { createWorkers, WORKFLOWS_PATH, type WorkerSet } from '../../src/worker.js';
-import {
-  DEFAULT_CHECKOUT_SETTINGS,
-  type CheckoutSettings,
-} from '../../src/workflows/checkout/messages.js';
-import type { trackingSweep } from '../../src/workflows/trackingSweep.js';
+import { DEFAULT_CHECKOUT_SETTINGS, type CheckoutSettings } from '../../src/checkout/contract.js';
+import type { trackingSweep } from '../../src/tracking/trackingSweep.js';
 import { eventually } from './eventually.js';
 import { nameScenario, recordHistories } from './histories.js';
 import { newSandboxAccount, type TestAccount } from './sandbox.js';

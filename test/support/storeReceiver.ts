@@ -7,7 +7,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import type { StoreEvent } from '../../src/client/storeEventTypes.js';
+import type { StoreEvent } from '../../src/storeEvents/contract.js';
 import { eventually } from './eventually.js';
 
 export interface Delivery {

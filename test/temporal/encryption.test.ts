@@ -15,7 +15,7 @@ import proto from '@temporalio/proto';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { Stage, statusQuery } from '../../src/client/definitions.js';
+import { Stage, statusQuery } from '../../src/order/contract.js';
 import { OrderClient } from '../../src/client/orderClient.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { startGateway, type StartedGateway } from '../../src/gateway/server.js';

@@ -9,7 +9,7 @@ import { Client, Connection, type CountWorkflowExecution } from '@temporalio/cli
 import { noopMetricMeter } from '@temporalio/common';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 
-import { ORDER_WORKFLOW, Stage } from '../../src/client/definitions.js';
+import { ORDER_WORKFLOW, Stage } from '../../src/order/contract.js';
 import { METRICS } from '../../src/metrics.js';
 import {
   countOrdersByStage,

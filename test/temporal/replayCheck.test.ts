@@ -5,12 +5,12 @@
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Stage } from '../../src/client/definitions.js';
+import { Stage } from '../../src/order/contract.js';
 import { replayOpenWorkflows, WORKFLOW_TYPES } from '../../src/temporal/replayCheck.js';
 import { queuePrefix } from '../../src/temporal/taskQueues.js';
-import { ensureTrackingSweeper, trackingSweeperId } from '../../src/temporal/trackingSweeper.js';
+import { ensureTrackingSweeper, trackingSweeperId } from '../../src/tracking/sweeperStart.js';
 import { WORKFLOWS_PATH } from '../../src/worker.js';
-import { checkoutWorkflowId } from '../../src/workflows/checkout/messages.js';
+import { checkoutWorkflowId } from '../../src/checkout/contract.js';
 import { eventually } from '../support/eventually.js';
 import {
   orderHarness,
@@ -98,7 +98,7 @@ it('the gate also replays the singletons and the oldest open run of every type',
 });
 
 it('the gate knows every workflow type the worker runs', async () => {
-  const workflows = await import('../../src/workflows/index.js');
+  const workflows = await import('../../src/workflows.js');
   expect([...WORKFLOW_TYPES].sort()).toEqual(Object.keys(workflows).sort());
 });
 

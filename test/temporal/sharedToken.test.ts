@@ -14,11 +14,11 @@ import { bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { sessionQuery, supplierSessionId } from '../../src/client/sessionDefinitions.js';
+import { sessionQuery, supplierSessionId } from '../../src/session/contract.js';
 import { startGateway, type StartedGateway } from '../../src/gateway/server.js';
 import { SupplierClient } from '../../src/supplier/client.js';
-import { toApplicationFailure } from '../../src/activities/supplierCall.js';
-import { FailureType } from '../../src/client/failures.js';
+import { toApplicationFailure } from '../../src/supplier/supplierCall.js';
+import { FailureType } from '../../src/supplier/failureDetails.js';
 import { SupplierCode, SupplierError } from '../../src/supplier/errors.js';
 import { TokenUnavailable } from '../../src/supplier/tokenSource.js';
 import {
@@ -26,7 +26,7 @@ import {
   EncryptionCodec,
   FAILURE_CONVERTER_PATH,
 } from '../../src/temporal/encryption.js';
-import { SessionTokenSource } from '../../src/temporal/sessionTokens.js';
+import { SessionTokenSource } from '../../src/session/sessionTokens.js';
 import { queuePrefix, taskQueues } from '../../src/temporal/taskQueues.js';
 import { createWorkers, WORKFLOWS_PATH, type WorkerSet } from '../../src/worker.js';
 import { changeSettings, expireTokens } from '../sandbox/controls.js';

@@ -17,7 +17,7 @@ import {
   behindQuery,
   countBehind,
   startStoreEventsBacklog,
-} from '../../src/temporal/storeEventsBacklog.js';
+} from '../../src/storeEvents/backlogGauge.js';
 import { eventually } from '../support/eventually.js';
 import { freePort } from '../support/ports.js';
 

@@ -11,8 +11,8 @@ import {
   Stage,
   statusQuery,
   type OrderStatus,
-} from '../../src/client/definitions.js';
-import { configureCheckout } from '../../src/activities/checkoutStart.js';
+} from '../../src/order/contract.js';
+import { configureCheckout } from '../../src/checkout/startActivities.js';
 import { queuePrefix } from '../../src/temporal/taskQueues.js';
 import {
   checkoutOutcomeSignal,
@@ -20,7 +20,7 @@ import {
   checkoutWorkflowId,
   DEFAULT_CHECKOUT_SETTINGS,
   type CheckoutSettings,
-} from '../../src/workflows/checkout/messages.js';
+} from '../../src/checkout/contract.js';
 import { eventually } from '../support/eventually.js';
 import {
   orderHarness,

@@ -7,7 +7,7 @@
  */
 import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Stage } from '../../src/client/definitions.js';
+import { Stage } from '../../src/order/contract.js';
 import { queuePrefix } from '../../src/temporal/taskQueues.js';
 import {
   CHECKOUT_WORKFLOW,
@@ -21,8 +21,8 @@ import {
   DEFAULT_CHECKOUT_SETTINGS,
   type CheckoutOutcome,
   type CheckoutSettings,
-} from '../../src/workflows/checkout/messages.js';
-import type { CheckoutInput } from '../../src/workflows/checkout/coordinator.js';
+} from '../../src/checkout/contract.js';
+import type { CheckoutInput } from '../../src/checkout/coordinator.js';
 import { eventually } from '../support/eventually.js';
 import {
   orderHarness,

@@ -1,18 +1,11 @@
 /**
- * The checkout coordinator's state (src/workflows/checkout/state.ts) on its own: what a cancel
+ * The checkout coordinator's state (src/checkout/state.ts) on its own: what a cancel
  * may take back, what the funds list holds, and what one run hands the next. The workflow around
  * it is tested against a real server in checkout-coordinator.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_CHECKOUT_SETTINGS,
-  type ReadyOrder,
-} from '../../src/workflows/checkout/messages.js';
-import {
-  CARRY_BUDGET,
-  CheckoutState,
-  type CheckoutCarryOver,
-} from '../../src/workflows/checkout/state.js';
+import { DEFAULT_CHECKOUT_SETTINGS, type ReadyOrder } from '../../src/checkout/contract.js';
+import { CARRY_BUDGET, CheckoutState, type CheckoutCarryOver } from '../../src/checkout/state.js';
 
 const NEVER = 600_000;
 

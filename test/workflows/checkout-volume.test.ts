@@ -3,7 +3,7 @@
  * is created once and paid, in batches, with no activity timed out and nobody asked to help.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ORDER_WORKFLOW, Stage } from '../../src/client/definitions.js';
+import { ORDER_WORKFLOW, Stage } from '../../src/order/contract.js';
 import { eventually } from '../support/eventually.js';
 import { orderHarness, startOrder, validOrder, type OrderHarness } from '../support/orders.js';
 import { accountStats } from '../support/sandbox.js';

@@ -1,7 +1,7 @@
 /** Which dispute of the order's list a createDispute opened (pure; no Temporal needed). */
 import { describe, expect, it } from 'vitest';
-import type { DisputeSummary } from '../../src/activities/disputes.js';
-import { CLOCK_SKEW_MS, matchCreated, type CreateSent } from '../../src/workflows/disputeMatch.js';
+import type { DisputeSummary } from '../../src/dispute/activities.js';
+import { CLOCK_SKEW_MS, matchCreated, type CreateSent } from '../../src/dispute/disputeMatch.js';
 
 const SENT_AT = Date.parse('2026-11-25T12:00:00Z');
 const sent: CreateSent = {

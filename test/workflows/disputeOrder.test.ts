@@ -14,8 +14,8 @@ import {
   statusQuery,
   type DisputeInput,
   type DisputeStatus,
-} from '../../src/client/definitions.js';
-import { StoreEventType } from '../../src/client/storeEventTypes.js';
+} from '../../src/order/contract.js';
+import { StoreEventType } from '../../src/storeEvents/contract.js';
 import { OrderNumber } from '../../src/temporal/searchAttributes.js';
 import { OrderClient } from '../../src/client/orderClient.js';
 import { eventually } from '../support/eventually.js';

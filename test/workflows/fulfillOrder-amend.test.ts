@@ -7,7 +7,7 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
-import { cancelUpdate, Stage, type OrderStatus } from '../../src/client/definitions.js';
+import { cancelUpdate, Stage, type OrderStatus } from '../../src/order/contract.js';
 import {
   OrderActionRejectedError,
   OrderClient,

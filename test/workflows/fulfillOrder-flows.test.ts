@@ -3,7 +3,7 @@
  * confirmed, paid and followed (through the tracking sweeper) to COMPLETED with proof of delivery.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Stage, supplierStatusSignal } from '../../src/client/definitions.js';
+import { Stage, supplierStatusSignal } from '../../src/order/contract.js';
 import { accountStats } from '../support/sandbox.js';
 import {
   orderHarness,

@@ -3,7 +3,7 @@
  * search attribute; resume after a fix, or a logistics change, takes it onward.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { changeLogisticsUpdate, resumeUpdate, Stage } from '../../src/client/definitions.js';
+import { changeLogisticsUpdate, resumeUpdate, Stage } from '../../src/order/contract.js';
 import {
   orderHarness,
   reachStage,

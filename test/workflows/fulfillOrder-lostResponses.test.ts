@@ -3,7 +3,7 @@
  * paid twice. Faults are injected at the sandbox for this file's account only.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Stage } from '../../src/client/definitions.js';
+import { Stage } from '../../src/order/contract.js';
 import { accountStats, injectFault } from '../support/sandbox.js';
 import {
   orderHarness,

@@ -9,7 +9,7 @@ import {
   resumeUpdate,
   Stage,
   supplierEventSignal,
-} from '../../src/client/definitions.js';
+} from '../../src/order/contract.js';
 import { accountStats, sandboxUrl } from '../support/sandbox.js';
 import {
   orderHarness,

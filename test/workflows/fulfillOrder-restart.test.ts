@@ -3,7 +3,7 @@
  * stood, and nothing is created or paid twice.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Stage } from '../../src/client/definitions.js';
+import { Stage } from '../../src/order/contract.js';
 import { accountStats } from '../support/sandbox.js';
 import {
   orderHarness,
@@ -13,8 +13,8 @@ import {
   type OrderHarness,
 } from '../support/orders.js';
 import { usOrder } from '../supplier/orderHelpers.js';
-import { configureCheckout } from '../../src/activities/checkoutStart.js';
-import { DEFAULT_CHECKOUT_SETTINGS } from '../../src/workflows/checkout/messages.js';
+import { configureCheckout } from '../../src/checkout/startActivities.js';
+import { DEFAULT_CHECKOUT_SETTINGS } from '../../src/checkout/contract.js';
 
 let h: OrderHarness;
 beforeAll(async () => {

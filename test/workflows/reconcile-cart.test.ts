@@ -5,7 +5,7 @@
  * payId, is settled by asking again. Each order is paid exactly once.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Stage } from '../../src/client/definitions.js';
+import { Stage } from '../../src/order/contract.js';
 import {
   orderHarness,
   reachStage,

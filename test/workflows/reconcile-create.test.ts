@@ -5,7 +5,7 @@
  * window.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { cancelUpdate, Stage, type OrderStatus } from '../../src/client/definitions.js';
+import { cancelUpdate, Stage, type OrderStatus } from '../../src/order/contract.js';
 import { changeSettings } from '../sandbox/controls.js';
 import {
   orderHarness,

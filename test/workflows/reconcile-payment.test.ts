@@ -4,14 +4,9 @@
  * payId is generated again once the order is proven unpaid. Every order is paid exactly once.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-  cancelUpdate,
-  resumeUpdate,
-  Stage,
-  type ActionResult,
-} from '../../src/client/definitions.js';
+import { cancelUpdate, resumeUpdate, Stage, type ActionResult } from '../../src/order/contract.js';
 import { queuePrefix } from '../../src/temporal/taskQueues.js';
-import { checkoutStatusQuery, checkoutWorkflowId } from '../../src/workflows/checkout/messages.js';
+import { checkoutStatusQuery, checkoutWorkflowId } from '../../src/checkout/contract.js';
 import { changeSettings, expirePayment } from '../sandbox/controls.js';
 import { eventually } from '../support/eventually.js';
 import {

@@ -4,7 +4,7 @@
  * rate-limit storm during a look-up, which is waited out, never handed to a person.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Stage, statusQuery } from '../../src/client/definitions.js';
+import { Stage, statusQuery } from '../../src/order/contract.js';
 import { eventually } from '../support/eventually.js';
 import {
   orderHarness,

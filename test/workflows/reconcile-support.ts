@@ -10,7 +10,7 @@ import {
   Stage,
   statusQuery,
   type OrderStatus,
-} from '../../src/client/definitions.js';
+} from '../../src/order/contract.js';
 import { eventually } from '../support/eventually.js';
 import { visibleIn, type OrderHarness } from '../support/orders.js';
 import { clearFaults, injectFault } from '../support/sandbox.js';

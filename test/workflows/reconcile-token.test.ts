@@ -4,9 +4,9 @@
  * of asking a person, and nothing is sent twice.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Stage, statusQuery } from '../../src/client/definitions.js';
+import { Stage, statusQuery } from '../../src/order/contract.js';
 import { eventually } from '../support/eventually.js';
-import { toApplicationFailure } from '../../src/activities/supplierCall.js';
+import { toApplicationFailure } from '../../src/supplier/supplierCall.js';
 import { SupplierTransportError } from '../../src/supplier/errors.js';
 import { accountStats, injectFault } from '../support/sandbox.js';
 import {

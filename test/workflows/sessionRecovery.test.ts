@@ -11,20 +11,20 @@ import { join } from 'node:path';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 
-import { toApplicationFailure } from '../../src/activities/supplierCall.js';
-import { FailureType } from '../../src/client/failures.js';
+import { toApplicationFailure } from '../../src/supplier/supplierCall.js';
+import { FailureType } from '../../src/supplier/failureDetails.js';
 import {
   NO_TOKEN_YET,
   sessionQuery,
   supplierSessionId,
   tokenUpdate,
   type ReauthAnswer,
-} from '../../src/client/sessionDefinitions.js';
+} from '../../src/session/contract.js';
 import { SupplierCode } from '../../src/supplier/errors.js';
 import { TokenUnavailable } from '../../src/supplier/tokenSource.js';
 import { METRICS } from '../../src/metrics.js';
 import { startVisibilityGauges } from '../../src/temporal/orderGauges.js';
-import { SessionTokenSource } from '../../src/temporal/sessionTokens.js';
+import { SessionTokenSource } from '../../src/session/sessionTokens.js';
 import { queuePrefix } from '../../src/temporal/taskQueues.js';
 import { expireTokens } from '../sandbox/controls.js';
 import { runDropflow } from '../support/cli.js';

@@ -15,8 +15,8 @@ import {
   supplierStatusSignal,
   type DisputeStatus,
   type OrderStatus,
-} from '../../src/client/definitions.js';
-import { StoreEventType, type StoreEvent } from '../../src/client/storeEventTypes.js';
+} from '../../src/order/contract.js';
+import { StoreEventType, type StoreEvent } from '../../src/storeEvents/contract.js';
 import { openDispute } from '../../src/client/disputeClient.js';
 import { OrderClient } from '../../src/client/orderClient.js';
 import { recordedStoreEvents } from '../../src/storeEvents/history.js';

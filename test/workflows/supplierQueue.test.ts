@@ -16,7 +16,7 @@ import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { installRuntimeLogger } from '../../src/temporal/runtimeLogger.js';
 import { taskQueues, type TaskQueues } from '../../src/temporal/taskQueues.js';
 import { createWorkers } from '../../src/worker.js';
-import { SupplierPriority } from '../../src/workflows/supplierPriority.js';
+import { SupplierPriority } from '../../src/durable/supplierPriority.js';
 import { eventually } from '../support/eventually.js';
 import { newSandboxAccount, type TestAccount } from '../support/sandbox.js';
 import { usOrder } from '../supplier/orderHelpers.js';

@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
-import { sessionQuery, supplierSessionId } from '../../src/client/sessionDefinitions.js';
-import { SessionTokenSource } from '../../src/temporal/sessionTokens.js';
+import { sessionQuery, supplierSessionId } from '../../src/session/contract.js';
+import { SessionTokenSource } from '../../src/session/sessionTokens.js';
 import { queuePrefix } from '../../src/temporal/taskQueues.js';
 import { expireTokens } from '../sandbox/controls.js';
 import { nameScenario } from '../support/histories.js';

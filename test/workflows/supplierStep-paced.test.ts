@@ -6,8 +6,8 @@
  */
 import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Stage, statusQuery } from '../../src/client/definitions.js';
-import type { SupplierFailureDetails } from '../../src/client/failures.js';
+import { Stage, statusQuery } from '../../src/order/contract.js';
+import type { SupplierFailureDetails } from '../../src/supplier/failureDetails.js';
 import { eventually } from '../support/eventually.js';
 import { orderHarness, startOrder, validOrder, type OrderHarness } from '../support/orders.js';
 import { usOrder } from '../supplier/orderHelpers.js';

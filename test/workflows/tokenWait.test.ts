@@ -5,8 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { toApplicationFailure } from '../../src/activities/supplierCall.js';
-import { Stage, statusQuery } from '../../src/client/definitions.js';
+import { toApplicationFailure } from '../../src/supplier/supplierCall.js';
+import { Stage, statusQuery } from '../../src/order/contract.js';
 import { SupplierClient } from '../../src/supplier/client.js';
 import { SupplierCode, SupplierError } from '../../src/supplier/errors.js';
 import { eventually } from '../support/eventually.js';

@@ -12,7 +12,10 @@ import type { Client, WorkflowHandle } from '@temporalio/client';
 import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { orchestrationActivities, trackedOrdersQuery } from '../../src/activities/orchestration.js';
+import {
+  orchestrationActivities,
+  trackedOrdersQuery,
+} from '../../src/tracking/orchestrationActivities.js';
 import {
   orderWorkflowId,
   resumeUpdate,
@@ -22,9 +25,9 @@ import {
   supplierEventSignal,
   supplierStatusSignal,
   type SupplierNews,
-} from '../../src/client/definitions.js';
+} from '../../src/order/contract.js';
 import { taskQueues } from '../../src/temporal/taskQueues.js';
-import { ensureTrackingSweeper, trackingSweeperId } from '../../src/temporal/trackingSweeper.js';
+import { ensureTrackingSweeper, trackingSweeperId } from '../../src/tracking/sweeperStart.js';
 import { createWorkers, type WorkerSet } from '../../src/worker.js';
 import {
   chunk,
@@ -33,15 +36,15 @@ import {
   newsFor,
   told,
   type TrackingPolicy,
-} from '../../src/workflows/trackingChanges.js';
-import { matchAnswers } from '../../src/workflows/trackingMatch.js';
-import { afterSweep, bounded, emptyMemory } from '../../src/workflows/trackingMemory.js';
-import { sweeperStatusQuery, sweepNowSignal } from '../../src/workflows/trackingSweeper.js';
+} from '../../src/tracking/trackingChanges.js';
+import { matchAnswers } from '../../src/tracking/trackingMatch.js';
+import { afterSweep, bounded, emptyMemory } from '../../src/tracking/trackingMemory.js';
+import { sweeperStatusQuery, sweepNowSignal } from '../../src/tracking/trackingSweeper.js';
 import type {
   trackingSweep,
   TrackingSweepInput,
   TrackingSweepSummary,
-} from '../../src/workflows/trackingSweep.js';
+} from '../../src/tracking/trackingSweep.js';
 import { eventually } from '../support/eventually.js';
 import { recordHistories } from '../support/histories.js';
 import {

@@ -6,11 +6,7 @@
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import type { Command } from 'commander';
 
-import {
-  reauthUpdate,
-  supplierSessionId,
-  type ReauthAnswer,
-} from '../../client/sessionDefinitions.js';
+import { reauthUpdate, supplierSessionId, type ReauthAnswer } from '../../session/contract.js';
 import { queuePrefix } from '../../temporal/taskQueues.js';
 import { CommandError } from '../failure.js';
 import { printJson, printLines } from '../output.js';

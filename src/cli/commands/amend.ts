@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 
 import { OrderInvalidError } from '../../client/orderClient.js';
-import { changesIssues, type OrderChanges } from '../../client/orderInput.js';
+import { changesIssues, type OrderChanges } from '../../order/orderInput.js';
 import { reportAction, reportIssues } from '../output.js';
 import { readSource } from '../source.js';
 import { temporalOptions, withOrders, type TemporalFlags } from '../temporal.js';

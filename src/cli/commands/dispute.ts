@@ -10,7 +10,7 @@
  */
 import { InvalidArgumentError, type Command } from 'commander';
 
-import type { DisputeStatus } from '../../client/definitions.js';
+import type { DisputeStatus } from '../../order/contract.js';
 import {
   cancelDisputeWorkflow,
   disputeStatus,
@@ -20,7 +20,7 @@ import {
   type DisputeTermsView,
   type OrderDispute,
 } from '../../client/disputeClient.js';
-import { failureText } from '../../client/failures.js';
+import { failureText } from '../../supplier/failureDetails.js';
 import type { OrderClient } from '../../client/orderClient.js';
 import { loadConfig } from '../../config.js';
 import { CommandError } from '../failure.js';

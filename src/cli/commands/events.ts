@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 
-import type { StoreEvent } from '../../client/storeEventTypes.js';
+import type { StoreEvent } from '../../storeEvents/contract.js';
 import { loadConfig, storeEventsOptions } from '../../config.js';
 import { recordedStoreEvents } from '../../storeEvents/history.js';
 import { sendStoreEvent, type StoreTarget } from '../../storeEvents/sending.js';

@@ -12,7 +12,7 @@ import { startGateway } from '../../gateway/server.js';
 import { createLogger } from '../../log.js';
 import { portOption, untilSignal } from '../options.js';
 import { installRuntimeLogger, shutdownRuntime } from '../../temporal/runtimeLogger.js';
-import { SessionTokenSource } from '../../temporal/sessionTokens.js';
+import { SessionTokenSource } from '../../session/sessionTokens.js';
 import { connectTemporal, temporalOptions, type TemporalFlags } from '../temporal.js';
 
 interface GatewayFlags extends TemporalFlags {

@@ -1,7 +1,7 @@
 /** `dropflow list [--stage S] [--limit N] [--json]`: orders from visibility, newest first. */
 import { InvalidArgumentError, type Command } from 'commander';
 
-import { Stage } from '../../client/definitions.js';
+import { Stage } from '../../order/contract.js';
 import { isStage } from '../../client/orderClient.js';
 import { nonNegativeInt } from '../options.js';
 import { printJson, printLines } from '../output.js';

@@ -5,9 +5,9 @@
  */
 import type { Command } from 'commander';
 
-import { orderWorkflowId, type FailureInfo, type OrderStatus } from '../../client/definitions.js';
-import { failureText } from '../../client/failures.js';
-import type { StoreEventsView } from '../../client/storeEventTypes.js';
+import { orderWorkflowId, type FailureInfo, type OrderStatus } from '../../order/contract.js';
+import { failureText } from '../../supplier/failureDetails.js';
+import type { StoreEventsView } from '../../storeEvents/contract.js';
 import { printJson, printLines } from '../output.js';
 import { temporalOptions, withOrders, type TemporalFlags } from '../temporal.js';
 

@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 
 import { OrderConflictError, OrderInvalidError } from '../../client/orderClient.js';
-import { parseOrder } from '../../client/orderInput.js';
+import { parseOrder } from '../../order/orderInput.js';
 import { EXIT_CONFLICT, printJson, reportIssues } from '../output.js';
 import { readSource } from '../source.js';
 import { temporalOptions, withOrders, type TemporalFlags } from '../temporal.js';

@@ -6,8 +6,8 @@ import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import type { Command } from 'commander';
 
-import type { WaybillInput } from '../../client/definitions.js';
-import { WaybillSchema } from '../../client/orderInput.js';
+import type { WaybillInput } from '../../order/contract.js';
+import { WaybillSchema } from '../../order/orderInput.js';
 import { toFieldIssues } from '../../supplier/issues.js';
 import { reportAction, reportIssues } from '../output.js';
 import { temporalOptions, withOrders, type TemporalFlags } from '../temporal.js';

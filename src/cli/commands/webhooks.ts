@@ -14,7 +14,7 @@ import {
   webhookInboxId,
   type InboxView,
   type ReplayResult,
-} from '../../client/webhookDefinitions.js';
+} from '../../inbox/contract.js';
 import { loadConfig, supplierTarget } from '../../config.js';
 import {
   callbackUrlFor,

@@ -1,0 +1,393 @@
+/**
+ * Checkout with the account's other orders: once created and approved for payment, the order
+ * joins its account's checkout coordinator (workflows/checkout) and waits for its own outcome —
+ * paid with its batch, or intercepted, or handed back to go on alone from where the batch got
+ * (then the steps of checkout.ts and payment.ts do the rest, looking up first whatever the batch
+ * left unknown). Cancel asks the coordinator to let the order go first.
+ *
+ * No wait on the coordinator is unbounded (Patch.CheckoutBounds): past its bound the order asks
+ * the coordinator where it holds it, and if it holds it no more (terminated, reset) the order
+ * settles from the supplier's own view what a batch may have done to it before it re-joins or
+ * goes on alone. A confirmed shipment shared with other orders is paid once for all of them.
+ */
+import {
+  ActivityFailure,
+  getExternalWorkflowHandle,
+  patched,
+  workflowInfo,
+  type SignalDefinition,
+} from '@temporalio/workflow';
+import { Stage, type FailureInfo } from '../order/contract.js';
+import { OrderStatus, reachedStatus } from '../supplier/api/constants.js';
+import type { CreateOrderRequest } from '../supplier/api/orders.js';
+import { queuePrefix, queuesOf } from '../temporal/taskQueues.js';
+import type { Activities } from '../durable/activityProxies.js';
+import {
+  checkoutFundsSignal,
+  checkoutOutcomeSignal,
+  checkoutWithdrawSignal,
+  checkoutReadySignal,
+  checkoutWorkflowId,
+  type CheckoutOutcome,
+  type CheckoutProgress,
+  type FundsNews,
+  type ReadyOrder,
+} from './contract.js';
+import { PAYMENT_STEP, type Order } from '../order/order.js';
+import { Patch } from '../durable/versions.js';
+import { cartToParentOrder, createOrder } from './orderCheckout.js';
+import { intercepted } from '../order/steps/interception.js';
+import { orderReached } from '../order/steps/lookup.js';
+import { approval, awaitFunds, pay } from './payment.js';
+import { settleOutcome } from '../durable/supplierStep.js';
+
+type Settled = Extract<CheckoutOutcome, { kind: 'paid' | 'alone' | 'intercepted' }>;
+
+/** A wait on the batch that lasts this long is no longer brief: visibility shows its stage. */
+const BRIEF_WAIT = '10 seconds';
+/** The bound when the workers cannot say theirs (CHECKOUT_ORDER_BOUND_MS). */
+const DEFAULT_BOUND_MS = 5 * 60_000;
+/** The least bound of a wait for funds. */
+const FUNDS_BOUND_MS = 30 * 60_000;
+
+/** The batch's cart steps, as the order's own reconciling steps name them. */
+const CART_STEP = 'addCart';
+const CONFIRM_STEP = 'addCartConfirm';
+
+const bounded = () => patched(Patch.CheckoutBounds);
+
+export async function checkoutAndPay(
+  o: Order,
+  acts: Activities,
+  body: CreateOrderRequest,
+): Promise<void> {
+  await createOrder(o, acts, body);
+  await approval(o, o.status.amounts?.orderAmount);
+  const outcome = await inBatch(o, acts);
+  if (outcome.kind === 'paid') {
+    o.paidInBatch(outcome.shipmentOrderId, outcome.payId, outcome.batchId, outcome.note);
+    return;
+  }
+  const shares = bounded();
+  if (shares) o.checkingOutAlone();
+  const from: CheckoutProgress = outcome.progress;
+  if (outcome.kind === 'intercepted') {
+    await intercepted(o, acts, outcome.step, outcome.reasons);
+  } else {
+    o.note(`checking out alone: ${outcome.why}`);
+    if (from.unknownStep !== undefined) o.outcomeUnknown(from.unknownStep);
+    if (from.shipmentOrderId !== undefined) confirmedInBatch(o, from, shares);
+    if (outcome.failure !== undefined) o.failed(outcome.failure);
+  }
+  if (shares && o.paidBySibling()) return;
+  const parent = await cartToParentOrder(o, acts, from);
+  if (shares && from.unknownStep === CONFIRM_STEP && from.shipmentOrderId === undefined) {
+    // A batch's confirmation whose answer was lost: other orders may share this shipment.
+    o.confirmedInBatch(parent.shipmentOrderId, { siblings: undefined });
+  }
+  await pay(o, acts, parent, {
+    awaitFunds: fundsFromCoordinator,
+    ...(shares && { paidElsewhere: () => o.paidBySibling() }),
+  });
+  if (shares && o.paidItsShipment) await tellSiblings(o);
+}
+
+function confirmedInBatch(o: Order, from: CheckoutProgress, shares: boolean): void {
+  if (shares) o.confirmedInBatch(from.shipmentOrderId!, { siblings: from.siblings });
+  else o.confirmedInBatch(from.shipmentOrderId!);
+}
+
+/** One payment settles every order of a shipment: its siblings hear it (signals may fail). */
+async function tellSiblings(o: Order): Promise<void> {
+  if (o.siblings.length === 0) return;
+  const paid: CheckoutOutcome = {
+    kind: 'paid',
+    batchId: `shipment ${o.status.shipmentOrderId!}`,
+    shipmentOrderId: o.status.shipmentOrderId!,
+    payId: o.status.payId!,
+    note: `paid with its shipment ${o.status.shipmentOrderId!} by order ${o.status.orderNumber}`,
+  };
+  const told = await Promise.all(o.siblings.map((id) => signal(id, checkoutOutcomeSignal, paid)));
+  const missed = told.filter((ok) => !ok).length;
+  o.note(
+    `told ${told.length - missed} other order(s) of shipment ${paid.shipmentOrderId} that it is paid` +
+      (missed > 0 ? `; ${missed} could not be told (their own look-up finds it paid)` : ''),
+  );
+}
+
+/** Signals another workflow; false when it cannot be told (gone, terminated): never a task failure. */
+async function signal<A>(workflowId: string, def: SignalDefinition<[A]>, arg: A): Promise<boolean> {
+  try {
+    await getExternalWorkflowHandle(workflowId).signal(def, arg);
+    return true;
+  } catch (err) {
+    if (!bounded()) throw err;
+    return false;
+  }
+}
+
+function coordinatorId(): string {
+  return checkoutWorkflowId(queuePrefix(queuesOf(workflowInfo().taskQueue)));
+}
+
+/** Signals the coordinator; starts it (with the ready order) if it does not run. */
+async function join(o: Order, acts: Activities): Promise<void> {
+  const ready: ReadyOrder = {
+    workflowId: workflowInfo().workflowId,
+    svcOrderId: o.status.svcOrderId!,
+    ...(o.status.amounts?.orderAmount !== undefined && { amount: o.status.amounts.orderAmount }),
+    lagMs: o.supplierLagMs,
+    readyAt: new Date().toISOString(),
+  };
+  try {
+    await getExternalWorkflowHandle(coordinatorId()).signal(checkoutReadySignal, ready);
+  } catch {
+    await acts.orchestration.joinCheckout(ready);
+  }
+}
+
+/** Tells the coordinator of funds news; false when it runs no more. */
+function fundsNews(news: FundsNews): Promise<boolean> {
+  return signal(coordinatorId(), checkoutFundsSignal, news);
+}
+
+/** Waits for the order's outcome in its batch, answering cancel and resume meanwhile. */
+async function inBatch(o: Order, acts: Activities): Promise<Settled> {
+  await join(o, acts);
+  // Where the order is at work (CREATED, or AWAITING_PAYMENT once approved) while it waits.
+  const working = o.stage;
+  let withdrawing = false;
+  let short: { why: string; failure?: FailureInfo } | undefined;
+  let bound: number | undefined;
+  for (;;) {
+    const news = o.nextCheckoutNews();
+    if (news !== undefined) {
+      switch (news.kind) {
+        case 'withdrawn':
+          // A late answer to an earlier cancel that was settled otherwise is ignored.
+          if (withdrawing) o.releaseCancel();
+          continue;
+        case 'withdrawRefused':
+          withdrawing = false;
+          o.releaseCancel(`cancel refused: ${news.why}`);
+          continue;
+        case 'awaitingFunds':
+          short = { why: news.why, ...(news.failure !== undefined && { failure: news.failure }) };
+          if (news.shipmentOrderId !== undefined && bounded()) {
+            o.confirmedInBatch(news.shipmentOrderId, { siblings: news.siblings });
+          }
+          o.awaitTopUp();
+          o.enter(Stage.AWAITING_FUNDS);
+          if (news.failure !== undefined) o.failed(news.failure);
+          continue;
+        case 'fundsAvailable':
+          continue;
+        case 'paid':
+          if (withdrawing) o.releaseCancel('cancel refused: the order was paid with its batch');
+          return news;
+        default:
+          // Back in the order's own hands: a waiting cancel goes on if nothing is paid or in doubt.
+          if (news.kind === 'alone' && news.progress.unknownStep !== undefined) {
+            o.outcomeUnknown(news.progress.unknownStep);
+          }
+          if (withdrawing) releaseHandedBack(o, news);
+          return news;
+      }
+    }
+    if (short !== undefined && o.news.toppedUp === true) {
+      // A top-up the order heard of (its webhook may reach only the order): the coordinator
+      // reads the balance now.
+      o.awaitTopUp();
+      await fundsNews({ kind: 'toppedUp' });
+    }
+    if (bounded()) bound ??= await waitBound(acts, false);
+    const action = await o.waitAt(
+      short ? Stage.AWAITING_FUNDS : working,
+      short
+        ? `${short.why}: the account's checkout pays it once the balance covers it (a balance top-up, or resume to read the balance now), or cancel`
+        : 'its checkout batch: the account carts, confirms and pays its orders together',
+      short ? ['resume'] : [],
+      {
+        until: () => o.hasCheckoutNews() || (short !== undefined && o.news.toppedUp === true),
+        cancelReturns: true,
+        brief: short === undefined,
+        ...(bound !== undefined && {
+          timeout: short ? Math.max(bound, FUNDS_BOUND_MS) : bound,
+          flushAfter: BRIEF_WAIT,
+        }),
+      },
+    );
+    let lost = false;
+    if (action?.kind === 'cancel') {
+      o.holdCancel(action);
+      withdrawing = true;
+      lost = !(await signal(coordinatorId(), checkoutWithdrawSignal, {
+        workflowId: workflowInfo().workflowId,
+      }));
+    } else if (action?.kind === 'resume') {
+      await fundsNews({ kind: 'toppedUp' });
+      o.answer(action, 'reading the balance now');
+    } else if (bound !== undefined && !o.hasCheckoutNews() && o.news.toppedUp !== true) {
+      lost = !(await stillHeld(acts));
+    }
+    if (!lost) continue;
+    const settled = await withoutCoordinator(o, acts, withdrawing);
+    if (settled === 'rejoined') short = undefined;
+    else if (settled !== undefined) return settled;
+  }
+}
+
+/** A cancel held while the coordinator was asked: refused for a shared shipment, else carried out. */
+function releaseHandedBack(o: Order, news: Extract<Settled, { kind: 'alone' | 'intercepted' }>) {
+  if (news.progress.shipmentOrderId !== undefined && bounded()) {
+    o.confirmedInBatch(news.progress.shipmentOrderId, { siblings: news.progress.siblings });
+  }
+  const shared = o.shipmentRefusal;
+  o.releaseCancel(shared === undefined ? undefined : `cancel refused: ${shared}`);
+}
+
+/**
+ * Past its bound: whether the coordinator still holds the order (then it waits another bound).
+ * Unanswered (the orders queue's workers down): asked again after the next bound.
+ */
+async function stillHeld(acts: Activities): Promise<boolean> {
+  try {
+    const where = await acts.orchestration.checkoutMember(workflowInfo().workflowId);
+    return where.state !== 'gone' && where.state !== 'unknown';
+  } catch (err) {
+    if (err instanceof ActivityFailure) return true;
+    throw err;
+  }
+}
+
+/** How long the order waits on its coordinator before asking; a wait for funds, longer. */
+async function waitBound(acts: Activities, forFunds: boolean): Promise<number> {
+  let bound = DEFAULT_BOUND_MS;
+  try {
+    bound = await acts.orchestration.checkoutWaitBound();
+  } catch (err) {
+    if (!(err instanceof ActivityFailure)) throw err;
+  }
+  // Funds may take days: asked no more often than the coordinator reads the balance by default.
+  return forFunds ? Math.max(bound, FUNDS_BOUND_MS) : bound;
+}
+
+/**
+ * The coordinator holds the order no more (terminated, reset, or it lost the order) and no
+ * outcome came. Re-joining is safe only if no mutating call of a batch included the order — and
+ * only the supplier can tell: a batch's addCart may even land after its coordinator was
+ * terminated (an activity runs on). So the batch's cart is an unknown outcome, settled by the
+ * order's own reconciling look-up, which waits out the supplier's lag: not in the cart, the order
+ * re-joins (undefined: wait again); in it, the order goes on alone from what the supplier shows
+ * (a confirmation or payment it does not know is looked up before anything is sent). A
+ * confirmed shipment that waited for funds goes on alone, its payment looked up first. A held
+ * cancel goes on where nothing confirmed is at stake; it is refused otherwise.
+ */
+async function withoutCoordinator(
+  o: Order,
+  acts: Activities,
+  withdrawing: boolean,
+): Promise<Settled | 'rejoined' | undefined> {
+  o.note('its checkout coordinator does not hold it: the supplier shows what its batch did');
+  const shipmentOrderId = o.status.shipmentOrderId;
+  if (shipmentOrderId !== undefined) {
+    // Its coordinator may have been paying the shipment when it went: in doubt, no cancel.
+    o.outcomeUnknown(PAYMENT_STEP);
+    if (withdrawing) o.releaseCancel();
+    return {
+      kind: 'alone',
+      why: `its checkout coordinator is gone while shipment ${shipmentOrderId} waited for funds`,
+      progress: {
+        inCart: true,
+        shipmentOrderId,
+        ...(o.siblings.length > 0 && { siblings: [...o.siblings] }),
+        unknownStep: PAYMENT_STEP,
+      },
+    };
+  }
+  o.outcomeUnknown(CART_STEP);
+  const seen = await settleOutcome(o, CART_STEP, () => orderReached(o, acts, OrderStatus.InCart));
+  o.outcomeSettled(seen.done);
+  // Its outcome came after all (the coordinator was slow, not gone): the wait takes it.
+  if (o.hasCheckoutNews()) return undefined;
+  if (!seen.done) {
+    if (withdrawing) o.releaseCancel();
+    o.note('not carted by any batch: joining its checkout again');
+    await join(o, acts);
+    return 'rejoined';
+  }
+  const status = seen.value?.orderStatus ?? o.news.orderStatus;
+  const confirmed = reachedStatus(status, OrderStatus.Unpaid);
+  if (withdrawing) {
+    o.releaseCancel(
+      confirmed
+        ? `cancel refused: its checkout batch confirmed it at the supplier (${status}), which deletes no confirmed order; it goes on alone`
+        : undefined,
+    );
+  }
+  return {
+    kind: 'alone',
+    why: `its checkout coordinator is gone and the supplier shows the order ${status ?? 'in the cart'}`,
+    progress: { inCart: true, ...(confirmed && { unknownStep: CONFIRM_STEP }) },
+  };
+}
+
+/**
+ * The balance is short for an order paying alone: the account's coordinator reads the balance
+ * for every waiting order and says when it covers this one; a top-up, resume or cancel also end
+ * the wait, and so does a sibling's word that the shared shipment is paid.
+ */
+async function fundsFromCoordinator(
+  o: Order,
+  acts: Activities,
+  amount: number | undefined,
+  refusal: FailureInfo,
+): Promise<void> {
+  o.awaitTopUp();
+  o.enter(Stage.AWAITING_FUNDS);
+  o.failed(refusal);
+  const workflowId = workflowInfo().workflowId;
+  const shipmentOrderId = o.status.shipmentOrderId;
+  const wait: FundsNews | undefined =
+    amount === undefined
+      ? undefined
+      : {
+          kind: 'wait',
+          workflowId,
+          amount,
+          since: new Date().toISOString(),
+          ...(shipmentOrderId !== undefined && bounded() && { shipmentOrderId }),
+        };
+  // Without its coordinator the order checks the balance itself.
+  if (wait !== undefined && !(await fundsNews(wait))) return awaitFunds(o, acts, amount, refusal);
+  const covered = () => {
+    for (let n = o.nextCheckoutNews(); n !== undefined; n = o.nextCheckoutNews()) {
+      if (n.kind === 'fundsAvailable') return true;
+    }
+    return false;
+  };
+  const toppedUp = () => o.news.toppedUp === true;
+  const bound = bounded() ? await waitBound(acts, true) : undefined;
+  for (;;) {
+    const action = await o.waitAt(
+      Stage.AWAITING_FUNDS,
+      `a balance top-up of at least ${amount ?? 'the order amount'} USD (makeup payment), resume, or cancel`,
+      ['resume'],
+      {
+        until: () => toppedUp() || o.hasCheckoutNews() || o.siblingPaidHeard,
+        ...(bound !== undefined && { timeout: bound }),
+      },
+    );
+    if (action) o.answer(action, 'retrying payment');
+    else if (o.siblingPaidHeard) o.note('another order of its shipment paid it');
+    else if (toppedUp()) o.note('balance topped up');
+    else if (!o.hasCheckoutNews() && wait !== undefined && bound !== undefined) {
+      // Past the bound: told again (a coordinator that holds it changes nothing), or on its own.
+      if (await fundsNews(wait)) continue;
+      return awaitFunds(o, acts, amount, refusal);
+    } else if (!covered()) continue;
+    else o.note('the balance covers the payment');
+    if (amount !== undefined) await fundsNews({ kind: 'stopWaiting', workflowId });
+    return;
+  }
+}

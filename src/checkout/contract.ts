@@ -1,0 +1,139 @@
+/**
+ * What order workflows and their account's checkout coordinator tell each other. The coordinator
+ * (`accountCheckout`, one per account, id `checkout:<account>`) carts, confirms, generates the
+ * parent order and pays for many orders at once; each order hears its own outcome.
+ * Sandbox-safe: no Node imports.
+ */
+import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { Reason } from '../order/activities.js';
+import type { FailureInfo } from '../order/contract.js';
+
+export const CHECKOUT_WORKFLOW = 'accountCheckout';
+
+export interface CheckoutSettings {
+  /** Off: every order carts and pays alone (5 supplier calls each). */
+  batching: boolean;
+  /** A batch closes once no order joined for this long... */
+  quietMs: number;
+  /** ...or once its first order waited this long, */
+  maxWaitMs: number;
+  /** ...or once it holds this many orders. */
+  maxBatch: number;
+  /** How often the balance is read while orders wait for funds. */
+  fundsCheckMs: number;
+}
+
+export const DEFAULT_CHECKOUT_SETTINGS: CheckoutSettings = {
+  batching: true,
+  quietMs: 2_000,
+  maxWaitMs: 30_000,
+  maxBatch: 50,
+  fundsCheckMs: 30 * 60_000,
+};
+
+/** An order created at the supplier, approved for payment, ready for the cart. */
+export interface ReadyOrder {
+  workflowId: string;
+  svcOrderId: string;
+  /** The order's amount as created (USD), if the supplier said. */
+  amount?: number;
+  /** How long the supplier's view may trail its acts for this order (ms). */
+  lagMs: number;
+  /** When it became ready (ISO). */
+  readyAt: string;
+}
+
+/** How far the batch got for an order that goes on alone. */
+export interface CheckoutProgress {
+  inCart?: boolean;
+  shipmentOrderId?: string;
+  payId?: string;
+  payExpiresAt?: string;
+  amount?: number;
+  /** Workflow ids of the other orders confirmed into the same shipment (paid whole, together). */
+  siblings?: string[];
+  /** A call of the batch whose outcome is unknown: the order settles it before anything else. */
+  unknownStep?: string;
+}
+
+export type CheckoutOutcome =
+  | { kind: 'paid'; batchId: string; shipmentOrderId: string; payId: string; note?: string }
+  /** Not done in the batch: the order goes on by itself from `progress`. */
+  | { kind: 'alone'; why: string; progress: CheckoutProgress; failure?: FailureInfo }
+  /** The supplier stopped this order; it goes on alone once the cause is fixed. */
+  | { kind: 'intercepted'; step: string; reasons: Reason[]; progress: CheckoutProgress }
+  /** The balance does not cover it: the coordinator pays it once it does. */
+  | {
+      kind: 'awaitingFunds';
+      why: string;
+      failure?: FailureInfo;
+      shipmentOrderId?: string;
+      siblings?: string[];
+    }
+  /** The coordinator let the order go (a cancel). */
+  | { kind: 'withdrawn' }
+  | { kind: 'withdrawRefused'; why: string }
+  /** For an order paying alone that waits for funds: the balance covers it now. */
+  | { kind: 'fundsAvailable'; balance: number };
+
+export type FundsNews =
+  /** A top-up (makeup) was paid, or an operator says the balance was topped up. */
+  | { kind: 'toppedUp' }
+  /** An order paying alone was refused for funds: tell it when the balance covers `amount`. */
+  | {
+      kind: 'wait';
+      workflowId: string;
+      amount: number;
+      since: string;
+      /** The shipment it pays: siblings of one shipment wait for its amount once. */
+      shipmentOrderId?: string;
+    }
+  /** It no longer waits (paid, cancelled). */
+  | { kind: 'stopWaiting'; workflowId: string };
+
+export const checkoutReadySignal = defineSignal<[ReadyOrder]>('checkoutReady');
+export const checkoutWithdrawSignal = defineSignal<[{ workflowId: string }]>('checkoutWithdraw');
+export const checkoutSettingsSignal = defineSignal<[CheckoutSettings]>('checkoutSettings');
+export const checkoutFundsSignal = defineSignal<[FundsNews]>('checkoutFunds');
+/** To an order: what became of it in its batch. */
+export const checkoutOutcomeSignal = defineSignal<[CheckoutOutcome]>('checkoutOutcome');
+
+export interface CheckoutView {
+  settings: CheckoutSettings;
+  /** Orders waiting for the next batch. */
+  waiting: number;
+  /** Batches being checked out now, with what each waits for. */
+  batches: {
+    id: string;
+    orders: number;
+    step: string;
+    waitingFor?: string;
+    /** Since when it waits for `waitingFor` (ISO); `lagging` once past the coordinator's bound. */
+    waitingSince?: string;
+    lagging?: boolean;
+    /** The workflow ids of the orders that wait on it. */
+    orderIds?: string[];
+  }[];
+  /** Orders wait for a batch while the most batches at once are under way. */
+  batchesFull?: boolean;
+  /** Orders and shipments waiting for the balance, oldest first. */
+  awaitingFunds: { what: string; amount?: number; since: string }[];
+  /** Last known balance (USD) and when it was read. */
+  balance?: { amount: number; at: string };
+  batchesDone: number;
+  ordersPaid: number;
+}
+export const checkoutStatusQuery = defineQuery<CheckoutView>('checkoutStatus');
+
+/** The coordinator's workflow id for the account of a queue-set prefix. */
+export function checkoutWorkflowId(prefix: string): string {
+  return `checkout:${prefix === '' ? 'default' : prefix}`;
+}
+
+/** Where the coordinator holds an order; asked by an order that waited past its bound. */
+export type CheckoutMembership =
+  | { state: 'queued' }
+  | { state: 'inBatch'; batchId: string; step: string }
+  | { state: 'awaitingFunds' }
+  | { state: 'unknown' };
+export const checkoutMemberQuery = defineQuery<CheckoutMembership, [string]>('checkoutMember');

@@ -1,0 +1,265 @@
+/**
+ * From the order to a payable parent order: createOrderV3 → addCart → addCartConfirm →
+ * saveGenerateParentOrder, each through the reconciling supplier step, stopping at INTERCEPTED
+ * with the supplier's reasons wherever the supplier intercepts.
+ */
+import type { CreatedOrder, Reason, StepOutcome } from '../order/activities.js';
+import { Stage, type AmendInput } from '../order/contract.js';
+import { amendOrder } from '../order/orderInput.js';
+import type { CreateOrderRequest } from '../supplier/api/orders.js';
+import { OrderStatus } from '../supplier/api/constants.js';
+import { SupplierCode } from '../supplier/errors.js';
+import type { CheckoutProgress } from './contract.js';
+import type { Activities } from '../durable/activityProxies.js';
+import { isBusiness } from '../durable/failures.js';
+import { CREATE_STEP, type Order, type PendingAction } from '../order/order.js';
+import { awaitConnection } from '../order/steps/connection.js';
+import { intercepted } from '../order/steps/interception.js';
+import { lookUpOrder, orderReached } from '../order/steps/lookup.js';
+import { supplierCall, supplierStep } from '../durable/supplierStep.js';
+
+export interface ParentOrder {
+  shipmentOrderId: string;
+  payId: string;
+  amount: number | undefined;
+  /** When the supplier stops taking payment for this payId (ISO), if it said. */
+  expiresAt: string | undefined;
+}
+
+export async function checkout(
+  o: Order,
+  acts: Activities,
+  body: CreateOrderRequest,
+): Promise<ParentOrder> {
+  await createOrder(o, acts, body);
+  return cartToParentOrder(o, acts);
+}
+
+/**
+ * addCart → addCartConfirm → saveGenerateParentOrder for this order alone, from where its
+ * checkout batch got (nothing, in the cart, confirmed, parent order generated).
+ */
+export async function cartToParentOrder(
+  o: Order,
+  acts: Activities,
+  from: CheckoutProgress = {},
+): Promise<ParentOrder> {
+  const svcOrderId = o.status.svcOrderId!;
+  if (from.shipmentOrderId === undefined) {
+    if (from.inCart !== true) {
+      await cartStep(
+        o,
+        acts,
+        'addCart',
+        () => acts.supplierOnce.addCart(svcOrderId),
+        async () => {
+          const seen = await orderReached(o, acts, OrderStatus.InCart);
+          return seen.done ? { ...seen, value: { intercepted: false, reasons: [] } } : seen;
+        },
+      );
+    }
+    o.enter(Stage.IN_CART);
+
+    const confirmed = await cartStep(
+      o,
+      acts,
+      'addCartConfirm',
+      () => acts.supplierOnce.addCartConfirm(svcOrderId),
+      () => confirmedShipment(o, acts, svcOrderId),
+    );
+    // The activity refuses a confirmation without a shipment (NEEDS_ATTENTION), so it is here.
+    o.cartConfirmed(confirmed.shipmentOrderId!);
+  } else if (o.status.shipmentOrderId !== from.shipmentOrderId) {
+    o.cartConfirmed(from.shipmentOrderId);
+  }
+  if (from.payId !== undefined) {
+    o.parentOrderGenerated(from.payId);
+    return {
+      shipmentOrderId: from.shipmentOrderId!,
+      payId: from.payId,
+      amount: from.amount ?? o.status.amounts?.orderAmount,
+      expiresAt: from.payExpiresAt,
+    };
+  }
+  return generateParentOrder(o, acts);
+}
+
+/**
+ * saveGenerateParentOrder over the confirmed shipment. The supplier's order view does not show
+ * parent orders; a repeat within the pay window answers the same payId and moves no money, so a
+ * lost answer is settled by asking again. Called again when a payId expired unpaid.
+ */
+export async function generateParentOrder(o: Order, acts: Activities): Promise<ParentOrder> {
+  const shipmentOrderId = o.status.shipmentOrderId!;
+  const parent = await cartStep(o, acts, 'saveGenerateParentOrder', () =>
+    acts.supplier.saveGenerateParentOrder(shipmentOrderId),
+  );
+  // As above: a parent order without a payId stops in the activity.
+  o.parentOrderGenerated(parent.payId!);
+  o.enter(Stage.AWAITING_PAYMENT);
+  return {
+    shipmentOrderId,
+    payId: parent.payId!,
+    amount: parent.amount ?? o.status.amounts?.orderAmount,
+    expiresAt: parent.payExpiresAt,
+  };
+}
+
+/**
+ * createOrderV3, never twice: a lost answer or 1603003 is settled by finding the order. An order
+ * intercepted at its creation may be amended: the supplier's order is deleted, and the amended one
+ * created in its place.
+ */
+export async function createOrder(
+  o: Order,
+  acts: Activities,
+  body: CreateOrderRequest,
+): Promise<void> {
+  for (;;) {
+    const reasons = await createOnce(o, acts, body);
+    if (reasons.length === 0) return;
+    for (;;) {
+      // The supplier files an intercepted order anyway; addCart checks it again after a fix.
+      const amend = await intercepted(o, acts, CREATE_STEP, reasons, { amend: true });
+      if (amend === undefined) return;
+      if (await deleteToAmend(o, acts, amend)) break;
+    }
+  }
+}
+
+/** One create, settled; the interception reasons it met (none for an order waiting to connect). */
+async function createOnce(o: Order, acts: Activities, body: CreateOrderRequest): Promise<Reason[]> {
+  const storeFlow = o.input.fulfillment.flow === 'C';
+  const result = await supplierStep<CreatedOrder>(o, {
+    name: CREATE_STEP,
+    // Read at each attempt: an amend taken while the create stopped changes what is sent.
+    send: () => acts.supplierOnce.createOrderV3(o.createBody(body)),
+    lookUp: async () => {
+      const found = await lookUpOrder(o, acts);
+      if (!found) return { done: false };
+      const adopted: CreatedOrder = {
+        svcOrderId: found.svcOrderId,
+        amounts: found.orderAmount === undefined ? {} : { orderAmount: found.orderAmount },
+        logisticsMiss: false,
+        reasons: [],
+      };
+      return {
+        done: true,
+        value: adopted,
+        note: 'found at the supplier after an unanswered create',
+      };
+    },
+    // A store-flow order waiting for its connection exists but no query shows it.
+    doubtful: (f) => !storeFlow && isBusiness(f, SupplierCode.DuplicateOrder),
+    expected: (f) => storeFlow && isBusiness(f, SupplierCode.DuplicateOrder),
+  });
+  if (!result.ok) {
+    o.heldUnconnected();
+    o.note('the supplier holds the order, unconnected');
+    await awaitConnection(o, acts);
+    return [];
+  }
+  const created = result.value;
+  if (created.svcOrderId === undefined) {
+    o.createdUnconnected(created.amounts);
+    await awaitConnection(o, acts);
+  } else {
+    o.created(created.svcOrderId, created.amounts, result.note);
+  }
+  return [
+    ...created.reasons,
+    ...(created.logisticsMiss
+      ? [{ message: 'logisticsMiss: the logistics line does not serve this route' }]
+      : []),
+  ];
+}
+
+/**
+ * An amend of an order intercepted at its creation: deletes the supplier's order (allowed before
+ * confirmation), then takes the amendment, so that the next create sends it. A delete whose answer
+ * was lost is settled by the supplier's view (the order gone) before it is sent again. Returns
+ * false, with the amend answered as refused, when the supplier keeps the order or the changes no
+ * longer hold; the order then stays intercepted as it was.
+ */
+async function deleteToAmend(o: Order, acts: Activities, amend: PendingAction): Promise<boolean> {
+  const svcOrderId = o.status.svcOrderId!;
+  const check = amendOrder(o.input, (amend.input as AmendInput | undefined)?.order);
+  if (!check.ok) {
+    const issues = check.issues.map((i) => `${i.field}: ${i.rule}`).join('; ');
+    o.answer(amend, `amend refused: ${issues}`, false);
+    return false;
+  }
+  try {
+    const deleted = await supplierStep(o, {
+      name: 'deleteOrder',
+      send: () => acts.supplierOnce.deleteOrder(svcOrderId),
+      lookUp: async () =>
+        (await lookUpOrder(o, acts)) === undefined
+          ? { done: true, value: undefined, note: 'no longer shown by the supplier' }
+          : { done: false },
+      expected: () => true,
+      // A cancel waits until the amend is answered; the next create honours it.
+      cancellable: false,
+    });
+    if (!deleted.ok) {
+      o.answer(
+        amend,
+        `amend not carried out: the supplier did not delete ${svcOrderId} (${deleted.failure.details.message}); the order stays as it was`,
+        false,
+      );
+      return false;
+    }
+    o.deletedToAmend(svcOrderId);
+    // Checked above against the same order: it holds.
+    const fields = o.amended(amend) ?? [];
+    o.answer(
+      amend,
+      `amended ${fields.join(', ')}; deleted the intercepted ${svcOrderId} at the supplier, creating the order again`,
+    );
+    return true;
+  } finally {
+    if (amend.result === undefined) {
+      o.answer(amend, 'amend not carried out: the order stopped on the way', false);
+    }
+  }
+}
+
+/**
+ * The shipment of a confirmation whose answer was lost. The supplier shows the order UNPAID once
+ * confirmed; a confirmed order is not confirmed into a second shipment, so the repeat's shipment
+ * is the one, once the supplier lists the order in it.
+ */
+async function confirmedShipment(
+  o: Order,
+  acts: Activities,
+  svcOrderId: string,
+): Promise<{ done: true; value: StepOutcome & { shipmentOrderId?: string } } | { done: false }> {
+  const seen = await orderReached(o, acts, OrderStatus.Unpaid);
+  if (!seen.done) return { done: false };
+  const again = await acts.supplierOnce.addCartConfirm(svcOrderId);
+  const shipment = again.shipmentOrderId;
+  if (shipment === undefined) return { done: false };
+  const members = await acts.supplier.ordersOfShipment(shipment);
+  return members.includes(svcOrderId) ? { done: true, value: again } : { done: false };
+}
+
+/**
+ * One cart step: run it through the reconciling step; if the supplier intercepts, stop at
+ * INTERCEPTED and run it again after resume or a logistics change.
+ */
+async function cartStep<T extends StepOutcome>(
+  o: Order,
+  acts: Activities,
+  name: string,
+  send: () => Promise<T>,
+  lookUp?: () => Promise<{ done: true; value: T } | { done: false }>,
+): Promise<T> {
+  for (;;) {
+    const { value, note } = await supplierCall(o, { name, send, ...(lookUp && { lookUp }) });
+    if (note !== undefined) o.note(`${name}: ${note}`);
+    if (!value.intercepted) return value;
+    await intercepted(o, acts, name, value.reasons);
+  }
+}
+
+export type { Reason };

@@ -1,0 +1,162 @@
+/**
+ * Paying the parent order from the balance, never twice and never unsure: the payment policy
+ * (approval), 1604000 (AWAITING_FUNDS until a top-up, a resume, or a periodic balance check
+ * shows enough), an expired payId generated again once the order is proven unpaid, and a lost
+ * answer — or an "already paid"/"pay failed" answer — settled by the supplier's view of the order
+ * (or its own messages: a SHIPPED webhook proves the payment) through the reconciling step.
+ */
+import { Stage } from '../order/contract.js';
+import { OrderStatus } from '../supplier/api/constants.js';
+import { SupplierCode } from '../supplier/errors.js';
+import type { Activities } from '../durable/activityProxies.js';
+import { failureInfo, isBusiness } from '../durable/failures.js';
+import { PAYMENT_STEP, type Order } from '../order/order.js';
+import { generateParentOrder, type ParentOrder } from './orderCheckout.js';
+import { orderReached } from '../order/steps/lookup.js';
+import { supplierStep, type Seen } from '../durable/supplierStep.js';
+
+/** How often an order in AWAITING_FUNDS asks for the balance on its own. */
+const BALANCE_CHECK_INTERVAL = '30 minutes';
+
+export interface PayOptions {
+  /** How the order waits when the balance is short (default: its own periodic balance check). */
+  awaitFunds?: typeof awaitFunds;
+  /** Whether the order was paid meanwhile by another order of its shipment (checked before paying). */
+  paidElsewhere?: () => boolean;
+}
+
+export async function pay(
+  o: Order,
+  acts: Activities,
+  first: ParentOrder,
+  options: PayOptions = {},
+): Promise<void> {
+  let parent = first;
+  if (!o.paymentApproved) await approval(o, parent.amount);
+  /** A payment of this order was in doubt: a later 1604000 may be the first one's doing. */
+  let doubted = false;
+  const renew = async () => {
+    // Proven unpaid after its lag window: a 1604000 from here on is the balance's own word.
+    doubted = false;
+    const before = parent.payId;
+    parent = await generateParentOrder(o, acts);
+    if (parent.payId !== before) o.note(`payId ${before} expired unpaid; paying ${parent.payId}`);
+  };
+  for (;;) {
+    o.checkCancel();
+    if (options.paidElsewhere?.() === true) return;
+    if (expired(parent)) await renew();
+    o.paymentSending();
+    const result = await supplierStep(o, {
+      name: PAYMENT_STEP,
+      send: () =>
+        acts.supplierOnce.payBalanceV2({
+          shipmentOrderId: parent.shipmentOrderId,
+          payId: parent.payId,
+        }),
+      lookUp: () => {
+        doubted = true;
+        return paidAtSupplier(o, acts);
+      },
+      // Proven unpaid after a doubt: the payId may have expired meanwhile.
+      beforeResend: renew,
+      doubtful: (f) =>
+        isBusiness(f, SupplierCode.PayFailed) ||
+        (doubted && isBusiness(f, SupplierCode.InsufficientBalance)),
+      expected: (f) => isBusiness(f, SupplierCode.InsufficientBalance),
+      cancellable: false,
+    });
+    if (result.ok) {
+      o.paymentMade(result.found ? `paid (${result.note ?? 'found at the supplier'})` : undefined);
+      return;
+    }
+    // 1604000 with nothing in doubt: nothing was paid.
+    o.paymentRefused();
+    await (options.awaitFunds ?? awaitFunds)(
+      o,
+      acts,
+      parent.amount,
+      failureInfo(PAYMENT_STEP, result.failure),
+    );
+  }
+}
+
+function expired(parent: ParentOrder): boolean {
+  return parent.expiresAt !== undefined && new Date().getTime() >= Date.parse(parent.expiresAt);
+}
+
+/** Paid: the supplier shows the order UNSHIPPED (PENDING or PROCESSING) or later, or told us so. */
+async function paidAtSupplier(o: Order, acts: Activities): Promise<Seen<string | undefined>> {
+  const seen = await orderReached(o, acts, OrderStatus.Unshipped);
+  return seen.done
+    ? { done: true, value: undefined, ...(seen.note !== undefined && { note: seen.note }) }
+    : { done: false };
+}
+
+/** The payment policy: pay at once, up to an amount, or after approvePayment. */
+export async function approval(o: Order, amount: number | undefined): Promise<void> {
+  const policy = o.input.fulfillment.payment;
+  const needed =
+    policy.policy === 'approval' ||
+    (policy.policy === 'upTo' && (amount === undefined || amount > policy.maxAmount));
+  if (!needed) {
+    o.approvalNotNeeded();
+    return;
+  }
+  o.approvalAsked();
+  const why =
+    policy.policy === 'approval'
+      ? 'approvePayment (the payment policy asks for approval)'
+      : `approvePayment (${amount ?? 'unknown'} USD is above the automatic limit of ${policy.maxAmount} USD)`;
+  for (;;) {
+    const action = await o.waitAt(Stage.AWAITING_APPROVAL, why, ['approvePayment']);
+    if (!action) continue;
+    o.approvalGiven();
+    o.answer(action, 'payment approved');
+    return;
+  }
+}
+
+/** The order's own wait for funds: a top-up, resume, or its own periodic balance check. */
+export async function awaitFunds(
+  o: Order,
+  acts: Activities,
+  amount: number | undefined,
+  refusal: ReturnType<typeof failureInfo>,
+): Promise<void> {
+  o.awaitTopUp();
+  o.enter(Stage.AWAITING_FUNDS);
+  o.failed(refusal);
+  // Set by a makeup (top-up) message; read through a function, as a signal handler changes it.
+  const toppedUp = () => o.news.toppedUp === true;
+  for (;;) {
+    const action = await o.waitAt(
+      Stage.AWAITING_FUNDS,
+      `a balance top-up of at least ${amount ?? 'the order amount'} USD (makeup payment), resume, or cancel`,
+      ['resume'],
+      // Without a known amount a balance check cannot tell enough from not enough.
+      amount === undefined
+        ? { until: toppedUp }
+        : { until: toppedUp, timeout: BALANCE_CHECK_INTERVAL },
+    );
+    if (action) {
+      o.answer(action, 'retrying payment');
+      return;
+    }
+    if (toppedUp()) {
+      o.note('balance topped up');
+      return;
+    }
+    if (amount === undefined) continue;
+    const balance = await supplierStep(o, {
+      name: 'getBalance',
+      send: () => acts.supplier.getBalance(),
+      // The next check or a top-up will tell.
+      expected: () => true,
+    });
+    if (balance.ok && balance.value >= amount) {
+      o.waitEnded('the balance covers the payment');
+      return;
+    }
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * The activity stubs of an order workflow. Every supplier call goes to the one supplier queue of
+ * the workflow's own queue set (temporal/taskQueues.ts), where the server enforces the account's
+ * rate, with the priority of its class (supplierPriority.ts): one stub per class, and each method
+ * name routed to its class's stub.
+ */
+import { proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
+import type { BatchActivities, SupplierActivities } from './supplierActivities.js';
+import type { CheckoutActivities } from '../checkout/startActivities.js';
+import type { OrchestrationActivities } from '../tracking/orchestrationActivities.js';
+import type { StoreEventActivities } from '../storeEvents/activities.js';
+import type { TokenWaitActivities } from '../session/tokenWaitActivities.js';
+import { FailureType } from '../supplier/failureDetails.js';
+import { queuesOf } from '../temporal/taskQueues.js';
+import {
+  BATCH_ACTIVITY_PRIORITY,
+  byPriority,
+  SUPPLIER_ACTIVITY_PRIORITY,
+  type SupplierPriority,
+} from './supplierPriority.js';
+
+/**
+ * Reads are retried a few times by Temporal; what still fails reaches the workflow's supplier
+ * step, which waits out a busy supplier and asks a person about the rest.
+ */
+const MAX_ATTEMPTS = 3;
+
+const retry = {
+  initialInterval: '1 second',
+  backoffCoefficient: 2,
+  maximumInterval: '2 minutes',
+  maximumAttempts: MAX_ATTEMPTS,
+  nonRetryableErrorTypes: [
+    FailureType.Ambiguous,
+    FailureType.Business,
+    FailureType.Fatal,
+    FailureType.InvalidRequest,
+  ],
+};
+
+export interface Activities {
+  supplier: SupplierActivities;
+  /**
+   * The same, tried once: for calls that may act (create, cart, confirm, payment, waybill,
+   * connection, dispute). A retry of a call whose attempt timed out or whose worker died could
+   * repeat what the supplier already did; the supplier step settles the outcome first.
+   */
+  supplierOnce: SupplierActivities;
+  batch: BatchActivities;
+  orchestration: OrchestrationActivities & CheckoutActivities;
+}
+
+/** Call inside a workflow only. */
+export function activities(): Activities {
+  const queues = queuesOf(workflowInfo().taskQueue);
+  /** A stub per priority class, on the account's supplier queue. */
+  const onSupplierQueue =
+    <T>(options: Pick<ActivityOptions, 'startToCloseTimeout' | 'retry'>) =>
+    (priorityKey: SupplierPriority) =>
+      proxyActivities<T>({ ...options, taskQueue: queues.supplier, priority: { priorityKey } });
+  return {
+    supplier: byPriority(
+      SUPPLIER_ACTIVITY_PRIORITY,
+      onSupplierQueue<SupplierActivities>({ startToCloseTimeout: '1 minute', retry }),
+    ),
+    supplierOnce: byPriority(
+      SUPPLIER_ACTIVITY_PRIORITY,
+      onSupplierQueue<SupplierActivities>({
+        startToCloseTimeout: '1 minute',
+        retry: { maximumAttempts: 1 },
+      }),
+    ),
+    batch: byPriority(
+      BATCH_ACTIVITY_PRIORITY,
+      onSupplierQueue<BatchActivities>({ startToCloseTimeout: '1 minute', retry }),
+    ),
+    orchestration: proxyActivities<OrchestrationActivities & CheckoutActivities>({
+      taskQueue: queues.orders,
+      startToCloseTimeout: '2 minutes',
+      retry: { ...retry, maximumAttempts: 10 },
+    }),
+  };
+}
+
+/**
+ * The store-event delivery of an order or dispute workflow, on its own queue: one attempt per
+ * call, as the outbox (storeEventOutbox.ts) decides when to try again. Call inside a workflow only.
+ */
+export function storeEventDelivery(): StoreEventActivities['deliverStoreEvent'] {
+  return proxyActivities<StoreEventActivities>({
+    taskQueue: workflowInfo().taskQueue,
+    // Above the longest request timeout the workers accept (STORE_EVENTS_TIMEOUT_MS).
+    startToCloseTimeout: '2 minutes',
+    retry: { maximumAttempts: 1 },
+  }).deliverStoreEvent;
+}
+
+/**
+ * The wait for the account's access token (session/tokenWaitActivities.ts), on the workflow's own
+ * (orders) queue: it sends no supplier request. Its answer comes within about a minute; a worker
+ * that does not know it yet (a rolling deploy) fails it, and the caller asks again a little later.
+ * Call inside a workflow only.
+ */
+export function accessTokenWait(): TokenWaitActivities['awaitAccessToken'] {
+  return proxyActivities<TokenWaitActivities>({
+    taskQueue: workflowInfo().taskQueue,
+    startToCloseTimeout: '2 minutes',
+    retry: { maximumAttempts: 1 },
+  }).awaitAccessToken;
+}

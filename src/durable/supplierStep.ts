@@ -1,0 +1,282 @@
+/**
+ * The one way a workflow calls the supplier. Every call goes through `supplierStep`:
+ *
+ * - A call that may act (create, cart, confirm, parent order, payment, waybill, connection,
+ *   dispute) is sent once. When its outcome is unknown (the answer was lost, the attempt died) or
+ *   the supplier answers in a way that may mean "already done" (`doubtful`: a duplicate order,
+ *   "already paid"), nothing is sent again until `lookUp` establishes the truth: done (its value
+ *   is used), or proven not done — the supplier still does not show it once its view had time to
+ *   catch up (`lagMs`). While in doubt the order says so (status.outcomeUnknown), and a payment in
+ *   doubt keeps cancel shut.
+ * - A read is simply sent again.
+ * - Busy, rate-limited and quota answers are waited out (growing pauses; a quota until its reset)
+ *   and never spend attempts. A call dropflow's own pacing held back waits for its slot, no more;
+ *   a call that found no access token waits for the token (tokenWait.ts). Other transient
+ *   failures are tried a few times.
+ * - Whatever else fails — a look-up included — stops at NEEDS_ATTENTION with the step, the
+ *   supplier's code, message and requestId; `resume` goes on from there (looking up first when
+ *   the outcome is still unknown). A refusal the caller handles (`expected`) is returned to it.
+ *
+ * No activity failure ever fails the workflow.
+ */
+import { ActivityFailure, metricMeter, patched, sleep } from '@temporalio/workflow';
+import {
+  backoff,
+  failureInfo,
+  failureOf,
+  isThrottled,
+  isTransient,
+  mayHaveActed,
+  pacedDelay,
+  supplierFailure,
+  throttleDelay,
+  type SupplierFailure,
+} from './failures.js';
+import type { FailureInfo } from '../order/contract.js';
+import { counterOf, METRICS } from '../metrics.js';
+import { Patch } from './versions.js';
+import { waitForToken } from './tokenWait.js';
+
+/** A call that may have acted and whose outcome is not known yet. */
+export interface OutcomeInDoubt {
+  step: string;
+  /** When it became unknown (ISO). */
+  since: string;
+}
+
+/** The workflow state a supplier step reports to (an order, a dispute). */
+export interface StepHost {
+  /** Throws the workflow's cancel if an operator asked for one and it may be honoured now. */
+  checkCancel(): void;
+  unknownOutcome(): OutcomeInDoubt | undefined;
+  outcomeUnknown(step: string): void;
+  outcomeSettled(done: boolean): void;
+  note(text: string): void;
+  /** Says what the workflow waits for (status and UI), without changing stage. */
+  waitFor(what: string): void;
+  /** It no longer waits for that. */
+  doneWaiting(): void;
+  /** How long the supplier's own view may trail what it did. */
+  readonly supplierLagMs: number;
+  /**
+   * Stops for a person until resumed, or until `until` holds (the cause went away by itself), or
+   * throws the workflow's cancel.
+   */
+  needsAttention(info: FailureInfo, remedy?: string, options?: AttentionOptions): Promise<void>;
+}
+
+export interface AttentionOptions {
+  /** Ends the stop without a person: checked whenever the workflow wakes. */
+  until?: () => boolean;
+}
+
+/** What the supplier's own view says of a call whose outcome was unknown. */
+export type Seen<T> = { done: true; value: T; note?: string } | { done: false };
+
+export interface SupplierStep<T> {
+  /** The operator's name for the step: the endpoint. */
+  name: string;
+  /** Sends the call once. */
+  send: () => Promise<T>;
+  /** For calls that may act: whether the supplier shows it done. Reads leave it out. */
+  lookUp?: () => Promise<Seen<T>>;
+  /** Refusals that may mean the call was done already: settled by `lookUp`, not believed. */
+  doubtful?: (f: SupplierFailure) => boolean;
+  /** Refusals the caller handles: returned as `refused`. */
+  expected?: (f: SupplierFailure) => boolean;
+  /** Called when the call was proven not done, before it is sent again. */
+  beforeResend?: () => Promise<void>;
+  /** Cancel is honoured between attempts (default true; the order decides if it may be). */
+  cancellable?: boolean;
+}
+
+export type StepResult<T> =
+  { ok: true; value: T; found: boolean; note?: string } | { ok: false; failure: SupplierFailure };
+
+/** How long the supplier's view may trail its acts, unless the order says otherwise. */
+export const DEFAULT_SUPPLIER_LAG_SECONDS = 120;
+/** Failed attempts of a transient kind (5xx, reset, a read's timeout) that ask a person. */
+export const MAX_TRANSIENT_ATTEMPTS = 3;
+/** Failed look-ups in a row, while an outcome is unknown, that ask a person. */
+export const MAX_LOOKUP_FAILURES = 3;
+/** "Already done" answers that the supplier's view still contradicts before a person is asked. */
+export const MAX_DOUBTFUL_ANSWERS = 2;
+
+export async function supplierStep<T>(o: StepHost, step: SupplierStep<T>): Promise<StepResult<T>> {
+  let transient = 0;
+  let throttled = 0;
+  /** A throttled wait said what the step waits for. */
+  let waited = false;
+  let doubtful = 0;
+  for (;;) {
+    if (step.cancellable !== false) o.checkCancel();
+    if (step.lookUp && o.unknownOutcome()?.step === step.name) {
+      const seen = await settleOutcome(o, step.name, step.lookUp);
+      if (seen.done) {
+        o.outcomeSettled(true);
+        return {
+          ok: true,
+          value: seen.value,
+          found: true,
+          ...(seen.note !== undefined && { note: seen.note }),
+        };
+      }
+      o.outcomeSettled(false);
+      o.note(`${step.name} proven not done at the supplier; sending it again`);
+      await step.beforeResend?.();
+    }
+    try {
+      const value = await step.send();
+      if (waited) o.doneWaiting();
+      return { ok: true, value, found: false };
+    } catch (err) {
+      if (!(err instanceof ActivityFailure)) throw err;
+      const f = supplierFailure(err);
+      if (step.lookUp && mayHaveActed(err)) {
+        o.outcomeUnknown(step.name);
+        o.note(`${step.name}: no answer (${failureOf(step.name, err).message}); looking it up`);
+        continue;
+      }
+      if (step.lookUp && f && step.doubtful?.(f)) {
+        if (++doubtful > MAX_DOUBTFUL_ANSWERS) {
+          o.outcomeUnknown(step.name);
+          await o.needsAttention(
+            failureInfo(step.name, f),
+            `check ${step.name} at the supplier: it answers as if done but does not show it; resume to look again, or cancel`,
+          );
+          continue;
+        }
+        o.outcomeUnknown(step.name);
+        o.note(`${step.name}: ${f.details.message}; looking it up`);
+        continue;
+      }
+      if (f && waitsForToken(f)) {
+        await waitForToken(o, step, f.details);
+        continue;
+      }
+      if (isThrottled(f)) {
+        await waitOut(o, f!, heldForSlot(f!) ? 0 : ++throttled);
+        waited = true;
+        continue;
+      }
+      if (f && step.expected?.(f)) {
+        if (waited) o.doneWaiting();
+        return { ok: false, failure: f };
+      }
+      if (isTransient(err) && ++transient < MAX_TRANSIENT_ATTEMPTS) {
+        await sleep(backoff(transient));
+        continue;
+      }
+      transient = 0;
+      await o.needsAttention(failureOf(step.name, err));
+    }
+  }
+}
+
+/**
+ * Looks the outcome of `name` up until the supplier shows it done, or shows it not done after
+ * its view had the host's lag to catch up since the outcome became unknown. Look-ups that keep
+ * failing stop for a person (resume looks again), or, with `askPerson` false (a cancel that is
+ * already decided), end the search with `unsettled`.
+ */
+export async function settleOutcome<T>(
+  o: StepHost,
+  name: string,
+  lookUp: () => Promise<Seen<T>>,
+  { askPerson = true } = {},
+): Promise<Seen<T> | { done: false; unsettled: FailureInfo }> {
+  const lagMs = o.supplierLagMs;
+  const since = Date.parse(o.unknownOutcome()!.since);
+  let failures = 0;
+  let throttled = 0;
+  const lookingUp = `the outcome of ${name}, unknown since its answer was lost: looking it up at the supplier (its view may trail by up to ${Math.round(lagMs / 1000)} s)`;
+  for (let attempt = 1; ; attempt++) {
+    const askedAt = new Date().getTime();
+    o.waitFor(lookingUp);
+    try {
+      const seen = await lookUp();
+      failures = 0;
+      if (seen.done || askedAt - since >= lagMs) {
+        o.doneWaiting();
+        reconciled(name, seen.done ? 'found' : 'not_found');
+        return seen;
+      }
+      await sleep(
+        Math.min(backoff(attempt), Math.max(1_000, since + lagMs - new Date().getTime())),
+      );
+    } catch (err) {
+      if (!(err instanceof ActivityFailure)) throw err;
+      const f = supplierFailure(err);
+      if (f && waitsForToken(f)) {
+        await waitForToken(o, { name: `${name} look-up`, cancellable: false }, f.details);
+        continue;
+      }
+      if (isThrottled(f)) {
+        await waitOut(o, f!, heldForSlot(f!) ? 0 : ++throttled);
+        continue;
+      }
+      if (++failures < MAX_LOOKUP_FAILURES) {
+        await sleep(backoff(failures));
+        continue;
+      }
+      failures = 0;
+      reconciled(name, 'failed');
+      const info = failureOf(`${name} look-up`, err);
+      const unsettled = {
+        ...info,
+        message: `the outcome of ${name} is unknown and looking it up failed: ${info.message}`,
+      };
+      if (!askPerson) {
+        o.doneWaiting();
+        return { done: false, unsettled };
+      }
+      await o.needsAttention(
+        unsettled,
+        `resume to look ${name} up again once the supplier answers, or check it in the supplier's console`,
+      );
+    }
+  }
+}
+
+/** How a look-up after an unknown outcome ended (a metric only: no command, none in replay). */
+function reconciled(step: string, result: 'found' | 'not_found' | 'failed'): void {
+  counterOf(metricMeter, METRICS.reconciliations).add(1, { step, result });
+}
+
+/** Held back by dropflow's pacing (never sent): it waits for its slot, and counts nothing. */
+function heldForSlot(f: SupplierFailure): boolean {
+  return f.details.paced === true && patched(Patch.PacedSlot);
+}
+
+/** No access token (never sent): it waits for the token (tokenWait.ts). */
+function waitsForToken(f: SupplierFailure): boolean {
+  return f.details.noToken === true && patched(Patch.TokenWait);
+}
+
+/**
+ * The supplier asks us to slow down, or dropflow's pacing held the call back: say so, and wait.
+ * `attempt` 0: the call was held for the account's slot and waits for it, no more.
+ */
+async function waitOut(o: StepHost, f: SupplierFailure, attempt: number): Promise<void> {
+  const ms = attempt === 0 ? pacedDelay(f) : throttleDelay(f, attempt);
+  const why =
+    f.details.noToken === true
+      ? `no access token for the account (${f.details.message})`
+      : attempt === 0
+        ? `the account's request budget: its next slot`
+        : `the supplier asks to slow down (${f.details.message})`;
+  o.waitFor(`${why}; trying again in ${Math.round(ms / 1000)} s`);
+  await sleep(ms);
+}
+
+/** A step whose refusals the caller does not handle: it returns only once the call is done. */
+export async function supplierCall<T>(
+  o: StepHost,
+  step: Omit<SupplierStep<T>, 'expected'>,
+): Promise<{ value: T; found: boolean; note?: string }> {
+  for (;;) {
+    const r = await supplierStep(o, step);
+    if (r.ok) return r;
+    await o.needsAttention(failureInfo(step.name, r.failure));
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * Patch ids of workflow changes that running workflows must not see mid-way
+ * (docs/changing-workflows.md). A patch id is never reused; one is removed only with its old
+ * branch, once no open workflow started before it.
+ */
+export const Patch = {
+  /**
+   * fulfillOrder and disputeOrder on the reconciling supplier step (durable/supplierStep.ts).
+   * Workflows started before it finish on the frozen code in ./v1.
+   */
+  ReconcilingSteps: 'reconciling-steps-2026-11',
+  /**
+   * fulfillOrder checks out with its account's other orders (checkout/coordinator.ts) and writes
+   * search attributes only when they change, once per workflow task. Orders started before it
+   * check out alone to the end.
+   */
+  BatchedCheckout: 'batched-checkout-2026-11',
+  /**
+   * trackingSweep continues as new page by page, matches the supplier's answers by every id and
+   * flags orders the supplier went quiet about. Sweeps started before it finish on ./v1.
+   */
+  TrackingSweepPages: 'tracking-sweep-pages-2026-11',
+  /**
+   * followDelivery stops at NEEDS_ATTENTION on the sweeper's `stale` news (order/steps/shipment.ts).
+   */
+  TrackingStaleFlags: 'tracking-stale-flags-2026-11',
+  /**
+   * Order and dispute workflows tell the store what happened (storeEventOutbox.ts). Asked at each
+   * emission: workflows running before it emit from their next event on.
+   */
+  StoreEvents: 'store-events-2026-11',
+  /**
+   * A call dropflow's pacing held back (not sent) waits exactly for the account's slot, without
+   * growing the step's pause (durable/supplierStep.ts).
+   */
+  PacedSlot: 'paced-slot-2026-11',
+  /**
+   * A call that found no access token waits for one with the `awaitAccessToken` activity, stops
+   * at NEEDS_ATTENTION when the key is refused or the wait is too long, and goes on by itself once
+   * a token is there (durable/tokenWait.ts).
+   */
+  TokenWait: 'token-wait-2026-11',
+  /**
+   * An order bounds every wait on its checkout coordinator (then asks it, and re-joins or goes on
+   * alone), survives signals to a gone coordinator, writes its stage once a brief wait lasts, and
+   * shares a confirmed shipment's money with its siblings. Asked at each such point: orders that
+   * were waiting before it take it from their next wake-up on.
+   */
+  CheckoutBounds: 'checkout-bounds-2026-11',
+  /**
+   * accountCheckout (checkout/coordinator.ts): cancels answered only before a batch call may act,
+   * siblings, the checkoutMember query, paced outcomes, continue-as-new by budget also while
+   * batches run. Runs started before it go on in ./v1/checkout until idle, then continue as new.
+   */
+  CheckoutCoordinator: 'checkout-coordinator-2026-11',
+  /**
+   * supplierSession backs a refused refresh off with jitter, falls back to getAccessToken within
+   * its spacing, records a refused API key and takes the `reauth` update. Asked before each
+   * renewal and each turn of the old waits: a running session takes it at its next turn.
+   */
+  SessionBackoff: 'session-backoff-2026-11',
+  /**
+   * disputeOrder adopts only the dispute its create opened (disputeMatch.ts), follows it by a
+   * matched id and continues as new. Decided at the start: disputes started before finish on
+   * ./v2.
+   */
+  DisputeAdopt: 'dispute-adopt-2026-11',
+} as const;

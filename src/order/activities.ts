@@ -1,0 +1,194 @@
+/**
+ * Order activities: one supplier call each, named after the endpoint (docs/supplier-api.md §7).
+ * They return only what the workflow needs, and nothing personal, since results are kept in
+ * history.
+ */
+import { ApplicationFailure } from '@temporalio/common';
+import { FailureType, type SupplierFailureDetails } from '../supplier/failureDetails.js';
+import type { SupplierClient } from '../supplier/client.js';
+import {
+  addCart,
+  addCartConfirm,
+  createOrderV3,
+  deleteOrder,
+  getOrderLogisticsInfo,
+  interceptedOrderId,
+  listOrders,
+  saveGenerateParentOrder,
+  updateLogistics,
+  type CreateOrderRequest,
+  type InterceptedOrder,
+  type InterceptReason as SupplierReason,
+} from '../supplier/api/orders.js';
+import { OrderStatus } from '../supplier/api/constants.js';
+import { supplierCall } from '../supplier/supplierCall.js';
+
+/** The supplier's `yyyy-MM-dd HH:mm:ss` (UTC) as an ISO instant; undefined when unreadable. */
+function utcTime(text: string): string | undefined {
+  const at = Date.parse(`${text.replace(' ', 'T')}Z`);
+  return Number.isNaN(at) ? undefined : new Date(at).toISOString();
+}
+
+export interface Reason {
+  code?: number;
+  message: string;
+}
+
+export interface Amounts {
+  orderAmount?: number;
+  productAmount?: number;
+  postageAmount?: number;
+}
+
+export interface CreatedOrder {
+  /** Absent for a store-flow order whose products are not connected yet. */
+  svcOrderId?: string;
+  shipmentOrderId?: string;
+  amounts: Amounts;
+  logisticsMiss: boolean;
+  /** Interception reasons reported at creation; empty when none. */
+  reasons: Reason[];
+}
+
+/** Where an order stands after a cart step: through, or stopped with the supplier's reasons. */
+export interface StepOutcome {
+  intercepted: boolean;
+  reasons: Reason[];
+}
+
+export interface LogisticsChoice {
+  id: string;
+  logisticsName: string;
+  postage?: number;
+  arrivalTime?: string;
+}
+
+export const toReason = (r: SupplierReason): Reason => ({
+  ...(r.code != null && { code: r.code }),
+  message: r.message ?? 'intercepted (no reason given)',
+});
+
+/** Whether `svcOrderId` is among the intercepted entries, and the reasons they give. */
+export function interception(entries: InterceptedOrder[], svcOrderId: string): StepOutcome {
+  const mine = entries.filter((e) => interceptedOrderId(e) === svcOrderId);
+  if (mine.length === 0) return { intercepted: false, reasons: [] };
+  const reasons = mine.flatMap((e) =>
+    typeof e === 'string'
+      ? []
+      : [
+          ...e.interceptOrderReasons.map(toReason),
+          ...(e.logisticsMiss === true
+            ? [{ message: 'logisticsMiss: the logistics line does not serve this route' }]
+            : []),
+        ],
+  );
+  return {
+    intercepted: true,
+    reasons: reasons.length > 0 ? reasons : [{ message: 'intercepted' }],
+  };
+}
+
+/** A success answer dropflow cannot go on with: a person must look (NEEDS_ATTENTION). */
+export function unusableAnswer(endpoint: string, what: string): ApplicationFailure {
+  const details: SupplierFailureDetails = { endpoint, message: `the supplier answered ${what}` };
+  return ApplicationFailure.create({
+    type: FailureType.Fatal,
+    message: `${endpoint}: the supplier answered ${what}`,
+    details: [details],
+    nonRetryable: true,
+  });
+}
+
+export function orderActivities(supplier: SupplierClient) {
+  return {
+    async createOrderV3(order: CreateOrderRequest): Promise<CreatedOrder> {
+      const r = await supplierCall(supplier, createOrderV3, order);
+      return {
+        ...(r.orderId != null && { svcOrderId: r.orderId }),
+        ...(r.shipmentOrderId != null && { shipmentOrderId: r.shipmentOrderId }),
+        amounts: {
+          ...(r.orderAmount != null && { orderAmount: r.orderAmount }),
+          ...(r.productAmount != null && { productAmount: r.productAmount }),
+          ...(r.postageAmount != null && { postageAmount: r.postageAmount }),
+        },
+        logisticsMiss: r.logisticsMiss === true,
+        reasons: r.interceptOrderReasons.map(toReason),
+      };
+    },
+
+    async addCart(svcOrderId: string): Promise<StepOutcome> {
+      const r = await supplierCall(supplier, addCart, { svcOrderIdList: [svcOrderId] });
+      return interception(r.interceptOrders, svcOrderId);
+    },
+
+    async addCartConfirm(svcOrderId: string): Promise<StepOutcome & { shipmentOrderId?: string }> {
+      const r = await supplierCall(supplier, addCartConfirm, { svcOrderIdList: [svcOrderId] });
+      const outcome = interception(r.interceptOrders, svcOrderId);
+      if (!outcome.intercepted && r.shipmentsId == null) {
+        throw unusableAnswer('addCartConfirm', 'confirmed without a shipmentsId');
+      }
+      return { ...outcome, ...(r.shipmentsId != null && { shipmentOrderId: r.shipmentsId }) };
+    },
+
+    async saveGenerateParentOrder(
+      shipmentOrderId: string,
+    ): Promise<StepOutcome & { payId?: string; amount?: number; payExpiresAt?: string }> {
+      const r = await supplierCall(supplier, saveGenerateParentOrder, { shipmentOrderId });
+      const intercepted = r.interceptOrders.length > 0;
+      if (!intercepted && r.payId == null) {
+        throw unusableAnswer('saveGenerateParentOrder', 'a parent order without a payId');
+      }
+      return {
+        intercepted,
+        reasons: intercepted
+          ? interception(r.interceptOrders, interceptedOrderId(r.interceptOrders[0]!) ?? '').reasons
+          : [],
+        ...(r.payId != null && { payId: r.payId }),
+        ...(r.payExpireTime != null && { payExpiresAt: utcTime(r.payExpireTime) }),
+        ...((r.paymentInformation?.payableAmount ?? r.orderMoney) != null && {
+          amount: r.paymentInformation?.payableAmount ?? r.orderMoney ?? undefined,
+        }),
+      };
+    },
+
+    /** The supplier order ids an unpaid shipment (parent order) holds. */
+    async ordersOfShipment(shipmentOrderId: string): Promise<string[]> {
+      const r = await supplierCall(supplier, listOrders, {
+        shipmentOrderId,
+        status: OrderStatus.Unpaid,
+        pageSize: 100,
+      });
+      return r.list.flatMap((o) => [o.svcOrderId, o.orderId].filter((id) => id != null));
+    },
+
+    async getOrderLogisticsInfo(orderCode: string): Promise<LogisticsChoice[]> {
+      const options = await supplierCall(supplier, getOrderLogisticsInfo, { orderCode });
+      return options.map((o) => ({
+        id: o.id,
+        logisticsName: o.logisticsName ?? '',
+        ...(o.postage != null && { postage: o.postage }),
+        ...(o.arrivalTime != null && { arrivalTime: o.arrivalTime }),
+      }));
+    },
+
+    async updateLogistics(change: {
+      orderCode: string;
+      optionId: string;
+      logisticsName: string;
+    }): Promise<StepOutcome> {
+      const r = await supplierCall(supplier, updateLogistics, {
+        id: change.optionId,
+        orderCode: change.orderCode,
+        logisticsName: change.logisticsName,
+      });
+      const reasons = r.interceptAbnormalReasons.map((x) =>
+        typeof x === 'string' ? { message: x } : toReason(x),
+      );
+      return { intercepted: reasons.length > 0, reasons };
+    },
+
+    async deleteOrder(svcOrderId: string): Promise<void> {
+      await supplierCall(supplier, deleteOrder, { orderId: svcOrderId });
+    },
+  };
+}

@@ -1,0 +1,306 @@
+/**
+ * The order workflow's public surface (docs/architecture.md §4 to §11), defined once for workflow
+ * code, the worker, the gateway, the CLI and upstream clients: workflow names and ids, stages,
+ * signals, updates and the status query. Sandbox-safe: imports only @temporalio/workflow's
+ * definers.
+ */
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { OrderChanges } from './orderInput.js';
+import type { StoreEventsView } from '../storeEvents/contract.js';
+
+export const ORDER_WORKFLOW = 'fulfillOrder';
+export const DISPUTE_WORKFLOW = 'disputeOrder';
+
+/** `order:<orderNumber>`: the caller's order name is the idempotency key of an order. */
+export function orderWorkflowId(orderNumber: string): string {
+  return `order:${orderNumber}`;
+}
+
+export function disputeWorkflowId(orderNumber: string, businessDisputeId: string): string {
+  return `dispute:${orderNumber}:${businessDisputeId}`;
+}
+
+export const Stage = {
+  RECEIVED: 'RECEIVED',
+  CREATED: 'CREATED',
+  IN_CART: 'IN_CART',
+  CONFIRMED: 'CONFIRMED',
+  AWAITING_PAYMENT: 'AWAITING_PAYMENT',
+  PAID: 'PAID',
+  AWAITING_WAYBILL: 'AWAITING_WAYBILL',
+  AWAITING_SHIPMENT: 'AWAITING_SHIPMENT',
+  SHIPPED: 'SHIPPED',
+  DELIVERED: 'DELIVERED',
+  COMPLETED: 'COMPLETED',
+  /** Stopped by the supplier's interception; reasons in the status. */
+  INTERCEPTED: 'INTERCEPTED',
+  /** The balance does not cover the payment (1604000). */
+  AWAITING_FUNDS: 'AWAITING_FUNDS',
+  /** The payment policy asks a person to approve the payment (approvePayment). */
+  AWAITING_APPROVAL: 'AWAITING_APPROVAL',
+  /** Store flow: a store product is not connected to a catalogue product yet. */
+  AWAITING_CONNECTION: 'AWAITING_CONNECTION',
+  /** A non-retryable failure; the supplier's code, message and requestId in the status. */
+  NEEDS_ATTENTION: 'NEEDS_ATTENTION',
+  CANCELLED: 'CANCELLED',
+} as const;
+export type Stage = (typeof Stage)[keyof typeof Stage];
+
+/** Stages that wait for a person or an outside event (NeedsAttention is true in them). */
+export const WAITING_STAGES: readonly Stage[] = [
+  Stage.INTERCEPTED,
+  Stage.AWAITING_FUNDS,
+  Stage.AWAITING_APPROVAL,
+  Stage.AWAITING_CONNECTION,
+  Stage.AWAITING_WAYBILL,
+  Stage.NEEDS_ATTENTION,
+];
+
+/** Stages after payment in which the tracking sweeper asks the supplier about the order. */
+export const TRACKED_STAGES: readonly Stage[] = [
+  Stage.PAID,
+  Stage.AWAITING_WAYBILL,
+  Stage.AWAITING_SHIPMENT,
+  Stage.SHIPPED,
+  Stage.DELIVERED,
+];
+
+export const FINAL_STAGES: readonly Stage[] = [Stage.COMPLETED, Stage.CANCELLED];
+
+// ---- supplier news ---------------------------------------------------------------------------
+
+/** A tracking event of the carrier. */
+export interface TrackingEvent {
+  status?: string;
+  activity?: string;
+  location?: string;
+  eventTime?: string;
+}
+
+/**
+ * What the supplier says about an order, from a webhook (`supplierEvent`) or from the tracking
+ * sweeper's batch queries (`supplierStatus`). Both are idempotent by `messageId`.
+ */
+export interface SupplierNews {
+  /** The webhook's messageId, or the sweeper's id for this observation. */
+  messageId: string;
+  /**
+   * `order`, `logistics`, `makeup`, `connected` (ORDER_CONNNECTED), `status` or `stale`
+   * (sweeper), or `dispute` (from the order's disputeOrder workflow).
+   */
+  kind: 'order' | 'logistics' | 'makeup' | 'connected' | 'status' | 'stale' | 'dispute';
+  svcOrderId?: string;
+  /** The supplier's order status: CREATED … UNSHIPPED, SHIPPED, DELIVERED, CANCELLED. */
+  orderStatus?: string;
+  subStatus?: string;
+  logisticName?: string;
+  trackNumber?: string;
+  trackingUrl?: string;
+  trackingEvents?: TrackingEvent[];
+  /** Proof-of-delivery file URLs, once the supplier has them. */
+  proofOfDelivery?: string[];
+  /** Makeup (top-up) status: CREATED, CANCELED, PAID. */
+  makeupStatus?: string;
+  /** When the supplier observed it (ISO 8601), if known. */
+  at?: string;
+  /** Where a dispute about the order stands. */
+  dispute?: DisputeSummaryNews;
+  /** The sweeper's word that the supplier has gone quiet about the order. */
+  stale?: StaleNews;
+}
+
+/** Why the tracking sweeper flags an order it follows. */
+export const StaleReason = {
+  /** The supplier no longer lists the order, asked by every id the order is known by. */
+  Missing: 'missing',
+  /** The supplier's status has not changed for longer than the configured limit. */
+  Unmoved: 'unmoved',
+} as const;
+export type StaleReason = (typeof StaleReason)[keyof typeof StaleReason];
+
+export interface StaleNews {
+  reason: StaleReason;
+  /** Since when (ISO 8601): the first sweep that missed the order, or the status's own date. */
+  since: string;
+  /** For the operator, in words; no personal data. */
+  note: string;
+}
+
+export interface DisputeSummaryNews {
+  businessDisputeId: string;
+  disputeId?: string;
+  stage: DisputeStage;
+  outcome?: DisputeOutcome;
+}
+
+export const supplierEventSignal = defineSignal<[SupplierNews]>('supplierEvent');
+export const supplierStatusSignal = defineSignal<[SupplierNews]>('supplierStatus');
+
+// ---- operator actions ------------------------------------------------------------------------
+
+export interface ActionResult {
+  /** False when the action was heard but the supplier refused it (the message says why). */
+  accepted: boolean;
+  /** The order's stage (or the dispute's, for a disputeOrder workflow) after the action. */
+  stage: Stage | DisputeStage;
+  message: string;
+}
+
+export interface ResumeInput {
+  /** Who asked, for the timeline. */
+  by?: string;
+  note?: string;
+}
+export interface ChangeLogisticsInput {
+  logisticName: string;
+  by?: string;
+}
+export interface ApprovePaymentInput {
+  by?: string;
+  note?: string;
+}
+export interface WaybillInput {
+  /** A carrier the storage accepts (warehouse detail's logisticsBrandList). */
+  carrier: string;
+  trackNumber: string;
+  filename: string;
+  /** The label file, base64. */
+  contentBase64: string;
+  contentType?: string;
+}
+export interface CancelInput {
+  reason: string;
+  by?: string;
+}
+/**
+ * Changes to the order's createOrderV3 body (AMENDABLE_FIELDS in orderInput.ts; null removes an
+ * optional field), taken while the supplier does not have the order yet.
+ */
+export interface AmendInput {
+  order: OrderChanges;
+  /** Who asked, for the timeline. */
+  by?: string;
+}
+
+export const resumeUpdate = defineUpdate<ActionResult, [ResumeInput]>('resume');
+export const changeLogisticsUpdate = defineUpdate<ActionResult, [ChangeLogisticsInput]>(
+  'changeLogistics',
+);
+export const approvePaymentUpdate = defineUpdate<ActionResult, [ApprovePaymentInput]>(
+  'approvePayment',
+);
+export const provideWaybillUpdate = defineUpdate<ActionResult, [WaybillInput]>('provideWaybill');
+export const cancelUpdate = defineUpdate<ActionResult, [CancelInput]>('cancel');
+export const amendUpdate = defineUpdate<ActionResult, [AmendInput]>('amend');
+/**
+ * The failure type of an amend refused for its changes: the first detail is the `FieldIssue[]`
+ * (field and rule) of the order they would make.
+ */
+export const AMEND_INVALID = 'OrderAmendInvalid';
+
+// ---- status ----------------------------------------------------------------------------------
+
+export interface TimelineEntry {
+  stage: Stage;
+  at: string;
+  note?: string;
+}
+
+/** A supplier failure as the operator sees it. */
+export interface FailureInfo {
+  step: string;
+  message: string;
+  code?: number;
+  requestId?: string;
+}
+
+export interface OrderStatus {
+  orderNumber: string;
+  flow: string;
+  stage: Stage;
+  svcOrderId?: string;
+  /**
+   * Whether the supplier has (or had) filed the order: created, intercepted at creation, or held
+   * unconnected (flow C). False again once dropflow deleted it there to amend it. Missing in the
+   * results of orders that ended before amend existed.
+   */
+  atSupplier?: boolean;
+  shipmentOrderId?: string;
+  payId?: string;
+  logisticName?: string;
+  amounts?: { orderAmount?: number; productAmount?: number; postageAmount?: number };
+  trackNumber?: string;
+  trackingUrl?: string;
+  trackingEvents?: TrackingEvent[];
+  proofOfDelivery?: string[];
+  /** Why the supplier intercepted the order, while INTERCEPTED. */
+  interception?: { step: string; reasons: { code?: number; message: string }[] };
+  /** The blocking failure, while NEEDS_ATTENTION (or the last one that was resolved). */
+  error?: FailureInfo;
+  /**
+   * A call that may have acted and whose outcome is not known yet (its answer was lost): nothing
+   * is sent again, and nothing it would forbid is allowed, until the supplier shows the truth.
+   */
+  outcomeUnknown?: { step: string; since: string };
+  /** What the order waits for, in words. */
+  waitingFor?: string;
+  /** The latest dispute about the order, when one was opened. */
+  dispute?: DisputeSummaryNews;
+  /** Where the order's events to the store stand, once it emitted one. */
+  storeEvents?: StoreEventsView;
+  timeline: TimelineEntry[];
+}
+
+export const statusQuery = defineQuery<OrderStatus>('status');
+
+// ---- disputes --------------------------------------------------------------------------------
+
+export type DisputeStage = 'OPENING' | 'OPEN' | 'RESOLVED' | 'CANCELLED' | 'NEEDS_ATTENTION';
+
+export interface DisputeOutcome {
+  result: 'refund' | 'reissue' | 'reject';
+  /** Refunded amount, USD. */
+  money?: number;
+  /** The reissued order, for a reissue. */
+  resendOrderCode?: string;
+}
+
+/** The input of disputeOrder; `businessDisputeId` also names the workflow (disputeWorkflowId). */
+export interface DisputeInput {
+  orderNumber: string;
+  svcOrderId: string;
+  businessDisputeId: string;
+  /** Lines and units to dispute; every disputable unit when empty. */
+  lines: { lineItemId: string; quantity: number }[];
+  expect: 'refund' | 'reissue';
+  refundTo: 'balance' | 'platform';
+  /** One of disputeConfirmInfo's reasons; the first offered when left out. */
+  reasonId?: number;
+  message: string;
+  imageUrls: string[];
+  /** How often to ask the supplier for the outcome (the supplier pushes no dispute events). */
+  checkEverySeconds: number;
+  /** Continue as new past this many history events (default 5000; tests lower it). */
+  historyLimit?: number;
+}
+
+export interface DisputeStatus {
+  orderNumber: string;
+  businessDisputeId: string;
+  stage: DisputeStage;
+  disputeId?: string;
+  /** What was asked for, USD. */
+  amount?: number;
+  reason?: string;
+  outcome?: DisputeOutcome;
+  error?: FailureInfo;
+  /** A call that may have acted whose outcome is not known yet (see OrderStatus). */
+  outcomeUnknown?: { step: string; since: string };
+  /** What the dispute waits for, in words. */
+  waitingFor?: string;
+  /** Where the dispute's events to the store stand, once it emitted one. */
+  storeEvents?: StoreEventsView;
+  timeline: { stage: DisputeStage; at: string; note?: string }[];
+}
+
+export const disputeStatusQuery = defineQuery<DisputeStatus>('status');

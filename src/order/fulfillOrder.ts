@@ -1,0 +1,155 @@
+/**
+ * `fulfillOrder`: one order, from the store's hand-over to COMPLETED, through the supplier's
+ * flow. Each step lives in ./steps and calls the supplier through ./steps/supplierStep.ts; this
+ * file wires handlers and the sequence. Orders started before the reconciling steps run ./v1;
+ * orders started before batched checkout check out alone (steps/checkout.ts, steps/payment.ts).
+ */
+import {
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  patched,
+  setHandler,
+} from '@temporalio/workflow';
+import {
+  AMEND_INVALID,
+  amendUpdate,
+  approvePaymentUpdate,
+  cancelUpdate,
+  changeLogisticsUpdate,
+  FINAL_STAGES,
+  provideWaybillUpdate,
+  resumeUpdate,
+  statusQuery,
+  supplierEventSignal,
+  supplierStatusSignal,
+  type AmendInput,
+  type CancelInput,
+  type ChangeLogisticsInput,
+  type OrderStatus,
+  type WaybillInput,
+} from './contract.js';
+import { amendOrder, usesPlatformLogistics, type OrderInput } from './orderInput.js';
+import { activities } from '../durable/activityProxies.js';
+import { checkoutOutcomeSignal } from '../checkout/contract.js';
+import { CancelRequested, Order } from './order.js';
+import { checkoutAndPay } from '../checkout/batchedCheckout.js';
+import { cancelOrder } from './steps/cancel.js';
+import { checkout } from '../checkout/orderCheckout.js';
+import { pay } from '../checkout/payment.js';
+import { planOrder } from './steps/plan.js';
+import { followDelivery, uploadWaybill } from './steps/shipment.js';
+import { fulfillOrderV1 } from '../frozen/v1/fulfillOrder.js';
+import { Patch } from '../durable/versions.js';
+
+export async function fulfillOrder(input: OrderInput): Promise<OrderStatus> {
+  // Decided once, at the start: an order keeps the code it started with.
+  if (!patched(Patch.ReconcilingSteps)) return fulfillOrderV1(input);
+  const batched = patched(Patch.BatchedCheckout);
+  const o = new Order(input, { lean: batched });
+  const acts = activities();
+  registerHandlers(o);
+
+  try {
+    const body = await planOrder(o, acts);
+    if (batched) {
+      await checkoutAndPay(o, acts, body);
+    } else {
+      const parent = await checkout(o, acts, body);
+      await pay(o, acts, parent);
+    }
+    if (usesPlatformLogistics(input.fulfillment)) await uploadWaybill(o, acts);
+    await followDelivery(o);
+  } catch (err) {
+    if (!(err instanceof CancelRequested)) {
+      // Every supplier call is caught by its step; anything else is a bug. A plain Error fails
+      // the workflow task, not the order: Temporal retries it until a fixed worker runs it.
+      throw new Error(`unexpected failure in fulfillOrder: ${String(err)}`);
+    }
+    await cancelOrder(o, acts, err.reason);
+  }
+  // Actions that arrived as the order finished are answered, so every Update completes.
+  o.refuseWaiting(`the order is ${o.stage}: nothing left to act on`);
+  await o.storeEventsDelivered();
+  await condition(allHandlersFinished);
+  o.flush();
+  return o.status;
+}
+
+function refuse(o: Order, action: string, why: string): never {
+  throw new Error(`${action} refused: ${why} (order ${o.status.orderNumber} is ${o.stage})`);
+}
+
+function registerHandlers(o: Order): void {
+  setHandler(statusQuery, () => o.status);
+  setHandler(supplierEventSignal, (news) => void o.hear(news));
+  setHandler(supplierStatusSignal, (news) => void o.hear(news));
+  setHandler(checkoutOutcomeSignal, (outcome) => {
+    o.checkoutHeard(outcome);
+  });
+
+  setHandler(resumeUpdate, (input) => o.request('resume', input), {
+    validator: (_input) => {
+      if (!o.accepting.has('resume')) refuse(o, 'resume', 'it is not waiting for a person');
+    },
+  });
+  setHandler(changeLogisticsUpdate, (input) => o.request('changeLogistics', input), {
+    validator: (input: ChangeLogisticsInput) => {
+      if (!o.accepting.has('changeLogistics'))
+        refuse(o, 'changeLogistics', 'only an intercepted order changes logistics');
+      if (o.confirmed)
+        refuse(o, 'changeLogistics', 'the cart is confirmed (the supplier answers 8002)');
+      if (typeof input.logisticName !== 'string' || input.logisticName.trim() === '') {
+        refuse(o, 'changeLogistics', 'logisticName is required');
+      }
+    },
+  });
+  setHandler(approvePaymentUpdate, (input) => o.request('approvePayment', input), {
+    validator: (_input) => {
+      if (!o.accepting.has('approvePayment'))
+        refuse(o, 'approvePayment', 'no payment waits for approval');
+    },
+  });
+  setHandler(provideWaybillUpdate, (input) => o.request('provideWaybill', input), {
+    validator: (input: WaybillInput) => {
+      if (!o.accepting.has('provideWaybill')) refuse(o, 'provideWaybill', 'no waybill is awaited');
+      for (const field of ['carrier', 'trackNumber', 'filename', 'contentBase64'] as const) {
+        if (typeof input[field] !== 'string' || input[field] === '') {
+          refuse(o, 'provideWaybill', `${field} is required`);
+        }
+      }
+    },
+  });
+  setHandler(cancelUpdate, (input) => o.request('cancel', input), {
+    validator: (input: CancelInput) => {
+      if (FINAL_STAGES.includes(o.stage)) refuse(o, 'cancel', 'the order is finished');
+      const shared = o.shipmentRefusal;
+      if (shared !== undefined) refuse(o, 'cancel', shared);
+      if (!o.cancellable) {
+        refuse(
+          o,
+          'cancel',
+          'the order is paid or its payment is under way; open a dispute instead',
+        );
+      }
+      if (o.cancelUnderWay) refuse(o, 'cancel', 'a cancel is already under way');
+      if (typeof input.reason !== 'string' || input.reason.trim() === '')
+        refuse(o, 'cancel', 'a reason is required');
+    },
+  });
+  setHandler(amendUpdate, (input) => o.request('amend', input), {
+    validator: (input: AmendInput) => {
+      // The changes first: a refused amend names the field and the rule whatever the stage.
+      const amended = amendOrder(o.input, (input as AmendInput | undefined)?.order);
+      if (!amended.ok) {
+        throw ApplicationFailure.create({
+          type: AMEND_INVALID,
+          message: `amend refused: ${amended.issues.map((i) => `${i.field}: ${i.rule}`).join('; ')}`,
+          details: [amended.issues],
+          nonRetryable: true,
+        });
+      }
+      if (!o.accepting.has('amend')) refuse(o, 'amend', o.amendRefusal());
+    },
+  });
+}

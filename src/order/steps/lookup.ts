@@ -1,0 +1,39 @@
+/** The supplier's own view of the order: what settles a call whose outcome was unknown. */
+import type { OrderSnapshot } from '../../tracking/lookupActivities.js';
+import { OrderStatus, reachedStatus } from '../../supplier/api/constants.js';
+import type { Activities } from '../../durable/activityProxies.js';
+import type { Order } from '../order.js';
+import type { Seen } from '../../durable/supplierStep.js';
+
+/** The supplier's order for this order (by svc order id when known, else by order number). */
+export async function lookUpOrder(o: Order, acts: Activities): Promise<OrderSnapshot | undefined> {
+  const key = o.status.svcOrderId ?? o.status.orderNumber;
+  const found = await acts.batch.getOrderDetailBatch([key]);
+  const svcOrderId = o.status.svcOrderId;
+  return found.find((s) =>
+    svcOrderId !== undefined
+      ? s.svcOrderId === svcOrderId || s.svcOrderCode === svcOrderId
+      : s.orderNumber === o.status.orderNumber,
+  );
+}
+
+/**
+ * Whether the order is at or past `status`, as the supplier shows it or as its own webhooks and
+ * sweeps already told (a SHIPPED message proves the payment even when the query lags).
+ */
+export async function orderReached(
+  o: Order,
+  acts: Activities,
+  status: OrderStatus,
+): Promise<Seen<OrderSnapshot | undefined>> {
+  if (reachedStatus(o.news.orderStatus, status)) {
+    return { done: true, value: undefined, note: `the supplier reported ${o.news.orderStatus}` };
+  }
+  const now = await lookUpOrder(o, acts);
+  return reachedStatus(now?.orderStatus, status)
+    ? { done: true, value: now, note: `the supplier shows ${now?.orderStatus}` }
+    : { done: false };
+}
+
+/** Paid: UNSHIPPED (PENDING or PROCESSING alike) or any later status. */
+export const PAID_STATUS = OrderStatus.Unshipped;

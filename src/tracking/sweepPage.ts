@@ -1,0 +1,219 @@
+/**
+ * One page of a tracking sweep, shared by the sweeps the schedule started (trackingSweep.ts) and
+ * the account's long-running sweeper (trackingSweeper.ts): ask the supplier about a page of
+ * tracked orders, match the answers by every id, judge each order and tell it what it does not
+ * know yet. See trackingSweep.ts for the whole story.
+ */
+import { ActivityFailure, log, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import type { BatchActivities } from '../durable/supplierActivities.js';
+import type { OrderSnapshot } from './lookupActivities.js';
+import type {
+  OrchestrationActivities,
+  OrderSignal,
+  TrackedOrder,
+} from './orchestrationActivities.js';
+import { queuesOf } from '../temporal/taskQueues.js';
+import { SupplierPriority } from '../durable/supplierPriority.js';
+import { chunk, judge, needsProof, told, type Observation } from './trackingChanges.js';
+import { askKey, canAskByNumber, matchAnswers, proofOf } from './trackingMatch.js';
+import { memoryIn, remember, type SweepMemory } from './trackingMemory.js';
+
+export interface SweepCounts {
+  /** Workflow runs the sweep took (one per page). */
+  runs: number;
+  /** Tracked orders found in visibility. */
+  orders: number;
+  /** Supplier calls: detailCalls + proofCalls. */
+  batchCalls: number;
+  /** getOrderDetailBatch calls, including those asking again by order number. */
+  detailCalls: number;
+  proofCalls: number;
+  /**
+   * Calls that failed after their retries; their orders wait for the next sweep (a failed listing
+   * ends the sweep there).
+   */
+  failedCalls: number;
+  /** Orders the supplier did not list, asked by every id they are known by. */
+  missing: number;
+  /** Orders told something new (news or a flag). */
+  signalled: number;
+  /** Flags sent: the supplier stopped listing the order, or its status did not move. */
+  flagged: number;
+  /** Orders whose news was sent by an earlier sweep and still applies: not sent again. */
+  toldBefore: number;
+  /** Orders that had closed by the time of their signal. */
+  closed: number;
+  /** Orders whose signal failed after its retries; the next sweep tells them. */
+  unsignalled: number;
+}
+
+export const PAGE_SIZE = 1_000;
+export const STALE_AFTER_SECONDS = 14 * 24 * 3_600;
+export const MISSING_AFTER_SECONDS = 3_600;
+/** Signals per signalOrders activity: bounded activity input, steady progress. */
+const SIGNALS_PER_CALL = 100;
+
+export const orchestration = () =>
+  proxyActivities<OrchestrationActivities>({
+    taskQueue: workflowInfo().taskQueue,
+    startToCloseTimeout: '1 minute',
+    retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 5 },
+  });
+
+export const batch = () =>
+  proxyActivities<BatchActivities>({
+    // The account's one supplier queue, behind payments, carts and creates.
+    taskQueue: queuesOf(workflowInfo().taskQueue).supplier,
+    priority: { priorityKey: SupplierPriority.Tracking },
+    // Waiting in the queue's backlog counts here, not in startToClose.
+    scheduleToCloseTimeout: '10 minutes',
+    startToCloseTimeout: '1 minute',
+    retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 5 },
+  });
+
+export function noCounts(): SweepCounts {
+  return {
+    runs: 1,
+    orders: 0,
+    batchCalls: 0,
+    detailCalls: 0,
+    proofCalls: 0,
+    failedCalls: 0,
+    missing: 0,
+    signalled: 0,
+    flagged: 0,
+    toldBefore: 0,
+    closed: 0,
+    unsignalled: 0,
+  };
+}
+
+/** One page: ask, match, judge, signal; `memory` and `counts` are updated in place. */
+export async function sweepPage(
+  orders: readonly TrackedOrder[],
+  memory: SweepMemory,
+  counts: SweepCounts,
+  policy: { staleAfterMs: number; missingAfterMs: number },
+): Promise<void> {
+  const { getOrderDetailBatch, getProofOfDelivery } = batch();
+  const now = new Date().getTime();
+  counts.orders += orders.length;
+  const answers = new Map<string, OrderSnapshot>();
+  const unknown = new Set<string>();
+
+  /** Asks for `part` by `key`, 100 ids a call; the answers found are kept by workflow id. */
+  const ask = async (part: readonly TrackedOrder[], key: (o: TrackedOrder) => string) => {
+    await Promise.all(
+      chunk(part).map(async (slice) => {
+        counts.detailCalls += 1;
+        const found = await orFailed(
+          getOrderDetailBatch([...new Set(slice.map(key))]),
+          'getOrderDetailBatch',
+          counts,
+        );
+        if (found === undefined) for (const o of slice) unknown.add(o.workflowId);
+        else for (const [workflowId, s] of matchAnswers(slice, found)) answers.set(workflowId, s);
+      }),
+    );
+  };
+  await ask(orders, askKey);
+  // An id the supplier does not take as a key (or no longer knows) hides the order: its number.
+  await ask(
+    orders.filter(
+      (o) => !answers.has(o.workflowId) && !unknown.has(o.workflowId) && canAskByNumber(o),
+    ),
+    (o) => o.orderNumber!,
+  );
+
+  const proofs = new Map<string, string[]>();
+  const delivered = orders.filter((o) => needsProof(o, answers.get(o.workflowId)));
+  await Promise.all(
+    chunk(delivered).map(async (slice) => {
+      counts.proofCalls += 1;
+      const snapshots = slice.map((o) => answers.get(o.workflowId)!);
+      const found = await orFailed(
+        getProofOfDelivery([...new Set(snapshots.map((s) => s.svcOrderId))]),
+        'getProofOfDelivery',
+        counts,
+      );
+      if (found === undefined) return;
+      for (const o of slice) {
+        const urls = proofOf(answers.get(o.workflowId)!, found);
+        if (urls !== undefined) proofs.set(o.workflowId, urls);
+      }
+    }),
+  );
+  counts.batchCalls = counts.detailCalls + counts.proofCalls;
+
+  const signals: OrderSignal[] = [];
+  for (const order of orders) {
+    const snapshot = answers.get(order.workflowId);
+    const observation: Observation =
+      snapshot !== undefined
+        ? { answer: 'found', snapshot, proof: proofs.get(order.workflowId) }
+        : unknown.has(order.workflowId)
+          ? { answer: 'unknown' }
+          : { answer: 'missing' };
+    if (observation.answer === 'missing') counts.missing += 1;
+    const watch = memory.watches[order.workflowId];
+    const verdict = judge(order, observation, watch, policy, now, memory.sweep);
+    remember(memory, order.workflowId, verdict.watch);
+    if (verdict.toldBefore) counts.toldBefore += 1;
+    if (verdict.news !== undefined)
+      signals.push({ workflowId: order.workflowId, news: verdict.news });
+  }
+
+  const { signalOrders } = orchestration();
+  for (const slice of chunk(signals, SIGNALS_PER_CALL)) {
+    let outcome;
+    try {
+      outcome = await signalOrders(slice);
+    } catch (err) {
+      if (!(err instanceof ActivityFailure)) throw err;
+      counts.unsignalled += slice.length;
+      log.warn('tracking sweep: signalling failed; those orders are told by the next sweep', {
+        orders: slice.length,
+        error: err.cause?.message ?? err.message,
+      });
+      continue;
+    }
+    counts.signalled += outcome.signalled;
+    counts.closed += outcome.closed;
+    for (const { workflowId, news } of slice) {
+      if (news.kind === 'stale') counts.flagged += 1;
+      remember(memory, workflowId, told(memory.watches[workflowId], news, now, memory.sweep));
+    }
+  }
+}
+
+/** The call's result, or undefined (counted and logged) when it failed after its retries. */
+export async function orFailed<T>(
+  call: Promise<T>,
+  endpoint: string,
+  counts: SweepCounts,
+): Promise<T | undefined> {
+  try {
+    return await call;
+  } catch (err) {
+    if (!(err instanceof ActivityFailure)) throw err;
+    counts.failedCalls += 1;
+    log.warn('tracking sweep: a call failed; its orders wait for the next sweep', {
+      endpoint,
+      error: err.cause?.message ?? err.message,
+    });
+    return undefined;
+  }
+}
+
+/** What the latest completed sweep remembered; nothing when it cannot be read. */
+export async function previousMemory(ordersQueue: string): Promise<SweepMemory | undefined> {
+  try {
+    return memoryIn(await orchestration().lastSweepResult({ ordersQueue }));
+  } catch (err) {
+    if (!(err instanceof ActivityFailure)) throw err;
+    log.warn('tracking sweep: the previous sweep could not be read; starting afresh', {
+      error: err.cause?.message ?? err.message,
+    });
+    return undefined;
+  }
+}

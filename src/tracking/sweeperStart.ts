@@ -1,0 +1,85 @@
+/**
+ * The account's tracking sweeper (tracking/trackingSweeper.ts), ensured by every worker at start:
+ * started if it does not run, otherwise given the current settings, in one signal-with-start, so
+ * any number of workers may call it at once. An earlier release started one sweep per interval
+ * from a Temporal Schedule of the same name; that schedule is deleted here, and a sweep it
+ * started finishes on its own.
+ */
+import { ScheduleNotFoundError, type Client } from '@temporalio/client';
+import {
+  sweeperSettingsSignal,
+  TRACKING_SWEEPER_WORKFLOW,
+  type SweeperSettings,
+  type trackingSweeper,
+} from './trackingSweeper.js';
+import type { TaskQueues } from '../temporal/taskQueues.js';
+
+export interface TrackingSweeperOptions {
+  queues: TaskQueues;
+  /** Seconds between sweeps (whole seconds, at least 1). */
+  everySeconds: number;
+  /** Names the account in the workflow id; `default` when left out. No personal data. */
+  accountLabel?: string;
+  /** Hours an unchanged supplier status may last before the order is flagged (default 336). */
+  staleAfterHours?: number;
+  /** Minutes the supplier may not list an order before it is flagged (default 60). */
+  missingAfterMinutes?: number;
+  /** Orders per visibility page (default 1000). */
+  pageSize?: number;
+}
+
+export interface EnsuredSweeper {
+  workflowId: string;
+  /** True when the schedule of an earlier release was found and deleted. */
+  replacedSchedule: boolean;
+}
+
+/** `tracking-sweep:<account>`: the sweeper's workflow id (and the former schedule's id). */
+export function trackingSweeperId(accountLabel?: string): string {
+  return `tracking-sweep:${accountLabel === undefined || accountLabel === '' ? 'default' : accountLabel}`;
+}
+
+export function sweeperSettings(opts: TrackingSweeperOptions): SweeperSettings {
+  if (!Number.isInteger(opts.everySeconds) || opts.everySeconds < 1) {
+    throw new RangeError(
+      `everySeconds: must be a whole number of at least 1, not ${opts.everySeconds}`,
+    );
+  }
+  return {
+    everySeconds: opts.everySeconds,
+    ...(opts.staleAfterHours !== undefined && {
+      staleAfterSeconds: Math.round(opts.staleAfterHours * 3_600),
+    }),
+    ...(opts.missingAfterMinutes !== undefined && {
+      missingAfterSeconds: Math.round(opts.missingAfterMinutes * 60),
+    }),
+    ...(opts.pageSize !== undefined && { pageSize: opts.pageSize }),
+  };
+}
+
+export async function ensureTrackingSweeper(
+  client: Client,
+  opts: TrackingSweeperOptions,
+): Promise<EnsuredSweeper> {
+  const settings = sweeperSettings(opts);
+  const workflowId = trackingSweeperId(opts.accountLabel);
+  await client.workflow.signalWithStart<typeof trackingSweeper, [SweeperSettings]>(
+    TRACKING_SWEEPER_WORKFLOW,
+    {
+      workflowId,
+      taskQueue: opts.queues.orders,
+      args: [{ settings }],
+      signal: sweeperSettingsSignal,
+      signalArgs: [settings],
+      staticSummary: `tracking sweeper of ${opts.accountLabel || 'the account'}: asks the supplier about every paid order every ${settings.everySeconds} s`,
+    },
+  );
+  let replacedSchedule = true;
+  try {
+    await client.schedule.getHandle(workflowId).delete();
+  } catch (err) {
+    if (!(err instanceof ScheduleNotFoundError)) throw err;
+    replacedSchedule = false;
+  }
+  return { workflowId, replacedSchedule };
+}

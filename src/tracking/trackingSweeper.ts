@@ -1,0 +1,155 @@
+/**
+ * `trackingSweeper` (id `tracking-sweep:<account>`): the account's one long-running tracking
+ * sweeper. It sweeps (trackingSweep.ts tells what a sweep does, page by page through
+ * sweepPage.ts), waits `everySeconds`, and sweeps again, keeping what it remembers of the orders
+ * in its own state. It continues as new only when its history grows heavy, so the workflow list
+ * shows one sweeper per account instead of one run per sweep. Every worker ensures it at start
+ * (tracking/sweeperStart.ts): a `sweeperSettings` signal changes its interval and limits, a
+ * `sweepNow` signal starts the next sweep at once; the `sweeperStatus` query tells the last one.
+ */
+import {
+  condition,
+  continueAsNew,
+  defineQuery,
+  defineSignal,
+  log,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { shouldContinueAsNew } from '../durable/longRunning.js';
+import {
+  MISSING_AFTER_SECONDS,
+  noCounts,
+  orchestration,
+  orFailed,
+  PAGE_SIZE,
+  previousMemory,
+  STALE_AFTER_SECONDS,
+  sweepPage,
+  type SweepCounts,
+} from './sweepPage.js';
+import { afterSweep, bounded, emptyMemory, type SweepMemory } from './trackingMemory.js';
+
+export const TRACKING_SWEEPER_WORKFLOW = 'trackingSweeper';
+
+export interface SweeperSettings {
+  /** Seconds between the end of one sweep and the start of the next. */
+  everySeconds: number;
+  /** A supplier status unchanged this long flags the order (default 14 days). */
+  staleAfterSeconds?: number;
+  /** An order the supplier has not listed this long (over 2 sweeps at least) is flagged. */
+  missingAfterSeconds?: number;
+  /** Orders per visibility page (default 1000). */
+  pageSize?: number;
+}
+
+export interface LastSweep extends SweepCounts {
+  sweep: number;
+  startedAt: string;
+  endedAt: string;
+}
+
+export interface SweeperStatus {
+  settings: SweeperSettings;
+  /** The sweep under way, or the next one. */
+  sweep: number;
+  /** When the next sweep starts, while the sweeper waits. */
+  nextSweepAt?: string;
+  last?: LastSweep;
+}
+
+export interface TrackingSweeperInput {
+  settings: SweeperSettings;
+  memory?: SweepMemory;
+  /** Set when a run continued as new in the middle of a sweep. */
+  next?: { pageToken: string; counts: SweepCounts; startedAt: string };
+  last?: LastSweep;
+}
+
+export const sweeperSettingsSignal = defineSignal<[SweeperSettings]>('sweeperSettings');
+export const sweepNowSignal = defineSignal('sweepNow');
+export const sweeperStatusQuery = defineQuery<SweeperStatus>('sweeperStatus');
+
+export async function trackingSweeper(input: TrackingSweeperInput): Promise<void> {
+  const ordersQueue = workflowInfo().taskQueue;
+  let settings = input.settings;
+  /** Set by the signals, read by the wait between sweeps. */
+  const asked = { settings: false, sweep: false };
+  let last = input.last;
+  let nextSweepAt: string | undefined;
+  let memory: SweepMemory = input.memory ?? emptyMemory();
+
+  setHandler(sweeperSettingsSignal, (changed) => {
+    settings = changed;
+    asked.settings = true;
+  });
+  setHandler(sweepNowSignal, () => {
+    asked.sweep = true;
+  });
+  setHandler(sweeperStatusQuery, () => ({
+    settings,
+    sweep: memory.sweep,
+    ...(nextSweepAt !== undefined && { nextSweepAt }),
+    ...(last !== undefined && { last }),
+  }));
+
+  // The first run takes up what the sweeps of the earlier schedule remembered.
+  if (input.memory === undefined) memory = (await previousMemory(ordersQueue)) ?? memory;
+  if (input.next === undefined) memory = { ...memory, sweep: memory.sweep + 1 };
+
+  let resume = input.next;
+  for (;;) {
+    const policy = {
+      staleAfterMs: (settings.staleAfterSeconds ?? STALE_AFTER_SECONDS) * 1_000,
+      missingAfterMs: (settings.missingAfterSeconds ?? MISSING_AFTER_SECONDS) * 1_000,
+    };
+    const startedAt = resume?.startedAt ?? new Date().toISOString();
+    const counts = resume?.counts ?? noCounts();
+    let pageToken = resume?.pageToken;
+    resume = undefined;
+    for (;;) {
+      const page = await orFailed(
+        orchestration().listTrackedOrders({
+          ordersQueue,
+          pageSize: settings.pageSize ?? PAGE_SIZE,
+          ...(pageToken !== undefined && { pageToken }),
+        }),
+        'listTrackedOrders',
+        counts,
+      );
+      // Visibility does not answer: the next sweep starts over, with all that is remembered.
+      if (page === undefined) break;
+      await sweepPage(page.orders, memory, counts, policy);
+      pageToken = page.nextPageToken;
+      if (pageToken === undefined) break;
+      if (shouldContinueAsNew()) {
+        await continueAsNew<typeof trackingSweeper>({
+          settings,
+          memory: bounded(memory),
+          next: { pageToken, counts, startedAt },
+          ...(last !== undefined && { last }),
+        });
+      }
+    }
+    last = { ...counts, sweep: memory.sweep, startedAt, endedAt: new Date().toISOString() };
+    log.info('tracking sweep done', { ...last });
+    memory = afterSweep(memory, new Date().getTime(), policy.staleAfterMs);
+    memory.sweep += 1;
+
+    // Waits for the interval; a settings change starts it over, sweepNow ends it.
+    for (;;) {
+      asked.settings = false;
+      nextSweepAt = new Date(new Date().getTime() + settings.everySeconds * 1_000).toISOString();
+      const woken = await condition(
+        () => asked.settings || asked.sweep,
+        settings.everySeconds * 1_000,
+      );
+      if (!woken || asked.sweep) break;
+    }
+    asked.sweep = false;
+    nextSweepAt = undefined;
+    if (shouldContinueAsNew()) {
+      await continueAsNew<typeof trackingSweeper>({ settings, memory: bounded(memory), last });
+    }
+  }
+}
