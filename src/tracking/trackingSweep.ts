@@ -10,7 +10,7 @@
  * order number; delivered ones get their proof of delivery. Answers are matched by every id
  * (trackingMatch.ts) and each order is judged (trackingChanges.ts): news that moves it on, or a
  * `stale` flag when the supplier no longer lists it or its status has not moved for too long. Then
- * the sweep continues as new with the next page, so one run's history holds one page of work
+ * the sweep continues as new with the next page (the page loop, sweepPages.ts, is the sweeper's too), so one run's history holds one page of work
  * whatever the number of orders. What it remembers of a few orders (trackingMemory.ts) travels in
  * its input from page to page, and in its result from one sweep to the next: a sweep starts by
  * reading the result of the latest completed one.
@@ -27,13 +27,12 @@ import {
   MISSING_AFTER_SECONDS,
   noCounts,
   orchestration,
-  orFailed,
   previousMemory,
   PAGE_SIZE,
   STALE_AFTER_SECONDS,
-  sweepPage,
   type SweepCounts,
 } from './sweepPage.js';
+import { sweepPages } from './sweepPages.js';
 import { afterSweep, bounded, emptyMemory, type SweepMemory } from './trackingMemory.js';
 import { trackingSweepV1, type TrackingSweepV1Summary } from '../frozen/v1/trackingSweep.js';
 import { Patch } from '../durable/versions.js';
@@ -86,29 +85,26 @@ export async function trackingSweep(input: TrackingSweepInput = {}): Promise<Tra
     counts = { ...input.next.counts, runs: input.next.counts.runs + 1 };
   }
 
-  const page = await orFailed(
-    orchestration().listTrackedOrders({
-      ordersQueue,
-      pageSize: input.pageSize ?? PAGE_SIZE,
-      ...(input.next !== undefined && { pageToken: input.next.pageToken }),
-    }),
-    'listTrackedOrders',
+  const end = await sweepPages({
+    ordersQueue,
+    pageSize: input.pageSize ?? PAGE_SIZE,
+    policy,
+    memory,
     counts,
-  );
-  if (page === undefined) {
-    // Visibility does not answer: the next sweep starts over, with all that is remembered.
+    ...(input.next !== undefined && { pageToken: input.next.pageToken }),
+    stopBeforeNextPage: () => true,
+  });
+  if (end.kind === 'listingFailed') {
     return { ...counts, sweep: memory.sweep, memory: bounded(memory) };
   }
-  await sweepPage(page.orders, memory, counts, policy);
-
-  if (page.nextPageToken !== undefined) {
+  if (end.kind === 'stopped') {
     const { pageSize, staleAfterSeconds, missingAfterSeconds } = input;
     await continueAsNew<typeof trackingSweep>({
       ...(pageSize !== undefined && { pageSize }),
       ...(staleAfterSeconds !== undefined && { staleAfterSeconds }),
       ...(missingAfterSeconds !== undefined && { missingAfterSeconds }),
       memory: bounded(memory),
-      next: { pageToken: page.nextPageToken, counts },
+      next: { pageToken: end.pageToken, counts },
     });
   }
   const summary = { ...counts, sweep: memory.sweep };

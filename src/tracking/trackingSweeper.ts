@@ -20,14 +20,12 @@ import { shouldContinueAsNew } from '../durable/longRunning.js';
 import {
   MISSING_AFTER_SECONDS,
   noCounts,
-  orchestration,
-  orFailed,
   PAGE_SIZE,
   previousMemory,
   STALE_AFTER_SECONDS,
-  sweepPage,
   type SweepCounts,
 } from './sweepPage.js';
+import { sweepPages } from './sweepPages.js';
 import { afterSweep, bounded, emptyMemory, type SweepMemory } from './trackingMemory.js';
 
 export const TRACKING_SWEEPER_WORKFLOW = 'trackingSweeper';
@@ -105,31 +103,24 @@ export async function trackingSweeper(input: TrackingSweeperInput): Promise<void
     };
     const startedAt = resume?.startedAt ?? new Date().toISOString();
     const counts = resume?.counts ?? noCounts();
-    let pageToken = resume?.pageToken;
+    const pageToken = resume?.pageToken;
     resume = undefined;
-    for (;;) {
-      const page = await orFailed(
-        orchestration().listTrackedOrders({
-          ordersQueue,
-          pageSize: settings.pageSize ?? PAGE_SIZE,
-          ...(pageToken !== undefined && { pageToken }),
-        }),
-        'listTrackedOrders',
-        counts,
-      );
-      // Visibility does not answer: the next sweep starts over, with all that is remembered.
-      if (page === undefined) break;
-      await sweepPage(page.orders, memory, counts, policy);
-      pageToken = page.nextPageToken;
-      if (pageToken === undefined) break;
-      if (shouldContinueAsNew()) {
-        await continueAsNew<typeof trackingSweeper>({
-          settings,
-          memory: bounded(memory),
-          next: { pageToken, counts, startedAt },
-          ...(last !== undefined && { last }),
-        });
-      }
+    const end = await sweepPages({
+      ordersQueue,
+      pageSize: settings.pageSize ?? PAGE_SIZE,
+      policy,
+      memory,
+      counts,
+      ...(pageToken !== undefined && { pageToken }),
+      stopBeforeNextPage: shouldContinueAsNew,
+    });
+    if (end.kind === 'stopped') {
+      await continueAsNew<typeof trackingSweeper>({
+        settings,
+        memory: bounded(memory),
+        next: { pageToken: end.pageToken, counts, startedAt },
+        ...(last !== undefined && { last }),
+      });
     }
     last = { ...counts, sweep: memory.sweep, startedAt, endedAt: new Date().toISOString() };
     log.info('tracking sweep done', { ...last });
