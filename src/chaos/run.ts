@@ -81,7 +81,7 @@ export const DEFAULT_CHAOS_OPTIONS: Omit<ChaosOptions, 'orders' | 'seed' | 'prog
   latencyMs: 65_000,
   quota: false,
   // Off by default: a terminated session's new token can be held for minutes by a rate-limit
-  // storm on getAccessToken, longer than the run's deadline (see the README's chaos section).
+  // storm on getAccessToken, longer than the run's deadline (see the chaos suite in docs/tools.md).
   operatorFaults: false,
   tokenFaults: false,
   loweredLimits: false,

@@ -16,6 +16,7 @@ import * as connect from './commands/connect.js';
 import * as dev from './commands/dev.js';
 import * as dispute from './commands/dispute.js';
 import * as events from './commands/events.js';
+import * as frozen from './commands/frozen.js';
 import * as gateway from './commands/gateway.js';
 import * as list from './commands/list.js';
 import * as resume from './commands/resume.js';
@@ -53,6 +54,7 @@ const commands: readonly CommandModule[] = [
   dispute,
   webhooks,
   events,
+  frozen,
   bench,
   temporalCli,
 ];

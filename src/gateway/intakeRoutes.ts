@@ -1,7 +1,7 @@
 /**
  * Order intake for upstream systems that are not Node, behind a bearer token:
  *
- * - `POST /v1/orders`: the createOrderV3 body plus `fulfillment` (docs in README) starts
+ * - `POST /v1/orders`: the createOrderV3 body plus `fulfillment` (docs/gateway.md) starts
  *   `fulfillOrder` through OrderClient.submit, once per orderNumber: 201 started, 200 the same
  *   order was already there, 409 the orderNumber belongs to a different order, 400
  *   `{errors: [{field, rule}]}`.

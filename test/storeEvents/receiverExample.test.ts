@@ -1,5 +1,5 @@
 /**
- * The store receiver example (examples/store-receiver.ts): the README shows it verbatim, and run
+ * The store receiver example (examples/store-receiver.ts): docs/store-events.md shows it verbatim, and run
  * as a store developer would, it accepts a signed event (204), handles a repeated delivery once,
  * and refuses a tampered body (400).
  */
@@ -90,12 +90,12 @@ function linesLogged(n: number): Promise<void> {
   });
 }
 
-it('is shown verbatim in the README', async () => {
-  const [readme, example] = await Promise.all([
-    readFile('README.md', 'utf8'),
+it('is shown verbatim in docs/store-events.md', async () => {
+  const [page, example] = await Promise.all([
+    readFile('docs/store-events.md', 'utf8'),
     readFile(EXAMPLE, 'utf8'),
   ]);
-  expect(readme).toContain('```ts\n' + example + '```\n');
+  expect(page).toContain('```ts\n' + example + '```\n');
 });
 
 it('has at most 15 lines of code', async () => {

@@ -17,6 +17,7 @@ import { requireSearchAttributes } from '../../temporal/registerSearchAttributes
 import { queuePrefix } from '../../temporal/taskQueues.js';
 import { ensureTrackingSweeper } from '../../tracking/sweeperStart.js';
 import { replayOpenWorkflows } from '../../temporal/replayCheck.js';
+import { refuseRunsOfRetiredCode } from '../../temporal/frozenRuns.js';
 import { createWorkers, WORKFLOWS_PATH } from '../../worker.js';
 import { nonNegativeInt, portOption, untilSignal } from '../options.js';
 import {
@@ -62,7 +63,7 @@ export function register(program: Command): void {
     const log = createLogger('worker');
     const metricsPort = flags.metricsPort ?? config.METRICS_PORT;
     // Before the SDK runtime starts (once it runs, a refusal would leave the process hanging).
-    await refuseMissingSearchAttributes(flags, log);
+    await refuseUnfitNamespace(flags, log);
     // First, before any connection: the runtime is installed once per process.
     installRuntimeLogger(
       undefined,
@@ -153,12 +154,14 @@ export function register(program: Command): void {
 
 /**
  * A workflow that upserts a search attribute its namespace lacks stops: the namespace must have
- * all of dropflow's before the worker takes tasks.
+ * all of dropflow's before the worker takes tasks. And no run open on the queue may need frozen
+ * code this release removed (src/frozen/sets.ts).
  */
-async function refuseMissingSearchAttributes(flags: WorkerFlags, log: Logger): Promise<void> {
+async function refuseUnfitNamespace(flags: WorkerFlags, log: Logger): Promise<void> {
   const temporal = await connectTemporal(flags);
   try {
     await requireSearchAttributes(temporal.client.connection, temporal.target.namespace, log);
+    await refuseRunsOfRetiredCode(temporal.client, { taskQueue: temporal.target.queues.orders });
   } finally {
     await temporal.close();
   }

@@ -20,7 +20,7 @@ import {
 } from '../../order/contract.js';
 import { usesPlatformLogistics, type OrderInput } from '../../order/orderInput.js';
 import { activities } from './activities.js';
-import { CancelRequested, Order } from './order.js';
+import { CancelRequested, FrozenOrderV1 } from './order.js';
 import { cancelOrder } from './steps/cancel.js';
 import { checkout } from './steps/checkout.js';
 import { pay } from './steps/payment.js';
@@ -28,7 +28,7 @@ import { planOrder } from './steps/plan.js';
 import { followDelivery, uploadWaybill } from './steps/shipment.js';
 
 export async function fulfillOrderV1(input: OrderInput): Promise<OrderStatus> {
-  const o = new Order(input);
+  const o = new FrozenOrderV1(input);
   const acts = activities();
   registerHandlers(o);
 
@@ -48,11 +48,11 @@ export async function fulfillOrderV1(input: OrderInput): Promise<OrderStatus> {
   return o.status;
 }
 
-function refuse(o: Order, action: string, why: string): never {
+function refuse(o: FrozenOrderV1, action: string, why: string): never {
   throw new Error(`${action} refused: ${why} (order ${o.status.orderNumber} is ${o.stage})`);
 }
 
-function registerHandlers(o: Order): void {
+function registerHandlers(o: FrozenOrderV1): void {
   setHandler(statusQuery, () => o.status);
   setHandler(supplierEventSignal, (news) => void o.hear(news));
   setHandler(supplierStatusSignal, (news) => void o.hear(news));

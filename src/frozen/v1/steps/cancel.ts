@@ -2,10 +2,14 @@
 import { Stage } from '../../../order/contract.js';
 import type { Activities } from '../activities.js';
 import { ActivityFailure } from '@temporalio/workflow';
-import type { Order } from '../order.js';
+import type { FrozenOrderV1 } from '../order.js';
 import { failureOf } from './wait.js';
 
-export async function cancelOrder(o: Order, acts: Activities, reason: string): Promise<void> {
+export async function cancelOrder(
+  o: FrozenOrderV1,
+  acts: Activities,
+  reason: string,
+): Promise<void> {
   const svcOrderId = o.status.svcOrderId;
   if (svcOrderId !== undefined && !o.confirmed) {
     try {

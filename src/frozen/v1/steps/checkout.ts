@@ -11,7 +11,7 @@ import type { CreateOrderRequest } from '../../../supplier/api/orders.js';
 import { SupplierCode } from '../../../supplier/errors.js';
 import type { Activities } from '../activities.js';
 import { backoff, isBusiness, isRetryable, mayHaveActed, supplierFailure } from '../failures.js';
-import type { Order } from '../order.js';
+import type { FrozenOrderV1 } from '../order.js';
 import { lookUpOrder, MAX_UNANSWERED_IN_A_ROW, reached } from './lookup.js';
 import { failureOf, needsAttention, waitAt } from './wait.js';
 
@@ -22,7 +22,7 @@ export interface ParentOrder {
 }
 
 export async function checkout(
-  o: Order,
+  o: FrozenOrderV1,
   acts: Activities,
   body: CreateOrderRequest,
 ): Promise<ParentOrder> {
@@ -57,7 +57,11 @@ export async function checkout(
 }
 
 /** createOrderV3, never twice: a lost response or 1603003 is answered by finding the order. */
-async function createOrder(o: Order, acts: Activities, body: CreateOrderRequest): Promise<void> {
+async function createOrder(
+  o: FrozenOrderV1,
+  acts: Activities,
+  body: CreateOrderRequest,
+): Promise<void> {
   const created = await createOnce(o, acts, body);
   if (created === 'found') return;
   o.status.amounts = created.amounts;
@@ -83,7 +87,7 @@ async function createOrder(o: Order, acts: Activities, body: CreateOrderRequest)
  * the supplier may have acted, or says the order exists, the order is looked up first and adopted.
  */
 async function createOnce(
-  o: Order,
+  o: FrozenOrderV1,
   acts: Activities,
   body: CreateOrderRequest,
 ): Promise<CreatedOrder | 'found'> {
@@ -125,7 +129,7 @@ async function createOnce(
  * the variants the input maps, then find the order; otherwise wait for ORDER_CONNNECTED, or a
  * resume after someone connected it.
  */
-async function awaitConnection(o: Order, acts: Activities): Promise<void> {
+async function awaitConnection(o: FrozenOrderV1, acts: Activities): Promise<void> {
   if (o.input.fulfillment.connections.length > 0) {
     await connectStoreProducts(o, acts);
     if (await adoptConnected(o, acts)) return;
@@ -153,7 +157,7 @@ async function awaitConnection(o: Order, acts: Activities): Promise<void> {
   }
 }
 
-async function adoptConnected(o: Order, acts: Activities): Promise<boolean> {
+async function adoptConnected(o: FrozenOrderV1, acts: Activities): Promise<boolean> {
   const found = await lookUpOrder(o, acts);
   if (!found) return false;
   o.setSvcOrderId(found.svcOrderId);
@@ -164,7 +168,7 @@ async function adoptConnected(o: Order, acts: Activities): Promise<boolean> {
 }
 
 /** Connects the store variants the input maps to catalogue variants (createConnection). */
-async function connectStoreProducts(o: Order, acts: Activities): Promise<void> {
+async function connectStoreProducts(o: FrozenOrderV1, acts: Activities): Promise<void> {
   const logistics = o.status.logisticName ?? '';
   for (const c of o.input.fulfillment.connections) {
     for (;;) {
@@ -184,7 +188,7 @@ async function connectStoreProducts(o: Order, acts: Activities): Promise<void> {
  * resume or a logistics change. A lost response is checked against the order's status.
  */
 async function cartStep<T extends StepOutcome>(
-  o: Order,
+  o: FrozenOrderV1,
   acts: Activities,
   step: string,
   stageAfter: Stage,
@@ -221,7 +225,7 @@ async function cartStep<T extends StepOutcome>(
 
 /** Stops at INTERCEPTED until resume (retry the step), a logistics change that clears it, or cancel. */
 export async function intercepted(
-  o: Order,
+  o: FrozenOrderV1,
   acts: Activities,
   step: string,
   reasons: Reason[],
@@ -258,7 +262,7 @@ export async function intercepted(
 
 /** The order's optional logistics, then updateLogistics; returns the refusal reasons, if any. */
 async function changeLogistics(
-  o: Order,
+  o: FrozenOrderV1,
   acts: Activities,
   logisticName: string,
 ): Promise<Reason[] | undefined> {

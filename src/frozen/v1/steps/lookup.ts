@@ -1,10 +1,13 @@
 /** Finding what the supplier already did, after a lost response or a duplicate-order answer. */
 import type { OrderSnapshot } from '../../../tracking/lookupActivities.js';
 import type { Activities } from '../activities.js';
-import type { Order } from '../order.js';
+import type { FrozenOrderV1 } from '../order.js';
 
 /** The supplier's order for this order (by svc order id when known, else by order number). */
-export async function lookUpOrder(o: Order, acts: Activities): Promise<OrderSnapshot | undefined> {
+export async function lookUpOrder(
+  o: FrozenOrderV1,
+  acts: Activities,
+): Promise<OrderSnapshot | undefined> {
   const key = o.status.svcOrderId ?? o.status.orderNumber;
   const found = await acts.batch.getOrderDetailBatch([key]);
   const svcOrderId = o.status.svcOrderId;

@@ -15,7 +15,7 @@ import {
   mayHaveActed,
   supplierFailure,
 } from '../failures.js';
-import type { Order } from '../order.js';
+import type { FrozenOrderV1 } from '../order.js';
 import type { ParentOrder } from './checkout.js';
 import { lookUpOrder, MAX_UNANSWERED_IN_A_ROW, reached } from './lookup.js';
 import { needsAttention, waitAt } from './wait.js';
@@ -23,7 +23,7 @@ import { needsAttention, waitAt } from './wait.js';
 /** How often an order in AWAITING_FUNDS asks for the balance on its own. */
 const BALANCE_CHECK_INTERVAL = '30 minutes';
 
-export async function pay(o: Order, acts: Activities, parent: ParentOrder): Promise<void> {
+export async function pay(o: FrozenOrderV1, acts: Activities, parent: ParentOrder): Promise<void> {
   await approval(o, parent.amount);
   let unsure = 0;
   let busy = 0;
@@ -70,12 +70,12 @@ export async function pay(o: Order, acts: Activities, parent: ParentOrder): Prom
   o.enter(Stage.PAID);
 }
 
-async function isPaid(o: Order, acts: Activities): Promise<boolean> {
+async function isPaid(o: FrozenOrderV1, acts: Activities): Promise<boolean> {
   return reached((await lookUpOrder(o, acts))?.orderStatus, 'UNSHIPPED');
 }
 
 /** The payment policy: pay at once, up to an amount, or after approvePayment. */
-async function approval(o: Order, amount: number | undefined): Promise<void> {
+async function approval(o: FrozenOrderV1, amount: number | undefined): Promise<void> {
   const policy = o.input.fulfillment.payment;
   const needed =
     policy.policy === 'approval' ||
@@ -98,7 +98,11 @@ async function approval(o: Order, amount: number | undefined): Promise<void> {
   }
 }
 
-async function awaitFunds(o: Order, acts: Activities, amount: number | undefined): Promise<void> {
+async function awaitFunds(
+  o: FrozenOrderV1,
+  acts: Activities,
+  amount: number | undefined,
+): Promise<void> {
   o.news.toppedUp = false;
   // Set by a makeup (top-up) message; read through a function, as a signal handler changes it.
   const toppedUp = () => o.news.toppedUp === true;

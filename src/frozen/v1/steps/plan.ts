@@ -6,10 +6,10 @@ import { Stage } from '../../../order/contract.js';
 import { usesPlatformLogistics } from '../../../order/orderInput.js';
 import type { CreateOrderRequest } from '../../../supplier/api/orders.js';
 import type { Activities } from '../activities.js';
-import type { Order } from '../order.js';
+import type { FrozenOrderV1 } from '../order.js';
 import { needsAttention, waitAt } from './wait.js';
 
-export async function planOrder(o: Order, acts: Activities): Promise<CreateOrderRequest> {
+export async function planOrder(o: FrozenOrderV1, acts: Activities): Promise<CreateOrderRequest> {
   const f = o.input.fulfillment;
   const body = { ...o.input.order };
   if (f.sandboxOrder) body.isSandbox = 1;
@@ -40,7 +40,7 @@ export async function planOrder(o: Order, acts: Activities): Promise<CreateOrder
 }
 
 /** Catalogue variants of the order's lines (flow C: through the given connections). */
-function catalogueLines(o: Order): { vid: string; quantity: number }[] {
+function catalogueLines(o: FrozenOrderV1): { vid: string; quantity: number }[] {
   const links = new Map(
     o.input.fulfillment.connections.map((c) => [c.storeVariantId, c.svcVariantId]),
   );
@@ -50,7 +50,7 @@ function catalogueLines(o: Order): { vid: string; quantity: number }[] {
   }));
 }
 
-async function pickLogistics(o: Order, acts: Activities): Promise<string> {
+async function pickLogistics(o: FrozenOrderV1, acts: Activities): Promise<string> {
   const policy = o.input.fulfillment.logistics.policy;
   for (;;) {
     try {
@@ -84,7 +84,7 @@ async function pickLogistics(o: Order, acts: Activities): Promise<string> {
 }
 
 /** A storage in the origin country with enough units of every line (flow A, storage fromStock). */
-async function storageWithStock(o: Order, acts: Activities): Promise<string> {
+async function storageWithStock(o: FrozenOrderV1, acts: Activities): Promise<string> {
   for (;;) {
     try {
       let candidates: Map<string, number> | undefined;

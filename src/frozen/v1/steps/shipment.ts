@@ -8,12 +8,12 @@ import { FailureType } from '../../../supplier/failureDetails.js';
 import { SupplierCode } from '../../../supplier/errors.js';
 import type { Activities } from '../activities.js';
 import { failureInfo, isBusiness, supplierFailure } from '../failures.js';
-import type { Order } from '../order.js';
+import type { FrozenOrderV1 } from '../order.js';
 import { reached } from './lookup.js';
 import { needsAttention, waitAt } from './wait.js';
 
 /** Flow A: the warehouse starts work only once it has the waybill. */
-export async function uploadWaybill(o: Order, acts: Activities): Promise<void> {
+export async function uploadWaybill(o: FrozenOrderV1, acts: Activities): Promise<void> {
   let waybill: WaybillInput | undefined = o.input.fulfillment.waybill;
   for (;;) {
     if (waybill === undefined) {
@@ -48,7 +48,7 @@ export async function uploadWaybill(o: Order, acts: Activities): Promise<void> {
 }
 
 /** Follows the order to COMPLETED (or CANCELLED by the supplier). */
-export async function followDelivery(o: Order): Promise<void> {
+export async function followDelivery(o: FrozenOrderV1): Promise<void> {
   o.enter(Stage.AWAITING_SHIPMENT);
   const proofWaitMs = o.input.fulfillment.proofOfDeliveryWaitHours * 3_600_000;
   /** When the wait for proof ends: set once, on delivery, whatever news arrives after. */
@@ -87,7 +87,7 @@ export async function followDelivery(o: Order): Promise<void> {
   }
 }
 
-function copyTracking(o: Order): void {
+function copyTracking(o: FrozenOrderV1): void {
   const n = o.news;
   if (n.trackNumber !== undefined) o.status.trackNumber = n.trackNumber;
   if (n.trackingUrl !== undefined) o.status.trackingUrl = n.trackingUrl;

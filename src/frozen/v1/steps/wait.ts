@@ -3,7 +3,7 @@ import type { Duration } from '@temporalio/common';
 import { ActivityFailure, condition } from '@temporalio/workflow';
 import { Stage, type FailureInfo } from '../../../order/contract.js';
 import { failureInfo, supplierFailure } from '../failures.js';
-import type { ActionKind, Order, PendingAction } from '../order.js';
+import type { ActionKind, FrozenOrderV1, PendingAction } from '../order.js';
 
 export interface WaitOptions {
   /** Ends the wait without an action (an outside event arrived). */
@@ -20,7 +20,7 @@ export interface WaitOptions {
  * CancelRequested.
  */
 export async function waitAt(
-  o: Order,
+  o: FrozenOrderV1,
   stage: Stage,
   waitingFor: string,
   actions: readonly ActionKind[],
@@ -49,7 +49,7 @@ export async function waitAt(
  * message and requestId until an operator resumes (the caller then retries the step) or cancels.
  * Anything that is not an activity failure is a bug and fails the workflow task.
  */
-export async function needsAttention(o: Order, step: string, err: unknown): Promise<void> {
+export async function needsAttention(o: FrozenOrderV1, step: string, err: unknown): Promise<void> {
   if (!(err instanceof ActivityFailure)) throw err;
   o.status.error = failureOf(step, err);
   const action = await waitAt(
