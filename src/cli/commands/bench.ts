@@ -8,8 +8,8 @@
  */
 import { InvalidArgumentError, type Command } from 'commander';
 
-import { runGatewayBench } from '../../bench/gatewayBench.js';
-import { formatGatewayBench } from '../../bench/report.js';
+import { runGatewayBench } from '../../../tools/src/bench/gatewayBench.js';
+import { formatGatewayBench } from '../../../tools/src/bench/report.js';
 import { createLogger } from '../../log.js';
 import { installRuntimeLogger } from '../../temporal/runtimeLogger.js';
 import { nonNegativeInt, positiveNumber } from '../options.js';

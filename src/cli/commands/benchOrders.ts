@@ -6,8 +6,12 @@
  */
 import { InvalidArgumentError, type Command } from 'commander';
 
-import { DEFAULT_ORDERS_BENCH, phaseComplete, runOrdersBench } from '../../bench/ordersBench.js';
-import { formatOrdersBench, ordersBenchJson } from '../../bench/ordersReport.js';
+import {
+  DEFAULT_ORDERS_BENCH,
+  phaseComplete,
+  runOrdersBench,
+} from '../../../tools/src/bench/ordersBench.js';
+import { formatOrdersBench, ordersBenchJson } from '../../../tools/src/bench/ordersReport.js';
 import { createLogger } from '../../log.js';
 import { nonNegativeInt, positiveNumber } from '../options.js';
 import { printLines } from '../output.js';

@@ -16,8 +16,8 @@ import { checkoutSettings, loadConfig, storeEventsOptions } from '../../config.j
 import { callbackUrlFor, enableWebhooks } from '../../gateway/registration.js';
 import { startGateway } from '../../gateway/server.js';
 import { createLogger } from '../../log.js';
-import { DEFAULT_SANDBOX_OPTIONS } from '../../sandbox/sandbox.js';
-import { startSandbox } from '../../sandbox/server.js';
+import { DEFAULT_SANDBOX_OPTIONS } from '../../../tools/src/sandbox/sandbox.js';
+import { startSandbox } from '../../../tools/src/sandbox/server.js';
 import { SupplierClient } from '../../supplier/client.js';
 import { startDevServer } from '../../temporal/devServer.js';
 import { dataConverterFor, EncryptionCodec } from '../../temporal/encryption.js';
