@@ -121,7 +121,7 @@ describe('lowered limits', () => {
       port: 7233,
       dbFilename: 't.db',
       namespace: 'default',
-      dynamicConfig: LOWERED_LIMITS,
+      extraArgs: dynamicConfigArgs(LOWERED_LIMITS),
     });
     expect(args.join(' ')).toContain('--dynamic-config-value limit.historyCount.error=2000');
     expect(args.join(' ')).toContain(

@@ -1,34 +1,31 @@
 /**
- * The processes of `dropflow bench orders`: one Temporal dev server (child process, on a database
- * file) and one sandbox (in this process, memory state, automatic lifecycle) for the whole run,
- * and per phase a fresh sandbox account with its own task-queue set, `dropflow gateway` registered
- * as the account's webhook callback, and a fresh `dropflow worker`.
+ * The processes of `dropflow bench orders`, on the local stack (../localStack/stack.ts): one
+ * Temporal dev server (child process, on a database file) and one sandbox (in this process, memory
+ * state, automatic lifecycle) for the whole run, and per phase a fresh sandbox account with its
+ * own task-queue set, `dropflow gateway` registered as the account's webhook callback, and a fresh
+ * `dropflow worker`.
  */
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 
-import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
-import { pino } from 'pino';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 
-import { DropflowProcess } from '../localStack/dropflowProcess.js';
-import { freePort } from '../localStack/ports.js';
-import { SandboxControls } from '../localStack/sandboxControls.js';
-import { FOREIGN_ENV } from '../chaos/stack.js';
-import { startRunServer, type TemporalServer } from '../localStack/temporalServer.js';
 import { OrderClient } from '../../../src/client/orderClient.js';
 import type { Logger } from '../../../src/log.js';
-import { startSandbox, type StartedSandbox } from '../sandbox/server.js';
-import { dataConverterFor, EncryptionCodec } from '../../../src/temporal/encryption.js';
 import { taskQueues } from '../../../src/temporal/taskQueues.js';
 import { trackingSweeperId } from '../../../src/tracking/sweeperStart.js';
+import type { DropflowProcess } from '../localStack/dropflowProcess.js';
+import { SandboxControls } from '../localStack/sandboxControls.js';
+import {
+  ACCOUNT_BALANCE,
+  Closers,
+  gatewayProcess,
+  startLocalStack,
+  workerProcess,
+} from '../localStack/stack.js';
+import type { TemporalServer } from '../localStack/temporalServer.js';
+import type { StartedSandbox } from '../sandbox/server.js';
 import { registerGateway } from './webhookRegistration.js';
 
-const NAMESPACE = 'default';
-const KEY_ID = 'bench';
-/** Enough that no order of a phase waits for funds. */
-const ACCOUNT_BALANCE = 1_000_000;
-/** Short retries: a push the gateway missed is not what the bench measures. */
-const WEBHOOK_RETRY_DELAYS_MS = [1_000, 3_000, 8_000];
 /** Settings the bench gives the children itself; the caller's environment does not decide them. */
 const BENCH_ENV = /^(CHECKOUT_|TRACKING_EVERY_SECONDS$|REPLAY_CHECK_LIMIT$|METRICS_PORT$)/;
 
@@ -67,69 +64,22 @@ export interface PhaseStack {
   close(): Promise<void>;
 }
 
-type Closer = () => Promise<void>;
-
-async function closeAll(closers: Closer[], log: Logger): Promise<void> {
-  for (const close of closers.reverse()) {
-    await close().catch((err: unknown) => {
-      log.warn({ err }, 'bench: stopping a part of the run failed');
-    });
-  }
-  closers.length = 0;
-}
-
 export async function startBenchStack(o: BenchStackOptions): Promise<BenchStack> {
-  const closers: Closer[] = [];
-  try {
-    const temporal = await startRunServer({
-      workDir: o.workDir,
-      namespace: NAMESPACE,
-      log: o.log,
-      who: 'the bench',
-    });
-    closers.push(() => temporal.stop());
-    await temporal.start();
-
-    const sandbox = await startSandbox({
-      log: pino({ level: 'warn' }, pino.destination(join(o.workDir, 'sandbox.log'))),
-      port: 0,
+  const stack = await startLocalStack({
+    who: 'bench',
+    workDir: o.workDir,
+    log: o.log,
+    sandbox: {
       ratePerSecond: o.ratePerSecond,
       batchRatePerSecond: o.batchRatePerSecond,
       lifecycleStepMs: o.lifecycleStepMs,
-      allowLocalWebhooks: true,
-      webhookRetryDelaysMs: WEBHOOK_RETRY_DELAYS_MS,
-    });
-    closers.push(() => sandbox.close());
-
-    const key = randomBytes(32);
-    const dataConverter = dataConverterFor(new EncryptionCodec({ current: { id: KEY_ID, key } }));
-    const connection = await Connection.connect({ address: temporal.address });
-    closers.push(() => connection.close());
-    const client = new Client({ connection, namespace: NAMESPACE, dataConverter });
-
-    const baseEnv: NodeJS.ProcessEnv = Object.fromEntries(
-      Object.entries(process.env).filter(
-        ([name]) => !FOREIGN_ENV.test(name) && !BENCH_ENV.test(name),
-      ),
-    );
-    Object.assign(baseEnv, {
-      LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'warn',
-      TEMPORAL_ADDRESS: temporal.address,
-      TEMPORAL_NAMESPACE: NAMESPACE,
-      SUPPLIER_BASE_URL: sandbox.url,
-      DROPFLOW_DATA_DIR: o.workDir,
-      DROPFLOW_ENCRYPTION_KEY: key.toString('base64'),
-      DROPFLOW_ENCRYPTION_KEY_ID: KEY_ID,
-      METRICS_PORT: '0',
-    });
-
-    const startPhase = (p: PhaseStackOptions) =>
-      startPhaseStack(p, { workDir: o.workDir, log: o.log, sandbox, client, baseEnv });
-    return { temporal, sandbox, client, startPhase, close: () => closeAll(closers, o.log) };
-  } catch (err) {
-    await closeAll(closers, o.log);
-    throw err;
-  }
+    },
+    withheldEnv: BENCH_ENV,
+  });
+  const { temporal, sandbox, client } = stack;
+  const startPhase = (p: PhaseStackOptions) =>
+    startPhaseStack(p, { workDir: o.workDir, log: o.log, sandbox, client, baseEnv: stack.env });
+  return { temporal, sandbox, client, startPhase, close: stack.close };
 }
 
 async function startPhaseStack(
@@ -142,7 +92,7 @@ async function startPhaseStack(
     baseEnv: NodeJS.ProcessEnv;
   },
 ): Promise<PhaseStack> {
-  const closers: Closer[] = [];
+  const closers = new Closers('bench', run.log);
   try {
     const account = await SandboxControls.createAccount(run.sandbox.url, ACCOUNT_BALANCE);
     const queues = taskQueues(p.prefix);
@@ -155,23 +105,17 @@ async function startPhaseStack(
       TRACKING_EVERY_SECONDS: String(p.trackingEverySeconds),
     };
 
-    const port = await freePort();
-    const gateway = new DropflowProcess({
-      name: 'gateway',
-      args: ['gateway', '--host', '127.0.0.1', '--port', String(port), '--metrics-port', '0'],
-      env: { ...env, WEBHOOK_OPEN_ID: account.openId },
+    const { gateway, url: gatewayUrl } = await gatewayProcess({
+      env,
+      openId: account.openId,
       logFile: join(run.workDir, `${p.prefix}-gateway.log`),
-      ready: /^gateway: /m,
     });
     closers.push(() => gateway.close());
     await gateway.start();
 
-    const worker = new DropflowProcess({
-      name: 'worker',
-      args: ['worker', '--metrics-port', '0'],
+    const worker = workerProcess({
       env: { ...env, ...p.workerEnv },
       logFile: join(run.workDir, `${p.prefix}-worker.log`),
-      ready: /^worker: polling/m,
     });
     closers.push(() => worker.close());
     // Ended before the worker stops: its next sweep would find no worker.
@@ -183,17 +127,17 @@ async function startPhaseStack(
       queues,
       baseUrl: run.sandbox.url,
       apiKey: account.apiKey,
-      gatewayUrl: `http://127.0.0.1:${port}`,
+      gatewayUrl,
     });
 
     return {
       openId: account.openId,
       orders: new OrderClient(run.client, queues),
       worker,
-      close: () => closeAll(closers, run.log),
+      close: () => closers.closeAll(),
     };
   } catch (err) {
-    await closeAll(closers, run.log);
+    await closers.closeAll();
     throw err;
   }
 }

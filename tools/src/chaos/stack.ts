@@ -1,31 +1,28 @@
 /**
- * The processes of a chaos run: a Temporal dev server (child process, on a database file), the
- * sandbox (in this process, memory state, automatic lifecycle), the gateway and the worker
- * (`dropflow gateway` and `dropflow worker` child processes of the current tree), and a client.
+ * The processes of a chaos run, on the local stack (../localStack/stack.ts): a Temporal dev server
+ * (child process, on a database file), the sandbox (in this process, memory state, automatic
+ * lifecycle), the gateway and the worker (`dropflow gateway` and `dropflow worker` child processes
+ * of the current tree), and a client.
  */
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-
-import { Client, Connection } from '@temporalio/client';
-import { pino } from 'pino';
 
 import { OrderClient } from '../../../src/client/orderClient.js';
 import { callbackUrlFor, enableWebhooks } from '../../../src/gateway/registration.js';
 import type { Logger } from '../../../src/log.js';
-import { startSandbox, type StartedSandbox } from '../sandbox/server.js';
 import { SupplierClient } from '../../../src/supplier/client.js';
-import { dataConverterFor, EncryptionCodec } from '../../../src/temporal/encryption.js';
 import { taskQueues } from '../../../src/temporal/taskQueues.js';
-import { DropflowProcess } from '../localStack/dropflowProcess.js';
-import { freePort } from '../localStack/ports.js';
+import type { StartedSandbox } from '../sandbox/server.js';
+import type { DropflowProcess } from '../localStack/dropflowProcess.js';
 import { SandboxControls } from '../localStack/sandboxControls.js';
-import { startRunServer, type TemporalServer } from '../localStack/temporalServer.js';
+import {
+  ACCOUNT_BALANCE,
+  gatewayProcess,
+  startLocalStack,
+  workerProcess,
+} from '../localStack/stack.js';
+import { dynamicConfigArgs } from './limits.js';
+import type { TemporalServer } from '../localStack/temporalServer.js';
 import { waitFor } from '../localStack/wait.js';
-
-export const NAMESPACE = 'default';
-const KEY_ID = 'chaos';
-/** Enough that no order of the run waits for funds. */
-const ACCOUNT_BALANCE = 1_000_000;
 
 export interface StackOptions {
   workDir: string;
@@ -54,99 +51,50 @@ export interface ChaosStack {
   close(): Promise<void>;
 }
 
-/** Variables of this environment that would point the children somewhere else. */
-export const FOREIGN_ENV = /^(TEMPORAL_(?!CLI_PATH)|SUPPLIER_|DROPFLOW_|GATEWAY_|CODEC_)/;
-
 export async function startStack(o: StackOptions): Promise<ChaosStack> {
-  const closers: (() => Promise<void>)[] = [];
-  const close = async (): Promise<void> => {
-    for (const c of closers.reverse()) {
-      await c().catch((err: unknown) => {
-        o.log.warn({ err }, 'stopping a part of the chaos run failed');
-      });
-    }
-    closers.length = 0;
-  };
-  try {
-    const temporal = await startRunServer({
-      workDir: o.workDir,
-      namespace: NAMESPACE,
-      log: o.log,
-      who: 'the chaos suite',
-      ...(o.loweredLimits !== undefined && { dynamicConfig: o.loweredLimits }),
-    });
-    closers.push(() => temporal.stop());
-    await temporal.start();
-
-    const sandbox = await startSandbox({
-      log: pino({ level: 'warn' }, pino.destination(join(o.workDir, 'sandbox.log'))),
-      port: 0,
+  const stack = await startLocalStack({
+    who: 'chaos',
+    workDir: o.workDir,
+    log: o.log,
+    ...(o.loweredLimits !== undefined && { temporalArgs: dynamicConfigArgs(o.loweredLimits) }),
+    sandbox: {
       ratePerSecond: o.ratePerSecond,
       batchRatePerSecond: o.batchRatePerSecond,
       lifecycleStepMs: o.lifecycleStepMs,
-      allowLocalWebhooks: true,
-      webhookRetryDelaysMs: [1_000, 3_000, 8_000],
       // The webhook registration below takes a token of its own just before the workers' session
       // takes the account's: the supplier's 5-minute spacing would hold the orders that long.
       tokenIntervalSeconds: 1,
-    });
-    closers.push(() => sandbox.close());
+    },
+  });
+  const { temporal, sandbox, closers } = stack;
+  try {
     const account = await SandboxControls.createAccount(sandbox.url, ACCOUNT_BALANCE);
     const controls = new SandboxControls(sandbox.url, account.openId);
     closers.push(() => controls.clearFaults());
     if (o.batchLagMs > 0 && !(await controls.settings({ batchLagMs: o.batchLagMs }))) {
       o.notes.push('batch-query lag: not applied (this sandbox has no /__sandbox/settings)');
     }
-
-    const key = randomBytes(32);
-    const dataConverter = dataConverterFor(new EncryptionCodec({ current: { id: KEY_ID, key } }));
-    const connection = await Connection.connect({ address: temporal.address });
-    closers.push(() => connection.close());
-    const queues = taskQueues();
-    const orders = new OrderClient(
-      new Client({ connection, namespace: NAMESPACE, dataConverter }),
-      queues,
-    );
-
-    const env: NodeJS.ProcessEnv = Object.fromEntries(
-      Object.entries(process.env).filter(([name]) => !FOREIGN_ENV.test(name)),
-    );
-    Object.assign(env, {
-      LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'warn',
-      TEMPORAL_ADDRESS: temporal.address,
-      TEMPORAL_NAMESPACE: NAMESPACE,
-      SUPPLIER_BASE_URL: sandbox.url,
+    const orders = new OrderClient(stack.client, taskQueues());
+    const env: NodeJS.ProcessEnv = {
+      ...stack.env,
       SUPPLIER_API_KEY: account.apiKey,
       SUPPLIER_RATE_PER_SECOND: String(o.ratePerSecond),
       SUPPLIER_BATCH_RATE_PER_SECOND: String(o.batchRatePerSecond),
       TRACKING_EVERY_SECONDS: String(o.trackingEverySeconds),
-      DROPFLOW_DATA_DIR: o.workDir,
-      DROPFLOW_ENCRYPTION_KEY: key.toString('base64'),
-      DROPFLOW_ENCRYPTION_KEY_ID: KEY_ID,
-      METRICS_PORT: '0',
-    });
+    };
 
     if (o.gateway) {
-      const port = await freePort();
-      const gateway = new DropflowProcess({
-        name: 'gateway',
-        args: ['gateway', '--host', '127.0.0.1', '--port', String(port), '--metrics-port', '0'],
-        env: { ...env, WEBHOOK_OPEN_ID: account.openId },
+      const { gateway, url } = await gatewayProcess({
+        env,
+        openId: account.openId,
         logFile: join(o.workDir, 'gateway.log'),
-        ready: /^gateway: /m,
       });
       closers.push(() => gateway.close());
       await gateway.start();
-      await registerWebhooks(sandbox.url, account.apiKey, `http://127.0.0.1:${port}`);
+      await registerWebhooks(sandbox.url, account.apiKey, url);
     }
 
-    const worker = new DropflowProcess({
-      name: 'worker',
-      args: ['worker', '--metrics-port', '0'],
-      env,
-      logFile: join(o.workDir, 'worker.log'),
-      ready: /^worker: polling/m,
-    });
+    const worker = workerProcess({ env, logFile: join(o.workDir, 'worker.log') });
     let restarting: Promise<void> | undefined;
     let closing = false;
     worker.onUnexpectedExit = (code, signal) => {
@@ -174,10 +122,10 @@ export async function startStack(o: StackOptions): Promise<ChaosStack> {
         await worker.kill9();
         await worker.start();
       },
-      close,
+      close: stack.close,
     };
   } catch (err) {
-    await close();
+    await stack.close();
     throw err;
   }
 }

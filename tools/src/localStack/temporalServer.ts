@@ -1,46 +1,21 @@
 /**
- * The chaos run's own Temporal dev server, as a child process rather than through
- * @temporalio/testing, so that it can be killed with SIGKILL and started again on the same port
- * and database file: a crash of the cluster with its state kept.
+ * The dev tools' own Temporal dev server (chaos, bench), as a child process rather than through
+ * @temporalio/testing (src/temporal/devServer.ts, whose arguments it shares), so that it can be
+ * killed with SIGKILL and started again on the same port and database file: a crash of the
+ * cluster with its state kept.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, type WriteStream } from 'node:fs';
 
-import { Connection } from '@temporalio/client';
-import { SearchAttributeType } from '@temporalio/common';
-
 import { join } from 'node:path';
+
+import { Connection } from '@temporalio/client';
 
 import type { Logger } from '../../../src/log.js';
 import { findTemporalCli } from '../../../src/temporal/cli.js';
-import { searchAttributeKeys } from '../../../src/temporal/searchAttributes.js';
-import { dynamicConfigArgs } from '../chaos/limits.js';
+import { devServerArgs } from '../../../src/temporal/devServer.js';
 import { freePort } from './ports.js';
 import { waitFor } from './wait.js';
-
-/** The CLI's names of the SDK's search-attribute types. */
-const CLI_TYPE_NAMES: Record<SearchAttributeType, string> = {
-  [SearchAttributeType.TEXT]: 'Text',
-  [SearchAttributeType.KEYWORD]: 'Keyword',
-  [SearchAttributeType.INT]: 'Int',
-  [SearchAttributeType.DOUBLE]: 'Double',
-  [SearchAttributeType.BOOL]: 'Bool',
-  [SearchAttributeType.DATETIME]: 'Datetime',
-  [SearchAttributeType.KEYWORD_LIST]: 'KeywordList',
-};
-
-/**
- * As src/temporal/devServer.ts: one task-queue partition (the rate limit enforced exactly) and the
- * priority-aware matcher (payments leave a backlog first).
- */
-const SINGLE_PARTITION_ARGS = [
-  '--dynamic-config-value',
-  'matching.numTaskqueueReadPartitions=1',
-  '--dynamic-config-value',
-  'matching.numTaskqueueWritePartitions=1',
-  '--dynamic-config-value',
-  'matching.useNewMatcher=true',
-];
 
 const START_TIMEOUT_MS = 60_000;
 
@@ -51,8 +26,8 @@ export interface TemporalServerOptions {
   namespace: string;
   /** The server's output is appended here. */
   logFile: string;
-  /** More dynamic config (`--dynamic-config-value KEY=JSON`), such as lowered limits. */
-  dynamicConfig?: Readonly<Record<string, unknown>>;
+  /** More `temporal server start-dev` arguments, such as chaos's lowered limits. */
+  extraArgs?: readonly string[];
 }
 
 export function startDevArgs(opts: Omit<TemporalServerOptions, 'cliPath' | 'logFile'>): string[] {
@@ -68,12 +43,8 @@ export function startDevArgs(opts: Omit<TemporalServerOptions, 'cliPath' | 'logF
     opts.dbFilename,
     '--namespace',
     opts.namespace,
-    ...searchAttributeKeys.flatMap((key) => [
-      '--search-attribute',
-      `${key.name}=${CLI_TYPE_NAMES[key.type]}`,
-    ]),
-    ...SINGLE_PARTITION_ARGS,
-    ...dynamicConfigArgs(opts.dynamicConfig ?? {}),
+    ...devServerArgs(),
+    ...(opts.extraArgs ?? []),
   ];
 }
 
@@ -173,7 +144,7 @@ export async function startRunServer(o: {
   log: Logger;
   /** Who needs it, for the error when no Temporal CLI is found. */
   who: string;
-  dynamicConfig?: Readonly<Record<string, unknown>>;
+  extraArgs?: readonly string[];
 }): Promise<TemporalServer> {
   const cliPath = await findTemporalCli(o.log);
   if (cliPath === undefined) {
@@ -185,7 +156,7 @@ export async function startRunServer(o: {
     dbFilename: join(o.workDir, 'temporal.db'),
     namespace: o.namespace,
     logFile: join(o.workDir, 'temporal.log'),
-    ...(o.dynamicConfig !== undefined && { dynamicConfig: o.dynamicConfig }),
+    ...(o.extraArgs !== undefined && { extraArgs: o.extraArgs }),
   });
   return server;
 }

@@ -35,7 +35,11 @@ export interface StartSandboxOptions extends Partial<SandboxOptions> {
 
 export async function startSandbox(opts: StartSandboxOptions): Promise<StartedSandbox> {
   const { port = 8787, host = '127.0.0.1', ...rest } = opts;
-  const sandbox = await Sandbox.open({ ...DEFAULT_SANDBOX_OPTIONS, ...rest });
+  // An option given as undefined (a CLI flag left out) keeps its default.
+  const given = Object.fromEntries(
+    Object.entries(rest as Record<string, unknown>).filter(([, value]) => value !== undefined),
+  ) as Partial<SandboxOptions>;
+  const sandbox = await Sandbox.open({ ...DEFAULT_SANDBOX_OPTIONS, ...given, log: rest.log });
   const app = buildApp(sandbox);
   await app.listen({ port, host });
   const address = app.server.address();
