@@ -50,6 +50,8 @@ describe('the product without the dev tools', () => {
     for (const path of copied) {
       expect(path, 'a COPY of the whole tree or of tools/').not.toMatch(/^(\.|\.\/|tools\b.*)$/);
     }
+    // Not even in the build context, should a later COPY take more.
+    expect(readFileSync(join(root, '.dockerignore'), 'utf8').split('\n')).toContain('tools');
   });
 
   it('no product file imports the tools statically; only src/cli/devtools.ts loads them', () => {
