@@ -121,7 +121,7 @@ describe('the product without the dev tools', () => {
       expect(readdirSync(image)).not.toContain('tools');
     });
 
-    it.each([
+    it.concurrent.each([
       ['sandbox', ['sandbox', '--memory', '--port', '0']],
       ['dev', ['dev']],
       ['bench webhooks', ['bench', 'webhooks']],
