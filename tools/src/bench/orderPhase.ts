@@ -22,8 +22,7 @@ import {
 import type { BenchStack, PhaseStack } from './ordersStack.js';
 import { ProgressBar } from './progress.js';
 import { peakRssMb } from './rss.js';
-import { quantile } from './stats.js';
-import { toCreatedMs, toCreatedSummary } from './toCreated.js';
+import { quantile, toCreatedMs, toCreatedSummary } from '../localStack/toCreated.js';
 import { callsBetween, statsOf, supplierCounts, type CallCount } from './supplierCalls.js';
 
 export interface PhaseOptions {

@@ -1,4 +1,5 @@
 /** Latency and throughput figures of one load run. */
+import { quantile } from '../localStack/toCreated.js';
 
 export interface LoadStats {
   /** Requests answered with the expected status. */
@@ -14,13 +15,6 @@ export interface LoadStats {
   /** Successful requests per second over the run's wall time. */
   throughput: number;
   durationMs: number;
-}
-
-/** The value at quantile `q` (0…1) of ascending `sorted`, nearest-rank. */
-export function quantile(sorted: readonly number[], q: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  const rank = Math.min(sorted.length, Math.max(1, Math.ceil(q * sorted.length)));
-  return sorted[rank - 1]!;
 }
 
 export function summarize(latenciesMs: readonly number[], failed: number, durationMs: number) {

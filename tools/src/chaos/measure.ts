@@ -13,7 +13,7 @@ import {
 } from '../../../src/order/contract.js';
 import { isPaid } from '../sandbox/orderBook.js';
 import type { SandboxDispute, SandboxOrder, SandboxStats } from '../sandbox/state.js';
-import { toCreatedMs, toCreatedSummary, type ToCreated } from '../bench/toCreated.js';
+import { toCreatedMs, toCreatedSummary, type ToCreated } from '../localStack/toCreated.js';
 import type { OperatedRun } from './operator.js';
 import type { Flow } from './orders.js';
 

@@ -4,7 +4,13 @@
  * `dropflow bench orders` and the chaos report.
  */
 import { Stage, type OrderStatus } from '../../../src/order/contract.js';
-import { quantile } from './stats.js';
+
+/** The value at quantile `q` (0…1) of ascending `sorted`, nearest-rank. */
+export function quantile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.min(sorted.length, Math.max(1, Math.ceil(q * sorted.length)));
+  return sorted[rank - 1]!;
+}
 
 export interface ToCreated {
   /** Orders that reached CREATED (the figures are over these). */
