@@ -2,6 +2,7 @@
  * A real Temporal dev server (`temporal server start-dev`) started by dropflow itself, for tests
  * and `dropflow dev` (docs/architecture.md §2.3). Never a mock.
  */
+import { TypedSearchAttributes } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 
 import { findTemporalCli, type CliLog } from './cli.js';
@@ -49,6 +50,21 @@ const MATCHING_ARGS = [
   'matching.useNewMatcher=true',
 ];
 
+/**
+ * The `temporal server start-dev` arguments of every dev server dropflow runs: this one, and the
+ * dev tools' killable one (tools/src/localStack/temporalServer.ts): dropflow's search attributes
+ * and the matching above.
+ */
+export function devServerArgs(): string[] {
+  return [
+    ...searchAttributeKeys.flatMap((key) => [
+      '--search-attribute',
+      `${key.name}=${TypedSearchAttributes.toMetadataType(key.type)}`,
+    ]),
+    ...MATCHING_ARGS,
+  ];
+}
+
 export async function startDevServer(opts: DevServerOptions): Promise<DevServer> {
   const { log } = opts;
   const namespace = opts.namespace ?? 'default';
@@ -61,9 +77,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
       executable:
         path !== undefined ? { type: 'existing-path', path } : { type: 'cached-download' },
       namespace,
-      // Registered with `--search-attribute Name=Type` by @temporalio/testing.
-      searchAttributes: [...searchAttributeKeys],
-      extraArgs: [...MATCHING_ARGS, ...(opts.extraArgs ?? [])],
+      extraArgs: [...devServerArgs(), ...(opts.extraArgs ?? [])],
       ...(opts.port !== undefined && { port: opts.port }),
       ...(opts.dbFilename !== undefined && { dbFilename: opts.dbFilename }),
       // The SDK's core starts the UI whenever a UI port is given, so only pass it with `ui`.

@@ -6,7 +6,7 @@
 import proto from '@temporalio/proto';
 import { describe, expect, it } from 'vitest';
 
-import { ActionKind, countActions, totalActions } from '../../src/bench/actions.js';
+import { ActionKind, countActions, totalActions } from '../../tools/src/bench/actions.js';
 
 type HistoryEvent = proto.temporal.api.history.v1.IHistoryEvent;
 const T = proto.temporal.api.enums.v1.EventType;

@@ -1,7 +1,7 @@
 /** Submit → CREATED, as `dropflow bench orders` and the chaos report give it: p50 and p99. */
 import { describe, expect, it } from 'vitest';
 
-import { toCreatedMs, toCreatedSummary } from '../../src/bench/toCreated.js';
+import { toCreatedMs, toCreatedSummary } from '../../tools/src/localStack/toCreated.js';
 import { Stage, type OrderStatus } from '../../src/order/contract.js';
 
 const T0 = Date.parse('2026-11-25T10:00:00.000Z');

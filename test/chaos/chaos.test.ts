@@ -8,8 +8,8 @@
  */
 import { expect, it } from 'vitest';
 
-import { formatTable, summary } from '../../src/chaos/report.js';
-import { DEFAULT_CHAOS_OPTIONS, runChaos } from '../../src/chaos/run.js';
+import { formatTable, summary } from '../../tools/src/chaos/report.js';
+import { DEFAULT_CHAOS_OPTIONS, runChaos } from '../../tools/src/chaos/run.js';
 
 it(
   'six orders under faults, kills and a server restart: nothing twice, none failed, stuck or mismatched',

@@ -10,8 +10,8 @@ import {
   type Observation,
   type ObservedExecution,
   type ObservedOrder,
-} from '../../src/chaos/measure.js';
-import { emptyStats, type SandboxOrder } from '../../src/sandbox/state.js';
+} from '../../tools/src/chaos/measure.js';
+import { emptyStats, type SandboxOrder } from '../../tools/src/sandbox/state.js';
 
 function supplierOrder(orderNumber: string, svcOrderId: string, over: Partial<SandboxOrder> = {}) {
   const order: SandboxOrder = {

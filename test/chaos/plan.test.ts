@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { dynamicConfigArgs, LOWERED_LIMITS } from '../../src/chaos/limits.js';
-import { parseChaosArgs } from '../../src/chaos/options.js';
+import { dynamicConfigArgs, LOWERED_LIMITS } from '../../tools/src/chaos/limits.js';
+import { parseChaosArgs } from '../../tools/src/chaos/options.js';
 import {
   Disruption,
   faultPlan,
@@ -10,10 +10,10 @@ import {
   windowFor,
   type PlanOptions,
   type PlannedStep,
-} from '../../src/chaos/plan.js';
-import { Random } from '../../src/chaos/random.js';
-import { deadlineFor, TOKEN_FAULTS_EXTRA_MS } from '../../src/chaos/run.js';
-import { startDevArgs } from '../../src/chaos/temporalServer.js';
+} from '../../tools/src/chaos/plan.js';
+import { Random } from '../../tools/src/chaos/random.js';
+import { deadlineFor, TOKEN_FAULTS_EXTRA_MS } from '../../tools/src/chaos/run.js';
+import { startDevArgs } from '../../tools/src/localStack/temporalServer.js';
 import { getAccessToken, refreshAccessToken } from '../../src/supplier/api/auth.js';
 
 const base: PlanOptions = {
@@ -121,7 +121,7 @@ describe('lowered limits', () => {
       port: 7233,
       dbFilename: 't.db',
       namespace: 'default',
-      dynamicConfig: LOWERED_LIMITS,
+      extraArgs: dynamicConfigArgs(LOWERED_LIMITS),
     });
     expect(args.join(' ')).toContain('--dynamic-config-value limit.historyCount.error=2000');
     expect(args.join(' ')).toContain(

@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
 
 import { afterEach, expect, inject, it } from 'vitest';
 
-import { freePort } from '../../src/chaos/ports.js';
+import { freePort } from '../../tools/src/localStack/ports.js';
 import { METRICS } from '../../src/metrics.js';
 import { parseExposition, valueOf } from '../support/metrics.js';
 

@@ -1,5 +1,5 @@
 /** Calls of the /__sandbox/ controls added for a worse supplier: settings, token and pay expiry. */
-import type { SandboxSettings } from '../../src/sandbox/state.js';
+import type { SandboxSettings } from '../../tools/src/sandbox/state.js';
 import { sandboxUrl } from '../support/sandbox.js';
 
 export interface ControlAnswer<T> {

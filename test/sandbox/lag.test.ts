@@ -5,9 +5,9 @@
  */
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { utcDate } from '../../src/sandbox/orderView.js';
-import { startSandbox, type StartedSandbox } from '../../src/sandbox/server.js';
-import type { SandboxStats } from '../../src/sandbox/state.js';
+import { utcDate } from '../../tools/src/sandbox/orderView.js';
+import { startSandbox, type StartedSandbox } from '../../tools/src/sandbox/server.js';
+import type { SandboxStats } from '../../tools/src/sandbox/state.js';
 import { SupplierClient } from '../../src/supplier/client.js';
 import { SupplierCode } from '../../src/supplier/errors.js';
 import { usOrder } from '../supplier/orderHelpers.js';

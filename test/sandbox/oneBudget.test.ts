@@ -4,7 +4,7 @@
  * (sandbox/rateLimit.ts), then over HTTP for an account with and one without the setting.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RateLimiter } from '../../src/sandbox/rateLimit.js';
+import { RateLimiter } from '../../tools/src/sandbox/rateLimit.js';
 import { SupplierCode } from '../../src/supplier/errors.js';
 import { newSandboxAccount, rawCall, type TestAccount } from '../support/sandbox.js';
 import { changeSettings } from './controls.js';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import type { TestProject } from 'vitest/node';
-import { startSandbox } from '../../src/sandbox/server.js';
+import { startSandbox } from '../../tools/src/sandbox/server.js';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dataDir = await mkdtemp(join(tmpdir(), 'dropflow-sandbox-'));

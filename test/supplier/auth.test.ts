@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FaultRule } from '../../src/sandbox/faults.js';
-import { startSandbox, type StartedSandbox } from '../../src/sandbox/server.js';
+import type { FaultRule } from '../../tools/src/sandbox/faults.js';
+import { startSandbox, type StartedSandbox } from '../../tools/src/sandbox/server.js';
 import { SupplierClient } from '../../src/supplier/client.js';
 import { SupplierCode, SupplierError } from '../../src/supplier/errors.js';
 import { TOKEN_CALL_RATE_LIMIT_RETRIES } from '../../src/supplier/tokens.js';

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { z } from 'zod';
 
-import { freePort } from '../../src/chaos/ports.js';
+import { freePort } from '../../tools/src/localStack/ports.js';
 import { METRICS } from '../../src/metrics.js';
 import { endpoint } from '../../src/supplier/endpoint.js';
 import { SupplierTransportError } from '../../src/supplier/errors.js';

@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { interceptedOrderId } from '../../src/supplier/api/orders.js';
 import { SupplierCode } from '../../src/supplier/errors.js';
-import { InterceptCode } from '../../src/sandbox/interceptions.js';
-import { SCARCE_VARIANT } from '../../src/sandbox/seed.js';
+import { InterceptCode } from '../../tools/src/sandbox/interceptions.js';
+import { SCARCE_VARIANT } from '../../tools/src/sandbox/seed.js';
 import { newSandboxAccount, sandboxUrl, type TestAccount } from '../support/sandbox.js';
 import { editOrder, payOrder, usOrder } from './orderHelpers.js';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SHOP_ID } from '../../src/sandbox/shops.js';
+import { DEFAULT_SHOP_ID } from '../../tools/src/sandbox/shops.js';
 import { SupplierCode, SupplierError, SupplierRequestInvalid } from '../../src/supplier/errors.js';
 import { newSandboxAccount, type TestAccount } from '../support/sandbox.js';
 

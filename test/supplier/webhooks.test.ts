@@ -7,7 +7,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startSandbox, type StartedSandbox } from '../../src/sandbox/server.js';
+import { startSandbox, type StartedSandbox } from '../../tools/src/sandbox/server.js';
 import { SupplierClient } from '../../src/supplier/client.js';
 import { SupplierCode, SupplierError, SupplierRequestInvalid } from '../../src/supplier/errors.js';
 import { parseWebhookMessage } from '../../src/supplier/webhookMessages.js';

@@ -5,7 +5,7 @@
  */
 import { expect } from 'vitest';
 
-import { freePort } from '../../src/chaos/ports.js';
+import { freePort } from '../../tools/src/localStack/ports.js';
 import { installRuntimeLogger } from '../../src/temporal/runtimeLogger.js';
 
 export interface Sample {

@@ -1,7 +1,7 @@
 /** Loopback ports in tests: a free one to give a server, and whether something listens on one. */
 import { connect } from 'node:net';
 
-export { freePort } from '../../src/chaos/ports.js';
+export { freePort } from '../../tools/src/localStack/ports.js';
 
 export function listening(port: number): Promise<boolean> {
   return new Promise((settle) => {

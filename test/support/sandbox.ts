@@ -1,8 +1,8 @@
 /** Test helpers for the shared sandbox: a fresh account per test file, raw calls, stats, faults. */
 import { inject } from 'vitest';
 import { SupplierClient } from '../../src/supplier/client.js';
-import type { FaultRule } from '../../src/sandbox/faults.js';
-import type { SandboxStats } from '../../src/sandbox/state.js';
+import type { FaultRule } from '../../tools/src/sandbox/faults.js';
+import type { SandboxStats } from '../../tools/src/sandbox/state.js';
 
 export function sandboxUrl(): string {
   return inject('sandboxUrl');

@@ -8,10 +8,9 @@
  */
 import { InvalidArgumentError, type Command } from 'commander';
 
-import { runGatewayBench } from '../../bench/gatewayBench.js';
-import { formatGatewayBench } from '../../bench/report.js';
 import { createLogger } from '../../log.js';
 import { installRuntimeLogger } from '../../temporal/runtimeLogger.js';
+import { loadBenchTools } from '../devtools.js';
 import { nonNegativeInt, positiveNumber } from '../options.js';
 import { printJson, printLines } from '../output.js';
 import { registerOrders } from './benchOrders.js';
@@ -47,6 +46,8 @@ export function register(program: Command): void {
     .option('--warmup <n>', 'unmeasured requests per endpoint first', nonNegativeInt, 300)
     .option('--json', 'print the results as one JSON document')
     .action(async (flags: BenchFlags) => {
+      const { formatGatewayBench, runGatewayBench } =
+        await loadBenchTools('dropflow bench webhooks');
       const log = createLogger('bench');
       installRuntimeLogger();
       const gateway = await runGatewayBench({

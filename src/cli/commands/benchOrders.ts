@@ -6,20 +6,20 @@
  */
 import { InvalidArgumentError, type Command } from 'commander';
 
-import { DEFAULT_ORDERS_BENCH, phaseComplete, runOrdersBench } from '../../bench/ordersBench.js';
-import { formatOrdersBench, ordersBenchJson } from '../../bench/ordersReport.js';
 import { createLogger } from '../../log.js';
+import { loadBenchTools } from '../devtools.js';
 import { nonNegativeInt, positiveNumber } from '../options.js';
 import { printLines } from '../output.js';
 
+/** Left out: the bench's defaults (tools/src/bench/ordersBench.ts DEFAULT_ORDERS_BENCH). */
 interface OrdersFlags {
-  orders: number;
-  rps: number;
+  orders?: number;
+  rps?: number;
   maxBatch?: number;
   quietMs?: number;
   maxWaitMs?: number;
-  trackingSeconds: number;
-  lifecycleMs: number;
+  trackingSeconds?: number;
+  lifecycleMs?: number;
   deadlineSeconds?: number;
   keep?: boolean;
   json?: boolean;
@@ -31,20 +31,17 @@ function positiveInt(value: string): number {
   return n;
 }
 
-const d = DEFAULT_ORDERS_BENCH;
-
 export function registerOrders(bench: Command): void {
   bench
     .command('orders')
     .description(
       'orders through Temporal, the sandbox, gateway and worker: checkout batching off, then on',
     )
-    .option('--orders <n>', 'flow-B orders per phase, submitted at once', positiveInt, d.orders)
+    .option('--orders <n>', 'flow-B orders per phase, submitted at once', positiveInt)
     .option(
       '--rps <r>',
       "requests/s: the sandbox account's general limit and the worker's rate",
       positiveNumber,
-      d.ratePerSecond,
     )
     .option(
       '--max-batch <n>',
@@ -65,13 +62,11 @@ export function registerOrders(bench: Command): void {
       '--tracking-seconds <s>',
       'interval of the tracking sweeps (TRACKING_EVERY_SECONDS)',
       positiveInt,
-      d.trackingEverySeconds,
     )
     .option(
       '--lifecycle-ms <n>',
       "the sandbox's step of a paid order towards delivery",
       positiveInt,
-      d.lifecycleStepMs,
     )
     .option(
       '--deadline-seconds <s>',
@@ -81,12 +76,13 @@ export function registerOrders(bench: Command): void {
     .option('--keep', 'keep the logs and databases even when every order completed')
     .option('--json', 'end with one line of JSON: {"off": {...}, "on": {...}}')
     .action(async (flags: OrdersFlags) => {
-      const result = await runOrdersBench({
-        orders: flags.orders,
-        ratePerSecond: flags.rps,
+      const { DEFAULT_ORDERS_BENCH: d, ...bench } = await loadBenchTools('dropflow bench orders');
+      const result = await bench.runOrdersBench({
+        orders: flags.orders ?? d.orders,
+        ratePerSecond: flags.rps ?? d.ratePerSecond,
         batchRatePerSecond: d.batchRatePerSecond,
-        trackingEverySeconds: flags.trackingSeconds,
-        lifecycleStepMs: flags.lifecycleMs,
+        trackingEverySeconds: flags.trackingSeconds ?? d.trackingEverySeconds,
+        lifecycleStepMs: flags.lifecycleMs ?? d.lifecycleStepMs,
         tuning: {
           ...(flags.maxBatch !== undefined && { maxBatch: flags.maxBatch }),
           ...(flags.quietMs !== undefined && { quietMs: flags.quietMs }),
@@ -97,8 +93,10 @@ export function registerOrders(bench: Command): void {
         log: createLogger('bench'),
         say: (line) => process.stderr.write(`${line}\n`),
       });
-      printLines(formatOrdersBench(result));
-      if (flags.json === true) process.stdout.write(`${ordersBenchJson(result)}\n`);
-      if (!phaseComplete(result.off) || !phaseComplete(result.on)) process.exitCode = 1;
+      printLines(bench.formatOrdersBench(result));
+      if (flags.json === true) process.stdout.write(`${bench.ordersBenchJson(result)}\n`);
+      if (!bench.phaseComplete(result.off) || !bench.phaseComplete(result.on)) {
+        process.exitCode = 1;
+      }
     });
 }

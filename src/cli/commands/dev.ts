@@ -16,8 +16,6 @@ import { checkoutSettings, loadConfig, storeEventsOptions } from '../../config.j
 import { callbackUrlFor, enableWebhooks } from '../../gateway/registration.js';
 import { startGateway } from '../../gateway/server.js';
 import { createLogger } from '../../log.js';
-import { DEFAULT_SANDBOX_OPTIONS } from '../../sandbox/sandbox.js';
-import { startSandbox } from '../../sandbox/server.js';
 import { SupplierClient } from '../../supplier/client.js';
 import { startDevServer } from '../../temporal/devServer.js';
 import { dataConverterFor, EncryptionCodec } from '../../temporal/encryption.js';
@@ -28,6 +26,7 @@ import { taskQueues } from '../../temporal/taskQueues.js';
 import { ensureTrackingSweeper } from '../../tracking/sweeperStart.js';
 import { createWorkers } from '../../worker.js';
 import { DEV_STATE_FILE, writeDevState } from '../devState.js';
+import { loadSandboxTools } from '../devtools.js';
 import { devSupplier, shownSupplierUrl } from '../devSupplier.js';
 import { nonNegativeInt, portOption, positiveNumber, untilSignal } from '../options.js';
 
@@ -40,7 +39,8 @@ interface DevFlags {
   dataDir?: string;
   lifecycleMs: number;
   trackingEvery: number;
-  refreshesPerMinute: number;
+  /** Left out: the sandbox's default. */
+  refreshesPerMinute?: number;
 }
 
 export function register(program: Command): void {
@@ -71,7 +71,6 @@ export function register(program: Command): void {
       '--refreshes-per-minute <n>',
       "the sandbox's refreshAccessToken limit per account (0 = no limit)",
       nonNegativeInt,
-      DEFAULT_SANDBOX_OPTIONS.refreshesPerMinute,
     )
     .option(
       '--tracking-every <s>',
@@ -83,6 +82,11 @@ export function register(program: Command): void {
       const config = loadConfig();
       const storeEvents = storeEventsOptions(config);
       const log = createLogger('dev');
+      // The sandbox, unless SUPPLIER_BASE_URL names the supplier (as for `dropflow worker`). It is
+      // one of the dev tools, loaded before anything starts: the worker image has none.
+      const target = devSupplier(config, flags.sandboxPort);
+      const sandboxTools =
+        target.kind === 'sandbox' ? await loadSandboxTools('dropflow dev') : undefined;
       // Before the dev server: it is the first user of the SDK runtime. Workers and gateway share
       // this process, so one /metrics serves both.
       const metricsPort = flags.metricsPort ?? config.METRICS_PORT;
@@ -125,19 +129,19 @@ export function register(program: Command): void {
         throw err;
       };
 
-      // The sandbox, unless SUPPLIER_BASE_URL names the supplier (as for `dropflow worker`).
-      const target = devSupplier(config, flags.sandboxPort);
       const sandbox =
-        target.kind === 'sandbox'
-          ? await startSandbox({
-              log: createLogger('sandbox'),
-              port: target.port,
-              dataDir,
-              apiKey: target.apiKey,
-              lifecycleStepMs: flags.lifecycleMs,
-              refreshesPerMinute: flags.refreshesPerMinute,
-              allowLocalWebhooks: true,
-            }).catch(undo)
+        target.kind === 'sandbox' && sandboxTools !== undefined
+          ? await sandboxTools
+              .startSandbox({
+                log: createLogger('sandbox'),
+                port: target.port,
+                dataDir,
+                apiKey: target.apiKey,
+                lifecycleStepMs: flags.lifecycleMs,
+                refreshesPerMinute: flags.refreshesPerMinute,
+                allowLocalWebhooks: true,
+              })
+              .catch(undo)
           : undefined;
       if (sandbox !== undefined) started.push(() => sandbox.close());
       const supplierUrl = sandbox?.url ?? (target.kind === 'remote' ? target.baseUrl : '');

@@ -7,9 +7,8 @@ import { resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../../config.js';
 import { createLogger } from '../../log.js';
-import { DEFAULT_SANDBOX_OPTIONS } from '../../sandbox/sandbox.js';
-import { startSandbox } from '../../sandbox/server.js';
 import { readDevState } from '../devState.js';
+import { loadSandboxTools } from '../devtools.js';
 import { CommandError } from '../failure.js';
 import { nonNegativeInt, portOption, positiveNumber, untilSignal } from '../options.js';
 import { printJson, printLines } from '../output.js';
@@ -23,11 +22,12 @@ interface SandboxFlags {
   batchRate: number;
   lifecycleMs: number;
   allowLocalWebhooks?: boolean;
-  batchLagMs: number;
-  payWindowSeconds: number;
+  // Left out: the sandbox's defaults (tools/src/sandbox/sandbox.ts DEFAULT_SANDBOX_OPTIONS).
+  batchLagMs?: number;
+  payWindowSeconds?: number;
   oneBudget?: boolean;
-  tokenIntervalS: number;
-  refreshesPerMinute: number;
+  tokenIntervalS?: number;
+  refreshesPerMinute?: number;
 }
 
 function positiveInt(value: string): number {
@@ -56,25 +56,17 @@ export function register(program: Command): void {
       '--batch-lag-ms <n>',
       'order queries show each order as it was this many ms ago (0 = no lag)',
       nonNegativeInt,
-      DEFAULT_SANDBOX_OPTIONS.batchLagMs,
     )
-    .option(
-      '--pay-window-seconds <n>',
-      'how long a payId can be paid (payExpireTime)',
-      positiveInt,
-      DEFAULT_SANDBOX_OPTIONS.payWindowSeconds,
-    )
+    .option('--pay-window-seconds <n>', 'how long a payId can be paid (payExpireTime)', positiveInt)
     .option(
       '--token-interval-s <n>',
       'getAccessToken answered at most once per n seconds per account (0 = no limit)',
       nonNegativeInt,
-      DEFAULT_SANDBOX_OPTIONS.tokenIntervalSeconds,
     )
     .option(
       '--refreshes-per-minute <n>',
       'refreshAccessToken answered at most n times a minute per account (0 = no limit)',
       nonNegativeInt,
-      DEFAULT_SANDBOX_OPTIONS.refreshesPerMinute,
     )
     .option(
       '--one-budget',
@@ -85,6 +77,7 @@ export function register(program: Command): void {
       'accept http:// and localhost webhook callbacks (development)',
     )
     .action(async (flags: SandboxFlags) => {
+      const { startSandbox } = await loadSandboxTools('dropflow sandbox');
       const config = loadConfig();
       const log = createLogger('sandbox');
       const sandbox = await startSandbox({

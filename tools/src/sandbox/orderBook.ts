@@ -1,0 +1,145 @@
+/**
+ * The sandbox's orders: finding an account's order by any of its keys, pricing it from the seed,
+ * evaluating its interceptions, and changing its status (which pushes the order webhook).
+ * Shared by the order, payment, waybill, dispute and connection routes.
+ */
+import {
+  OrderStatus,
+  ShopLogisticsType,
+  type UnshippedSubStatus,
+} from '../../../src/supplier/api/constants.js';
+import { WebhookChange, WebhookTopic, WebhookType } from '../../../src/supplier/api/webhooks.js';
+import { availableUnits, evaluateInterceptions } from './interceptions.js';
+import { orderWebhookParams, orderWeight } from './orderView.js';
+import type { Sandbox } from './sandbox.js';
+import { findLine, postage } from './seed.js';
+import type { SandboxOrder, StatusChange } from './state.js';
+
+export const round2 = (n: number): number => Math.round(n * 100) / 100;
+
+/** Statuses after payment: the order is paid. */
+export const PAID_STATUSES: ReadonlySet<OrderStatus> = new Set([
+  OrderStatus.Unshipped,
+  OrderStatus.Shipped,
+  OrderStatus.Delivered,
+]);
+
+export function isPaid(order: SandboxOrder): boolean {
+  return PAID_STATUSES.has(order.status) || order.paidAt !== undefined;
+}
+
+/** An order is held back when it has interception reasons or its logistics line misses. */
+export function isIntercepted(order: SandboxOrder): boolean {
+  return order.interceptReasons.length > 0 || order.logisticsMiss;
+}
+
+/**
+ * The account's order known by its svc order id, svc order code or the caller's order number.
+ * Store-flow orders still awaiting a connection are invisible: the caller has no id for them yet.
+ */
+export function findOwnOrder(sb: Sandbox, openId: string, key: string): SandboxOrder | undefined {
+  const direct = sb.state.orders[key];
+  if (direct) return direct.openId === openId && !direct.awaitingConnection ? direct : undefined;
+  return Object.values(sb.state.orders).find(
+    (o) =>
+      o.openId === openId &&
+      !o.awaitingConnection &&
+      (o.svcOrderCode === key || o.orderNumber === key),
+  );
+}
+
+/** The account's orders (all of them, including those awaiting a connection). */
+export function ordersOf(sb: Sandbox, openId: string): SandboxOrder[] {
+  return Object.values(sb.state.orders).filter((o) => o.openId === openId);
+}
+
+/** The destination country code of the order. */
+export function destinationOf(order: SandboxOrder): string {
+  const cc = order.request.shippingCountryCode;
+  return typeof cc === 'string' ? cc.toUpperCase() : '';
+}
+
+/** The order's logistics line, when it serves the order's route. */
+export function servingLine(order: SandboxOrder) {
+  const line = findLine(order.logisticName);
+  const to = destinationOf(order);
+  return line && line.from.includes(order.fromCountryCode) && line.to.includes(to)
+    ? line
+    : undefined;
+}
+
+/** Product, postage and order amounts from seed prices and the line's postage for the weight. */
+export function priceOrder(order: SandboxOrder): void {
+  if (order.awaitingConnection) {
+    // Nothing to price before the store products name their catalogue variants.
+    order.productAmount = order.postageAmount = order.orderAmount = 0;
+    return;
+  }
+  order.productAmount = round2(order.lines.reduce((s, l) => s + l.sellPrice * l.quantity, 0));
+  const line = servingLine(order);
+  order.postageAmount = line ? postage(line, orderWeight(order)) : 0;
+  order.orderAmount = round2(order.productAmount + order.postageAmount);
+}
+
+/** Re-runs the interception rules on the order as it is now (address, line, stock). */
+export function evaluateOrder(sb: Sandbox, order: SandboxOrder): void {
+  const r = order.request;
+  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  const outcome = evaluateInterceptions(
+    {
+      shippingCountryCode: destinationOf(order),
+      shippingZip: str(r.shippingZip),
+      shippingPhone: str(r.shippingPhone),
+      taxId: str(r.taxId),
+      logisticName: order.logisticName,
+      fromCountryCode: order.fromCountryCode,
+      storageId:
+        order.shopLogisticsType === ShopLogisticsType.Supplier ? undefined : order.storageId,
+      lines: order.lines,
+    },
+    (storageId, vid) =>
+      availableUnits(Object.values(sb.state.orders), storageId, vid, order.svcOrderId),
+  );
+  order.interceptReasons = outcome.reasons;
+  order.logisticsMiss = outcome.logisticsMiss;
+}
+
+/**
+ * Re-prices and re-evaluates an order whose lines changed, such as a store-flow order whose
+ * products were just connected (call after filling in each line's vid and sellPrice).
+ */
+export function refreshOrder(sb: Sandbox, order: SandboxOrder): void {
+  priceOrder(order);
+  evaluateOrder(sb, order);
+  sb.changed();
+}
+
+/** Moves the order to a status and pushes the order topic's UPDATE message. */
+export function setStatus(
+  sb: Sandbox,
+  order: SandboxOrder,
+  status: OrderStatus,
+  subStatus?: UnshippedSubStatus,
+): void {
+  if (order.status === status && order.subStatus === subStatus) return;
+  rememberStatus(order, sb.now());
+  order.status = status;
+  if (subStatus === undefined) delete order.subStatus;
+  else order.subStatus = subStatus;
+  sb.changed();
+  sb.emit(order.openId, WebhookTopic.Order, {
+    type: WebhookType.Order,
+    messageType: WebhookChange.Update,
+    params: orderWebhookParams(order, sb.now()),
+  });
+}
+
+/** Enough for every step of an order's life; older entries are dropped. */
+const HISTORY_LENGTH = 10;
+
+/** Records the status the order is leaving now, for queries that lag behind (orderLag.ts). */
+function rememberStatus(order: SandboxOrder, now: number): void {
+  const left: StatusChange = { status: order.status, until: now };
+  if (order.subStatus !== undefined) left.subStatus = order.subStatus;
+  order.statusHistory = [...(order.statusHistory ?? []), left].slice(-HISTORY_LENGTH);
+}

@@ -1,0 +1,114 @@
+/**
+ * Test and demo control: `POST /__sandbox/catalogue/events` makes the supplier push a product,
+ * variant or stock change of a seed product to every account that subscribed it
+ * (docs/supplier-api.md §12.2), or only to `openId`. The seed catalogue itself does not change.
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { WebhookChange, WebhookTopic, WebhookType } from '../../../../src/supplier/api/webhooks.js';
+import { stockByStorage } from '../catalogue.js';
+import type { Sandbox } from '../sandbox.js';
+import { findProduct, type SeedProduct } from '../seed.js';
+import { isSubscribed, type WebhookMessage } from '../webhooks.js';
+
+const CatalogueEvent = z.object({
+  pid: z.string().min(1),
+  kind: z.enum([WebhookType.Product, WebhookType.Variant, WebhookType.Stock]),
+  /** VARIANT: which variant changed; the product's first by default. */
+  vid: z.string().min(1).optional(),
+  /** Only this account (when it subscribed the product). */
+  openId: z.string().min(1).optional(),
+});
+type CatalogueEvent = z.infer<typeof CatalogueEvent>;
+
+export function registerCatalogueEventControlRoutes(app: FastifyInstance, sb: Sandbox): void {
+  app.post('/__sandbox/catalogue/events', (req, reply) => {
+    const p = CatalogueEvent.safeParse(req.body ?? {});
+    if (!p.success)
+      return reply.code(400).send({ error: 'invalid request', issues: p.error.issues });
+    const product = findProduct(p.data.pid);
+    if (!product) return reply.code(404).send({ error: `no seed product ${p.data.pid}` });
+    const built = build(product, p.data);
+    if (typeof built === 'string') return reply.code(404).send({ error: built });
+
+    const topic: WebhookTopic =
+      p.data.kind === WebhookType.Stock ? WebhookTopic.Stock : WebhookTopic.Product;
+    const messages = Object.values(sb.state.accounts)
+      .filter(
+        (a) =>
+          (p.data.openId === undefined || a.openId === p.data.openId) &&
+          isSubscribed(a, product.pid),
+      )
+      .flatMap((a) => {
+        const messageId = sb.webhooks.enqueue(a.openId, topic, built);
+        return messageId === undefined ? [] : [{ openId: a.openId, messageId }];
+      });
+    // `messages`: the pushes queued (accounts whose topic is enabled).
+    return reply.code(202).send({ pid: product.pid, kind: p.data.kind, topic, messages });
+  });
+}
+
+/**
+ * The message as the supplier writes it (docs/supplier-api.md §12.8): product and variant changes
+ * name the changed fields in `fields` and leave the others null; stock maps each vid to its stock
+ * per area.
+ */
+function build(product: SeedProduct, event: CatalogueEvent): WebhookMessage | string {
+  switch (event.kind) {
+    case WebhookType.Product:
+      return {
+        type: WebhookType.Product,
+        messageType: WebhookChange.Update,
+        params: {
+          pid: product.pid,
+          productName: null,
+          productNameEn: null,
+          productSku: null,
+          productSellPrice: product.sellPrice,
+          productStatus: null,
+          categoryId: null,
+          categoryName: null,
+          productImage: null,
+          productDescription: null,
+          fields: ['productSellPrice'],
+        },
+      };
+    case WebhookType.Variant: {
+      const variant =
+        event.vid === undefined
+          ? product.variants[0]
+          : product.variants.find((v) => v.vid === event.vid);
+      if (!variant) return `product ${product.pid} has no variant ${event.vid ?? ''}`;
+      return {
+        type: WebhookType.Variant,
+        messageType: WebhookChange.Update,
+        params: {
+          vid: variant.vid,
+          pid: product.pid,
+          variantSku: null,
+          variantSellPrice: variant.variantSellPrice,
+          variantStatus: null,
+          variantWeight: null,
+          fields: ['variantSellPrice'],
+        },
+      };
+    }
+    case WebhookType.Stock:
+      return {
+        type: WebhookType.Stock,
+        messageType: WebhookChange.Update,
+        params: Object.fromEntries(
+          product.variants.map((v) => [
+            v.vid,
+            stockByStorage(v).map(({ storage, units }) => ({
+              vid: v.vid,
+              areaId: storage.areaId,
+              areaEn: storage.areaEn,
+              countryCode: storage.countryCode,
+              storageNum: units,
+            })),
+          ]),
+        ),
+      };
+  }
+}

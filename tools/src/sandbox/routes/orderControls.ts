@@ -1,0 +1,107 @@
+/**
+ * Order controls under /__sandbox/orders/ (docs/sandbox.md), not part of the supplier's API:
+ * - POST /__sandbox/orders/<svcOrderId>/advance {"to": "PROCESSING"|"SHIPPED"|"DELIVERED"}
+ * - POST /__sandbox/orders/<svcOrderId>/edit {address fields}: what a merchant does in the
+ *   supplier's web console to fix an intercepted order before adding it to the cart again.
+ * - POST /__sandbox/orders/<svcOrderId>/expire-payment: the pay window of the order's parent
+ *   order is over now.
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { OrderStatus } from '../../../../src/supplier/api/constants.js';
+import { optText } from '../../../../src/supplier/fields.js';
+import { advanceOrder, LIFECYCLE_TARGETS } from '../lifecycle.js';
+import { evaluateOrder } from '../orderBook.js';
+import { orderObject, utcDate } from '../orderView.js';
+import { expirePayWindow } from '../payWindow.js';
+import type { Sandbox } from '../sandbox.js';
+import type { SandboxOrder } from '../state.js';
+
+const Advance = z.object({ to: z.enum(LIFECYCLE_TARGETS) });
+
+/** The address fields of the create-order body, with its maximum lengths. */
+const Edit = z
+  .strictObject({
+    shippingZip: optText(20),
+    shippingPhone: optText(20),
+    taxId: optText(20),
+    shippingCountry: optText(50),
+    shippingProvince: optText(50),
+    shippingCity: optText(50),
+    shippingCounty: optText(50),
+    shippingCustomerName: optText(50),
+    shippingAddress: optText(500),
+    shippingAddress2: optText(500),
+    houseNumber: optText(20),
+    email: optText(50),
+    consigneeID: optText(20),
+  })
+  .refine((o) => Object.keys(o).length > 0, { error: 'name at least one field to change' });
+
+const EDITABLE: ReadonlySet<OrderStatus> = new Set([OrderStatus.Created, OrderStatus.InCart]);
+
+export function registerOrderControlRoutes(app: FastifyInstance, sb: Sandbox): void {
+  const orderOf = (id: string): SandboxOrder | undefined =>
+    sb.state.orders[id] ?? Object.values(sb.state.orders).find((o) => o.svcOrderCode === id);
+  const bad = (error: z.ZodError) => ({ error: 'invalid request', issues: error.issues });
+
+  app.post<{ Params: { svcOrderId: string } }>(
+    '/__sandbox/orders/:svcOrderId/advance',
+    (req, reply) => {
+      const p = Advance.safeParse(req.body ?? {});
+      if (!p.success) return reply.code(400).send(bad(p.error));
+      const order = orderOf(req.params.svcOrderId);
+      if (!order) return reply.code(404).send({ error: 'no such order' });
+      const outcome = advanceOrder(sb, order, p.data.to);
+      if (!outcome.ok)
+        return reply.code(409).send({ error: outcome.reason, orderStatus: order.status });
+      sb.changed();
+      return orderObject(order, 'detail');
+    },
+  );
+
+  app.post<{ Params: { svcOrderId: string } }>(
+    '/__sandbox/orders/:svcOrderId/edit',
+    (req, reply) => {
+      const p = Edit.safeParse(req.body ?? {});
+      if (!p.success) return reply.code(400).send(bad(p.error));
+      const order = orderOf(req.params.svcOrderId);
+      if (!order) return reply.code(404).send({ error: 'no such order' });
+      if (!EDITABLE.has(order.status)) {
+        return reply.code(409).send({
+          error: `the order is ${order.status}: only CREATED or IN_CART orders can be edited`,
+        });
+      }
+      Object.assign(order.request, p.data);
+      evaluateOrder(sb, order);
+      sb.changed();
+      return {
+        ...orderObject(order, 'detail'),
+        logisticsMiss: order.logisticsMiss,
+        interceptOrderReasons: order.interceptReasons,
+      };
+    },
+  );
+
+  app.post<{ Params: { svcOrderId: string } }>(
+    '/__sandbox/orders/:svcOrderId/expire-payment',
+    (req, reply) => {
+      const order = orderOf(req.params.svcOrderId);
+      if (!order) return reply.code(404).send({ error: 'no such order' });
+      const shipment =
+        order.shipmentOrderId === undefined ? undefined : sb.state.shipments[order.shipmentOrderId];
+      if (shipment?.payId === undefined) {
+        return reply.code(409).send({
+          error: 'the order has no payment id yet: confirm it and call saveGenerateParentOrder',
+        });
+      }
+      if (shipment.paid) return reply.code(409).send({ error: 'the parent order is paid' });
+      expirePayWindow(sb, shipment);
+      return {
+        shipmentOrderId: shipment.id,
+        payId: shipment.payId,
+        payExpireTime: utcDate(shipment.payExpiresAt),
+      };
+    },
+  );
+}

@@ -1,0 +1,293 @@
+/**
+ * Everything the sandbox remembers, as plain JSON so it survives a restart (see store.ts). The
+ * catalogue is not here: it is seeded deterministically from code (seed.ts).
+ */
+
+import type {
+  OrderStatus,
+  ShopLogisticsType,
+  UnshippedSubStatus,
+} from '../../../src/supplier/api/constants.js';
+import type {
+  DisputeStatus,
+  ExpectType,
+  FinallyDeal,
+  RefundType,
+} from '../../../src/supplier/api/disputes.js';
+import type { ShopProductStatus } from '../../../src/supplier/api/shops.js';
+import type { WebhookTopic } from '../../../src/supplier/api/webhooks.js';
+
+export interface InterceptReason {
+  code: number;
+  message: string;
+}
+
+export interface IssuedTokens {
+  accessToken: string;
+  refreshToken: string;
+  issuedAt: number;
+  accessExpiresAt: number;
+  refreshExpiresAt: number;
+}
+
+export interface WebhookSubscription {
+  callbackUrl: string;
+  enabled: boolean;
+  /** Why the auto-close rule closed the topic. */
+  closedReason?: string;
+  /** Delivery outcomes per hour (key: epoch hour). */
+  hourly: Record<string, { ok: number; failed: number }>;
+}
+
+/** Behaviour that can differ per account (POST /__sandbox/settings). */
+export interface SandboxSettings {
+  /** Order queries show each order as it was this many milliseconds ago; 0 = as it is now. */
+  batchLagMs: number;
+  /** How long a payId of saveGenerateParentOrder can be paid (payExpireTime). */
+  payWindowSeconds: number;
+  /** Every request but the token calls also spends the account's general limit. */
+  oneBudget: boolean;
+  /** getAccessToken is answered at most once per this many seconds (0 = no limit). */
+  tokenIntervalSeconds: number;
+  /** The account's general limit: requests per second (the tier: 1, 2, 4 or 6). */
+  ratePerSecond: number;
+  /** getDisputeList shows a new dispute only this many milliseconds after it opened; 0 = at once. */
+  disputeLagMs: number;
+}
+
+export interface SandboxAccount {
+  openId: string;
+  apiKey: string;
+  tokens?: IssuedTokens;
+  balance: { amount: number; noWithdrawalAmount: number; freezeAmount: number };
+  webhooks: Partial<Record<WebhookTopic, WebhookSubscription>>;
+  subscribeAll: boolean;
+  subscriptions: Record<string, { createAt: string; status: boolean; reason?: string }>;
+  /** Product subscription cap of the account's tier (lv1 100 … lv5 10000). */
+  subscriptionCap: number;
+  myProducts: string[];
+  /** This account's own settings; the others follow the sandbox's defaults. */
+  settings?: Partial<SandboxSettings>;
+}
+
+export interface OrderLine {
+  vid: string;
+  quantity: number;
+  sellPrice: number;
+  lineItemId: string;
+  storeLineItemId?: string;
+  /** Store flow: the store-side ids the caller sent. */
+  storeProductId?: string;
+  storeVariantId?: string;
+}
+
+/** A status the order left, and when: what a lagging query still shows until then. */
+export interface StatusChange {
+  status: OrderStatus;
+  subStatus?: UnshippedSubStatus;
+  until: number;
+}
+
+export interface SandboxOrder {
+  svcOrderId: string;
+  svcOrderCode: string;
+  openId: string;
+  orderNumber: string;
+  /** The create request as received (address fields, logistics, flow choices). */
+  request: Record<string, unknown>;
+  status: OrderStatus;
+  subStatus?: UnshippedSubStatus;
+  /** Store flow: filed invalid until its store products are connected. */
+  awaitingConnection?: boolean;
+  lines: OrderLine[];
+  logisticName: string;
+  shopLogisticsType: ShopLogisticsType;
+  storageId?: string;
+  fromCountryCode: string;
+  isSandbox: boolean;
+  productAmount: number;
+  postageAmount: number;
+  orderAmount: number;
+  interceptReasons: InterceptReason[];
+  logisticsMiss: boolean;
+  shipmentOrderId?: string;
+  trackNumber?: string;
+  trackingProvider?: string;
+  waybill?: { carrier: string; trackNumber: string; filename: string; uploadedAt: number };
+  proofOfDelivery: string[];
+  createdAt: number;
+  paidAt?: number;
+  processingAt?: number;
+  shippedAt?: number;
+  deliveredAt?: number;
+  disputeId?: string;
+  /** The latest statuses the order left, oldest first (absent in state files of older versions). */
+  statusHistory?: StatusChange[];
+}
+
+export interface SandboxShipment {
+  id: string;
+  openId: string;
+  orderIds: string[];
+  payId?: string;
+  payExpiresAt?: number;
+  /** payIds replaced after they expired: paying with one is refused as expired. */
+  expiredPayIds?: string[];
+  amount: number;
+  paid: boolean;
+}
+
+export interface SandboxDispute {
+  id: string;
+  openId: string;
+  /** The caller's id; none for a dispute opened in the supplier's console. */
+  businessDisputeId?: string;
+  /** Opened by the supplier's staff (POST /__sandbox/disputes), not through the API. */
+  byConsole?: boolean;
+  orderId: string;
+  orderNumber: string;
+  disputeReasonId: number;
+  expectType: ExpectType;
+  refundType: RefundType;
+  messageText: string;
+  products: { lineItemId?: string; quantity: number; price: number }[];
+  status: DisputeStatus;
+  finallyDeal?: FinallyDeal;
+  money?: number;
+  resendOrderCode?: string;
+  createdAt: number;
+  resolvesAt: number;
+}
+
+export interface StoreVariant {
+  id: string;
+  productId: string;
+  title: string;
+  sku: string;
+  image: string;
+  shopPrice?: number;
+  shopPriceCurrency?: string;
+  weight?: number;
+  weightUnit?: string;
+  createdAt: number;
+}
+
+export interface StoreProduct {
+  shopId: string;
+  id: string;
+  openId: string;
+  title: string;
+  image: string;
+  description?: string;
+  priceMin?: number;
+  priceMax?: number;
+  priceCurrency?: string;
+  status: ShopProductStatus;
+  variants: StoreVariant[];
+  createdAt: number;
+}
+
+export interface Connection {
+  openId: string;
+  shopId: string;
+  platformProductId: string;
+  platformVariantId: string;
+  svcProductId: string;
+  svcVariantId: string;
+  defaultArea: number;
+  logistics: string;
+  sourceCountryCode?: string;
+  sourceCountry?: string;
+  targetCountryCode?: string;
+  targetCountry?: string;
+}
+
+export interface WebhookDelivery {
+  messageId: string;
+  openId: string;
+  topic: WebhookTopic;
+  body: string;
+  attempts: number;
+  nextAttemptAt: number;
+}
+
+export interface SandboxStats {
+  /** Every request by endpoint path, those refused for the rate limit included. */
+  calls: Record<string, number>;
+  rateLimited: number;
+  /** The requests refused for the rate limit, by endpoint path (absent in older state files). */
+  rateLimitedCalls?: Record<string, number>;
+  ordersCreated: number;
+  duplicateCreatesRefused: number;
+  payments: number;
+  repeatedPaymentsRefused: number;
+  expiredPaymentsRefused: number;
+  webhooksDelivered: number;
+  webhooksFailed: number;
+  faultsInjected: number;
+  /** getAccessToken calls answered with tokens (refused ones are in `calls` and `rateLimited`). */
+  tokensObtained: number;
+  /** refreshAccessToken calls answered with tokens. */
+  tokensRefreshed: number;
+}
+
+export interface SandboxState {
+  version: 1;
+  /** Source of every id the sandbox hands out. */
+  seq: number;
+  accounts: Record<string, SandboxAccount>;
+  orders: Record<string, SandboxOrder>;
+  shipments: Record<string, SandboxShipment>;
+  disputes: Record<string, SandboxDispute>;
+  storeProducts: Record<string, StoreProduct>;
+  connections: Connection[];
+  outbox: WebhookDelivery[];
+  stats: SandboxStats;
+  statsByAccount: Record<string, SandboxStats>;
+  /** Milliseconds between automatic lifecycle steps of a paid order; 0 = only by /advance. */
+  lifecycleStepMs: number;
+}
+
+export function emptyStats(): SandboxStats {
+  return {
+    calls: {},
+    rateLimited: 0,
+    rateLimitedCalls: {},
+    ordersCreated: 0,
+    duplicateCreatesRefused: 0,
+    payments: 0,
+    repeatedPaymentsRefused: 0,
+    expiredPaymentsRefused: 0,
+    webhooksDelivered: 0,
+    webhooksFailed: 0,
+    faultsInjected: 0,
+    tokensObtained: 0,
+    tokensRefreshed: 0,
+  };
+}
+
+export function emptyState(lifecycleStepMs: number): SandboxState {
+  return {
+    version: 1,
+    seq: 0,
+    accounts: {},
+    orders: {},
+    shipments: {},
+    disputes: {},
+    storeProducts: {},
+    connections: [],
+    outbox: [],
+    stats: emptyStats(),
+    statsByAccount: {},
+    lifecycleStepMs,
+  };
+}
+
+/** Fills in what state files written by older versions lack (counters added since). */
+export function upgradeState(state: SandboxState): SandboxState {
+  state.stats = { ...emptyStats(), ...state.stats };
+  for (const [openId, stats] of Object.entries(state.statsByAccount)) {
+    state.statsByAccount[openId] = { ...emptyStats(), ...stats };
+  }
+  return state;
+}
