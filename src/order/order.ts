@@ -123,7 +123,7 @@ export class Order implements StepHost, OutboxHost {
   }
 
   /** The `status` query's snapshot. */
-  get status(): OrderStatus {
+  get status(): Readonly<OrderStatus> {
     return this.view.status;
   }
 
