@@ -279,7 +279,7 @@ async function coverable(
   });
 }
 
-/** The parent order of the batch's shipment and its payment. */
+/** The parent order of the batch's shipment, and its payment as the payment policy decides. */
 async function payShipment(
   c: CheckoutState,
   acts: Activities,
