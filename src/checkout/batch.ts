@@ -10,12 +10,9 @@ import { condition, getExternalWorkflowHandle, log } from '@temporalio/workflow'
 import type { Reason } from '../order/activities.js';
 import type { FailureInfo } from '../order/contract.js';
 import { OrderStatus, reachedStatus } from '../supplier/api/constants.js';
-import { SupplierCode } from '../supplier/errors.js';
 import type { Activities } from '../durable/activityProxies.js';
-import { failureInfo, isBusiness } from '../durable/failures.js';
 import {
   supplierCall,
-  supplierStep,
   type OutcomeInDoubt,
   type Seen,
   type StepHost,
@@ -27,6 +24,7 @@ import {
   type ReadyOrder,
 } from './contract.js';
 import type { BatchView, CheckoutState } from './state.js';
+import { sendPayment } from './paymentPolicy.js';
 
 /** The batch cannot go on by itself: its orders go on alone. */
 class HandBack extends Error {
@@ -281,7 +279,7 @@ async function coverable(
   });
 }
 
-/** The parent order of the batch's shipment and its payment. */
+/** The parent order of the batch's shipment, and its payment as the payment policy decides. */
 async function payShipment(
   c: CheckoutState,
   acts: Activities,
@@ -309,42 +307,32 @@ async function payShipment(
   };
   await generate();
 
-  let doubted = false;
-  const expired = () =>
-    progress.payExpiresAt !== undefined &&
-    new Date().getTime() >= Date.parse(progress.payExpiresAt);
-  if (expired()) await generate();
-  c.batchAt(batch, 'payBalanceV2');
-  const result = await supplierStep(host, {
-    name: 'payBalanceV2',
-    send: () => acts.supplierOnce.payBalanceV2({ shipmentOrderId, payId: progress.payId! }),
-    lookUp: () => {
-      doubted = true;
-      return batchPaid(acts, batch.orders);
+  const decision = await sendPayment(host, acts, {
+    parent: () => ({
+      shipmentOrderId,
+      payId: progress.payId!,
+      expiresAt: progress.payExpiresAt,
+    }),
+    renew: generate,
+    renewAfterDoubt: 'ifExpired',
+    paidAtSupplier: () => batchPaid(acts, batch.orders),
+    sending: () => {
+      c.batchAt(batch, 'payBalanceV2');
     },
-    beforeResend: async () => {
-      doubted = false;
-      if (expired()) await generate();
-    },
-    doubtful: (f) =>
-      isBusiness(f, SupplierCode.PayFailed) ||
-      (doubted && isBusiness(f, SupplierCode.InsufficientBalance)),
-    expected: (f) => isBusiness(f, SupplierCode.InsufficientBalance),
-    cancellable: false,
   });
-  if (result.ok) {
+  if (decision.next === 'paid') {
     const paid: CheckoutOutcome = {
       kind: 'paid',
       batchId: batch.id,
       shipmentOrderId,
       payId: progress.payId!,
-      ...(result.found && { note: `paid (${result.note ?? 'found at the supplier'})` }),
+      ...(decision.note !== undefined && { note: decision.note }),
     };
     await release(c, batch, batch.orders, paid);
     return;
   }
-  // 1604000 with nothing in doubt: the shipment waits whole, as the supplier pays it only whole.
-  const failure = failureInfo('payBalanceV2', result.failure);
+  // Short of funds: the shipment waits whole, as the supplier pays it only whole.
+  const failure = decision.refusal;
   c.shipmentShort({
     batchId: batch.id,
     orders: [...batch.orders],

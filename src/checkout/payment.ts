@@ -1,19 +1,17 @@
 /**
- * Paying the parent order from the balance, never twice and never unsure: the payment policy
- * (approval), 1604000 (AWAITING_FUNDS until a top-up, a resume, or a periodic balance check
- * shows enough), an expired payId generated again once the order is proven unpaid, and a lost
- * answer — or an "already paid"/"pay failed" answer — settled by the supplier's view of the order
- * (or its own messages: a SHIPPED webhook proves the payment) through the reconciling step.
+ * An order paying its parent order alone: approval first (the store's payment setting), then the
+ * payment policy (paymentPolicy.ts) until paid — a short balance waits in AWAITING_FUNDS until a
+ * top-up, a resume, or a periodic balance check shows enough. A payment in doubt is settled by
+ * the supplier's view of the order (or its own messages: a SHIPPED webhook proves the payment).
  */
-import { Stage } from '../order/contract.js';
+import { Stage, type FailureInfo } from '../order/contract.js';
 import { OrderStatus } from '../supplier/api/constants.js';
-import { SupplierCode } from '../supplier/errors.js';
 import type { Activities } from '../durable/activityProxies.js';
-import { failureInfo, isBusiness } from '../durable/failures.js';
-import { PAYMENT_STEP, type Order } from '../order/order.js';
+import type { Order } from '../order/order.js';
 import { generateParentOrder, type ParentOrder } from './orderCheckout.js';
 import { orderReached } from '../order/steps/lookup.js';
 import { supplierStep, type Seen } from '../durable/supplierStep.js';
+import { sendPayment, type ShipmentToPay } from './paymentPolicy.js';
 
 /** How often an order in AWAITING_FUNDS asks for the balance on its own. */
 const BALANCE_CHECK_INTERVAL = '30 minutes';
@@ -33,56 +31,31 @@ export async function pay(
 ): Promise<void> {
   let parent = first;
   if (!o.paymentApproved) await approval(o, parent.amount);
-  /** A payment of this order was in doubt: a later 1604000 may be the first one's doing. */
-  let doubted = false;
-  const renew = async () => {
-    // Proven unpaid after its lag window: a 1604000 from here on is the balance's own word.
-    doubted = false;
-    const before = parent.payId;
-    parent = await generateParentOrder(o, acts);
-    if (parent.payId !== before) o.note(`payId ${before} expired unpaid; paying ${parent.payId}`);
+  const shipment: ShipmentToPay = {
+    parent: () => parent,
+    renew: async () => {
+      const before = parent.payId;
+      parent = await generateParentOrder(o, acts);
+      if (parent.payId !== before) o.note(`payId ${before} expired unpaid; paying ${parent.payId}`);
+    },
+    // The supplier may not say when a payId lapses: proven unpaid, it is generated again.
+    renewAfterDoubt: 'always',
+    paidAtSupplier: () => paidAtSupplier(o, acts),
+    sending: () => {
+      o.paymentSending();
+    },
   };
   for (;;) {
     o.checkCancel();
     if (options.paidElsewhere?.() === true) return;
-    if (expired(parent)) await renew();
-    o.paymentSending();
-    const result = await supplierStep(o, {
-      name: PAYMENT_STEP,
-      send: () =>
-        acts.supplierOnce.payBalanceV2({
-          shipmentOrderId: parent.shipmentOrderId,
-          payId: parent.payId,
-        }),
-      lookUp: () => {
-        doubted = true;
-        return paidAtSupplier(o, acts);
-      },
-      // Proven unpaid after a doubt: the payId may have expired meanwhile.
-      beforeResend: renew,
-      doubtful: (f) =>
-        isBusiness(f, SupplierCode.PayFailed) ||
-        (doubted && isBusiness(f, SupplierCode.InsufficientBalance)),
-      expected: (f) => isBusiness(f, SupplierCode.InsufficientBalance),
-      cancellable: false,
-    });
-    if (result.ok) {
-      o.paymentMade(result.found ? `paid (${result.note ?? 'found at the supplier'})` : undefined);
+    const decision = await sendPayment(o, acts, shipment);
+    if (decision.next === 'paid') {
+      o.paymentMade(decision.note);
       return;
     }
-    // 1604000 with nothing in doubt: nothing was paid.
     o.paymentRefused();
-    await (options.awaitFunds ?? awaitFunds)(
-      o,
-      acts,
-      parent.amount,
-      failureInfo(PAYMENT_STEP, result.failure),
-    );
+    await (options.awaitFunds ?? awaitFunds)(o, acts, parent.amount, decision.refusal);
   }
-}
-
-function expired(parent: ParentOrder): boolean {
-  return parent.expiresAt !== undefined && new Date().getTime() >= Date.parse(parent.expiresAt);
 }
 
 /** Paid: the supplier shows the order UNSHIPPED (PENDING or PROCESSING) or later, or told us so. */
@@ -122,7 +95,7 @@ export async function awaitFunds(
   o: Order,
   acts: Activities,
   amount: number | undefined,
-  refusal: ReturnType<typeof failureInfo>,
+  refusal: FailureInfo,
 ): Promise<void> {
   o.awaitTopUp();
   o.enter(Stage.AWAITING_FUNDS);

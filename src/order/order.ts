@@ -1,55 +1,34 @@
 /**
- * The state of one order workflow, as one object and its only writer: the status snapshot (the
- * `status` query), the search attributes and current details that mirror it, what the supplier
- * has told us, where the money stands, and the operator actions waiting to be applied. Steps say
- * what happened through its methods; they never set its fields.
+ * The state of one order workflow, as one object that composes its writers: what the order shows
+ * (statusProjection.ts: stage, timeline, reasons, search attributes, current details), where its
+ * money stands and what that allows (paymentRules.ts: payment, approval, the shipment, cancel),
+ * and the operator's actions (operatorActions.ts: requested, waited for, answered) — with what
+ * the supplier has told us, the amendments and the store's events. Steps say what happened
+ * through its methods; they never set its fields.
  */
-import type { Duration, SearchAttributeUpdatePair } from '@temporalio/common';
-import {
-  condition,
-  metricMeter,
-  setCurrentDetails,
-  upsertSearchAttributes,
-  workflowInfo,
-} from '@temporalio/workflow';
+import type { Duration } from '@temporalio/common';
+import { condition } from '@temporalio/workflow';
 import {
   FINAL_STAGES,
   Stage,
-  WAITING_STAGES,
   type ActionResult,
   type AmendInput,
   type FailureInfo,
   type OrderStatus,
   type SupplierNews,
-  type TimelineEntry,
 } from './contract.js';
-import {
-  amendOrder,
-  flowLabel,
-  withChanges,
-  type AmendableField,
-  type OrderInput,
-} from './orderInput.js';
+import { amendOrder, withChanges, type AmendableField, type OrderInput } from './orderInput.js';
 import {
   StoreEventType,
   type StoreEventDataMap,
   type StoreEventsView,
 } from '../storeEvents/contract.js';
 import type { Amounts, Reason } from './activities.js';
-import {
-  FulfillmentFlow,
-  FulfillmentStage,
-  NeedsAttention,
-  OrderNumber,
-  StoreEventsBehind,
-  SvcOrderId,
-} from '../temporal/searchAttributes.js';
+import { StoreEventsBehind, SvcOrderId } from '../temporal/searchAttributes.js';
 import { MakeupStatus } from '../supplier/api/constants.js';
 import { SupplierCode } from '../supplier/errors.js';
-import { counterOf, METRICS } from '../metrics.js';
 import { storeEventDelivery } from '../durable/activityProxies.js';
 import type { CheckoutOutcome } from '../checkout/contract.js';
-import { renderDetails } from './details.js';
 import { paramErrorFields } from '../durable/failures.js';
 import { stopData } from './storeEventData.js';
 import { StoreEventOutbox, type OutboxHost } from '../storeEvents/outbox.js';
@@ -59,25 +38,11 @@ import {
   type OutcomeInDoubt,
   type StepHost,
 } from '../durable/supplierStep.js';
+import { OperatorActions, type ActionKind, type PendingAction } from './operatorActions.js';
+import { PaymentRules } from './paymentRules.js';
+import { StatusProjection } from './statusProjection.js';
 
-export type ActionKind =
-  'resume' | 'changeLogistics' | 'approvePayment' | 'provideWaybill' | 'cancel' | 'amend';
-
-const ALL_ACTIONS: readonly ActionKind[] = [
-  'resume',
-  'changeLogistics',
-  'approvePayment',
-  'provideWaybill',
-  'cancel',
-  'amend',
-];
-
-export interface PendingAction {
-  id: number;
-  kind: ActionKind;
-  input: unknown;
-  result?: ActionResult;
-}
+export type { ActionKind, PendingAction } from './operatorActions.js';
 
 /** Thrown inside the workflow when an operator cancels; caught at the top. */
 export class CancelRequested extends Error {
@@ -85,13 +50,6 @@ export class CancelRequested extends Error {
     super(`cancelled: ${reason}`);
   }
 }
-
-/**
- * Where the order's money stands. Only `none` lets an order be cancelled: from the moment a
- * payment is sent until the supplier shows it paid or proves it unpaid, nothing a payment would
- * forbid is allowed.
- */
-type Payment = 'none' | 'sending' | 'unknown' | 'paid';
 
 export interface WaitOptions {
   /** Ends the wait without an action (an outside event arrived). */
@@ -120,8 +78,12 @@ export interface OrderOptions {
 /** How many webhook message ids are remembered for deduplication. */
 const SEEN_LIMIT = 1_000;
 
+/**
+ * Composes the order's three writers — what it shows (StatusProjection), where its money stands
+ * (PaymentRules) and the operator's actions (OperatorActions) — with what the supplier told it,
+ * its amendments and its store events. Its methods say what happened and tell each part.
+ */
 export class Order implements StepHost, OutboxHost {
-  readonly status: OrderStatus;
   /** The latest word from the supplier, merged from webhooks and sweeps. */
   readonly news: Omit<SupplierNews, 'messageId' | 'kind'> & {
     connected?: boolean;
@@ -129,33 +91,12 @@ export class Order implements StepHost, OutboxHost {
   } = {};
   /** Grows with every new message, so waits can tell that something arrived. */
   newsVersion = 0;
-  /** The operator actions the workflow waits for right now; validators refuse the others. */
-  readonly accepting = new Set<ActionKind>();
-  /** The cancel action being carried out, answered once the order is CANCELLED. */
-  pendingCancel: PendingAction | undefined;
 
-  private payment: Payment = 'none';
-  private cartIsConfirmed = false;
-  private approvalAwaited = false;
-  /** The last stage in which the order was at work, not waiting: where a finished wait returns. */
-  private workingStage: Stage = Stage.RECEIVED;
+  private readonly money = new PaymentRules();
+  private readonly view: StatusProjection;
+  private readonly actions = new OperatorActions(() => this.stage);
   private readonly seen: string[] = [];
-  private readonly actions: PendingAction[] = [];
-  private nextActionId = 1;
-  private approvalDone = false;
-  /** A cancel taken while the checkout coordinator is asked to let the order go. */
-  private heldCancel: PendingAction | undefined;
   private readonly checkoutInbox: CheckoutOutcome[] = [];
-  /** The batch's shipment the order was confirmed into, and the other orders in it. */
-  private shipment: { id: string; siblings: readonly string[] | undefined } | undefined;
-  /** Checking out alone after its batch: a `paid` from a sibling settles its shipment. */
-  private alone = false;
-  /** A sibling's word that the shared shipment is paid. */
-  private siblingPaid: Extract<CheckoutOutcome, { kind: 'paid' }> | undefined;
-  private readonly lean: boolean;
-  /** Lean mode: search-attribute values as last written, and those to write at the task's end. */
-  private readonly written = new Map<string, unknown>();
-  private readonly toWrite = new Map<string, SearchAttributeUpdatePair>();
   private readonly outbox: StoreEventOutbox;
   /** Events told once in an order's life (all but needs_attention). */
   private readonly told = new Set<StoreEventType>();
@@ -172,27 +113,22 @@ export class Order implements StepHost, OutboxHost {
 
   constructor(input: OrderInput, options: OrderOptions = {}) {
     this.current = input;
-    this.lean = options.lean === true;
-    if (this.lean) {
-      const started = workflowInfo().typedSearchAttributes;
-      for (const key of [FulfillmentStage, OrderNumber, FulfillmentFlow, NeedsAttention]) {
-        const value = started.get(key);
-        if (value !== undefined) this.written.set(key.name, value);
-      }
-    }
+    this.view = new StatusProjection(
+      input,
+      options.lean === true,
+      () => this.money.awaitingApproval,
+    );
     this.outbox = new StoreEventOutbox(input.order.orderNumber, storeEventDelivery(), this);
-    this.status = {
-      orderNumber: input.order.orderNumber,
-      flow: flowLabel(input.fulfillment),
-      stage: Stage.RECEIVED,
-      atSupplier: false,
-      timeline: [],
-    };
     this.enter(Stage.RECEIVED);
   }
 
+  /** The `status` query's snapshot. */
+  get status(): Readonly<OrderStatus> {
+    return this.view.status;
+  }
+
   get stage(): Stage {
-    return this.status.stage;
+    return this.view.stage;
   }
 
   /** The order: as submitted, with the amendments taken since. */
@@ -200,55 +136,17 @@ export class Order implements StepHost, OutboxHost {
     return this.current;
   }
 
+  // ---- what the order shows -------------------------------------------------------------------
+
   /** Moves to a stage: timeline, search attributes and the UI's current details follow. */
   enter(stage: Stage, note?: string): void {
-    if (!WAITING_STAGES.includes(stage)) {
-      // Reasons and errors describe a stop; moving on clears them.
-      delete this.status.interception;
-      delete this.status.error;
-      this.workingStage = stage;
-    }
-    delete this.status.waitingFor;
     this.stopTold = false;
-    this.status.stage = stage;
-    const entry: TimelineEntry = {
-      stage,
-      at: new Date().toISOString(),
-      ...(note !== undefined && { note }),
-    };
-    this.status.timeline.push(entry);
-    // Skipped while replaying: a worker catching up on a history does not count its stages again.
-    counterOf(metricMeter, METRICS.orderStageEntered).add(1, { stage });
-    this.upsert([
-      { key: FulfillmentStage, value: stage },
-      { key: OrderNumber, value: this.status.orderNumber },
-      { key: FulfillmentFlow, value: this.status.flow },
-      { key: NeedsAttention, value: this.needsPerson },
-    ]);
-    this.show();
+    this.view.enter(stage, note);
   }
 
-  private upsert(pairs: SearchAttributeUpdatePair[]): void {
-    if (!this.lean) {
-      upsertSearchAttributes(pairs);
-      return;
-    }
-    for (const pair of pairs) this.toWrite.set(pair.key.name, pair);
-  }
-
-  /**
-   * Lean mode: writes the search attributes that changed since the last write, as one upsert.
-   * Called where the order starts to wait (a person, the supplier's news, a busy supplier) and at
-   * the end, so stages passed through between waits cost no action of their own.
-   */
+  /** Lean mode: writes the search attributes that changed, as one upsert (see StatusProjection). */
   flush(): void {
-    const changed = [...this.toWrite.values()].filter(
-      (p) => this.written.get(p.key.name) !== p.value,
-    );
-    this.toWrite.clear();
-    if (changed.length === 0) return;
-    for (const p of changed) this.written.set(p.key.name, p.value);
-    upsertSearchAttributes(changed);
+    this.view.flush();
   }
 
   /** Waits for the supplier's next news (or the timeout: false), visible as it stands. */
@@ -263,55 +161,39 @@ export class Order implements StepHost, OutboxHost {
 
   /** Says what the order waits for (status and UI); what it shows is written now. */
   waitFor(what: string): void {
-    this.status.waitingFor = what;
-    this.show();
+    this.view.waitingFor(what);
     this.flush();
   }
 
   /** A wait ended with the thing it waited for: the order is at work again where it was. */
   waitEnded(note?: string): void {
-    if (this.stage !== this.workingStage) this.enter(this.workingStage, note);
+    if (this.stage !== this.view.atWorkIn) this.enter(this.view.atWorkIn, note);
     else this.doneWaiting();
   }
 
   doneWaiting(): void {
-    if (this.status.waitingFor === undefined) return;
-    delete this.status.waitingFor;
-    this.show();
+    this.view.doneWaiting();
   }
 
   /** Records a note on the timeline without changing stage. */
   note(note: string): void {
-    this.status.timeline.push({ stage: this.stage, at: new Date().toISOString(), note });
-    this.show();
+    this.view.note(note);
   }
 
   /** A step stopped: why, for the operator (cleared when the order moves on). */
   failed(info: FailureInfo): void {
-    this.status.error = info;
-    this.show();
+    this.view.failed(info);
   }
 
   intercepted(step: string, reasons: Reason[]): void {
-    this.status.interception = { step, reasons };
-    this.show();
-  }
-
-  private show(): void {
-    setCurrentDetails(renderDetails(this.status));
-  }
-
-  private get needsPerson(): boolean {
-    return WAITING_STAGES.includes(this.stage) || this.approvalAwaited;
+    this.view.intercepted(step, reasons);
   }
 
   // ---- what the supplier did ------------------------------------------------------------------
 
   created(svcOrderId: string, amounts: Amounts | undefined, note?: string): void {
-    this.status.svcOrderId = svcOrderId;
-    this.status.atSupplier = true;
-    if (amounts !== undefined) this.status.amounts = amounts;
-    this.upsert([{ key: SvcOrderId, value: svcOrderId }]);
+    this.view.record({ svcOrderId, atSupplier: true, amounts });
+    this.view.upsert([{ key: SvcOrderId, value: svcOrderId }]);
     this.enter(Stage.CREATED, note);
     // Told again when an amend replaced the order at the supplier (a new svcOrderId).
     if (this.createdWith === svcOrderId) return;
@@ -323,13 +205,12 @@ export class Order implements StepHost, OutboxHost {
   }
 
   createdUnconnected(amounts: Amounts): void {
-    this.status.amounts = amounts;
-    this.status.atSupplier = true;
+    this.view.record({ amounts, atSupplier: true });
   }
 
   /** Flow C: the supplier answered that it holds the order already (unconnected, so unseen). */
   heldUnconnected(): void {
-    this.status.atSupplier = true;
+    this.view.record({ atSupplier: true });
   }
 
   // ---- amending the order before the supplier has it -------------------------------------------
@@ -385,7 +266,7 @@ export class Order implements StepHost, OutboxHost {
     const after = result.input.order as Record<string, unknown>;
     for (const field of result.fields) this.amendments[field] = after[field] ?? null;
     if (result.fields.includes('logisticName') && after['logisticName'] !== undefined) {
-      this.status.logisticName = after['logisticName'] as string;
+      this.view.record({ logisticName: after['logisticName'] as string });
     }
     this.note(`amended: ${result.fields.join(', ')}${by !== undefined ? ` (by ${by})` : ''}`);
     return result.fields;
@@ -393,29 +274,27 @@ export class Order implements StepHost, OutboxHost {
 
   /** The supplier deleted the order so that it can be created again as amended. */
   deletedToAmend(svcOrderId: string): void {
-    delete this.status.svcOrderId;
-    delete this.status.amounts;
-    this.status.atSupplier = false;
+    this.view.supplierOrderDeleted();
     this.enter(Stage.RECEIVED, `deleted ${svcOrderId} at the supplier to create it again amended`);
   }
 
   logisticsChosen(logisticName: string): void {
-    this.status.logisticName = logisticName;
+    this.view.record({ logisticName });
   }
 
   cartConfirmed(shipmentOrderId: string, note?: string): void {
-    this.cartIsConfirmed = true;
-    this.status.shipmentOrderId = shipmentOrderId;
+    this.money.cartConfirmed();
+    this.view.record({ shipmentOrderId });
     this.enter(Stage.CONFIRMED, note);
   }
 
   /** The supplier confirmed the cart: the order can no longer be deleted. */
   get confirmed(): boolean {
-    return this.cartIsConfirmed;
+    return this.money.confirmed;
   }
 
   parentOrderGenerated(payId: string): void {
-    this.status.payId = payId;
+    this.view.record({ payId });
   }
 
   get supplierLagMs(): number {
@@ -423,33 +302,30 @@ export class Order implements StepHost, OutboxHost {
   }
 
   unknownOutcome(): OutcomeInDoubt | undefined {
-    return this.status.outcomeUnknown;
+    return this.view.unknownOutcome;
   }
 
   /** A call that may have acted lost its answer; until settled, it is not sent again. */
   outcomeUnknown(step: string): void {
-    this.status.outcomeUnknown ??= { step, since: new Date().toISOString() };
-    if (step === PAYMENT_STEP) this.payment = 'unknown';
-    this.show();
+    if (step === PAYMENT_STEP) this.money.inDoubt();
+    this.view.outcomeUnknown(step);
   }
 
   /** The truth about an unknown outcome is established: `done`, or proven not done. */
   outcomeSettled(done: boolean): void {
-    // A payment proven not made is about to be sent again.
-    if (!done && this.status.outcomeUnknown?.step === PAYMENT_STEP && this.payment === 'unknown') {
-      this.payment = 'sending';
-    }
-    delete this.status.outcomeUnknown;
-    this.show();
+    if (!done && this.view.unknownOutcome?.step === PAYMENT_STEP) this.money.provenUnpaid();
+    this.view.outcomeSettled();
   }
 
   /** The tracking the supplier told us, in the status. */
   trackingHeard(): void {
     const n = this.news;
-    if (n.trackNumber !== undefined) this.status.trackNumber = n.trackNumber;
-    if (n.trackingUrl !== undefined) this.status.trackingUrl = n.trackingUrl;
-    if (n.trackingEvents !== undefined) this.status.trackingEvents = n.trackingEvents;
-    if (n.logisticName !== undefined) this.status.logisticName = n.logisticName;
+    this.view.record({
+      trackNumber: n.trackNumber,
+      trackingUrl: n.trackingUrl,
+      trackingEvents: n.trackingEvents,
+      logisticName: n.logisticName,
+    });
     // A tracking number that changed after shipping is told again.
     if (
       this.told.has(StoreEventType.OrderShipped) &&
@@ -485,7 +361,7 @@ export class Order implements StepHost, OutboxHost {
   }
 
   proofOfDeliveryReceived(urls: string[]): void {
-    this.status.proofOfDelivery = urls;
+    this.view.record({ proofOfDelivery: urls });
     this.enter(Stage.COMPLETED, 'proof of delivery received');
     this.tellOnce(StoreEventType.OrderCompleted, { proofOfDelivery: urls });
   }
@@ -516,12 +392,12 @@ export class Order implements StepHost, OutboxHost {
   }
 
   storeEventsChanged(view: StoreEventsView): void {
-    this.status.storeEvents = view;
-    this.show();
+    this.view.record({ storeEvents: view });
+    this.view.show();
   }
 
   storeEventsBehind(behind: boolean): void {
-    this.upsert([{ key: StoreEventsBehind, value: behind }]);
+    this.view.upsert([{ key: StoreEventsBehind, value: behind }]);
     this.flush();
   }
 
@@ -536,17 +412,17 @@ export class Order implements StepHost, OutboxHost {
 
   /** A payment request is about to leave: from here the order cannot be cancelled. */
   paymentSending(): void {
-    if (this.payment === 'none') this.payment = 'sending';
+    this.money.sending();
   }
 
   /** The supplier refused the payment, and no earlier attempt is in doubt: nothing was paid. */
   paymentRefused(): void {
-    if (this.payment === 'sending') this.payment = 'none';
+    this.money.refused();
   }
 
   /** The supplier took the money (its answer, or its own view of the order shows it). */
   paymentMade(note?: string): void {
-    this.payment = 'paid';
+    this.money.made();
     this.enter(Stage.PAID, note);
     this.tellOnce(StoreEventType.OrderPaid, {
       ...(this.status.amounts?.orderAmount !== undefined && {
@@ -559,66 +435,45 @@ export class Order implements StepHost, OutboxHost {
   }
 
   get paid(): boolean {
-    return this.payment === 'paid';
+    return this.money.paid;
   }
 
-  /**
-   * Whether the order can still be cancelled: nothing paid, no payment sent or in doubt, and no
-   * shipment shared with other orders (one of them may pay it whole).
-   */
+  /** Whether the order can still be cancelled (PaymentRules.cancellable). */
   get cancellable(): boolean {
-    return this.payment === 'none' && this.shipmentRefusal === undefined;
+    return this.money.cancellable;
   }
 
-  /**
-   * Why a cancel is refused for the shipment the order shares, if it does: the supplier deletes
-   * no confirmed order and pays a shipment only whole, so one sibling's payment pays this one.
-   */
+  /** Why a cancel is refused for the shipment the order shares, if it does. */
   get shipmentRefusal(): string | undefined {
-    const shared = this.shipment;
-    if (shared === undefined || this.paid) return undefined;
-    if (shared.siblings === undefined) {
-      return (
-        `it is confirmed into shipment ${shared.id} by its checkout batch, which the supplier ` +
-        'pays only whole (confirmed orders cannot be deleted; an unpaid parent order lapses)'
-      );
-    }
-    if (shared.siblings.length === 0) return undefined;
-    const n = shared.siblings.length;
-    return (
-      `it is confirmed into shipment ${shared.id}, which the supplier pays only whole, with its ` +
-      `${n} other order${n === 1 ? '' : 's'} (confirmed orders cannot be deleted; an unpaid ` +
-      'parent order lapses): let the shipment be paid, then open a dispute'
-    );
+    return this.money.shipmentRefusal;
   }
 
   approvalAsked(): void {
-    this.approvalAwaited = true;
+    this.money.approvalAsked();
     // Approving ends the wait in AWAITING_PAYMENT, whichever stage the order came from.
-    this.workingStage = Stage.AWAITING_PAYMENT;
+    this.view.returnsTo(Stage.AWAITING_PAYMENT);
     this.enter(Stage.AWAITING_APPROVAL, 'the payment waits for approval');
   }
 
   approvalGiven(): void {
-    this.approvalAwaited = false;
-    this.approvalDone = true;
+    this.money.approvalGiven();
     if (this.stage === Stage.AWAITING_PAYMENT) this.note('payment approved');
     else this.enter(Stage.AWAITING_PAYMENT, 'payment approved');
   }
 
   /** Whether the payment policy is satisfied already (approved, or it needed no approval). */
   get paymentApproved(): boolean {
-    return this.approvalDone;
+    return this.money.approved;
   }
 
   /** The payment policy asks for no approval of this order. */
   approvalNotNeeded(): void {
-    this.approvalDone = true;
+    this.money.approvalNotNeeded();
   }
 
   /** Whether the order waits for approvePayment. */
   get awaitingApproval(): boolean {
-    return this.approvalAwaited;
+    return this.money.awaitingApproval;
   }
 
   // ---- supplier news --------------------------------------------------------------------------
@@ -634,7 +489,7 @@ export class Order implements StepHost, OutboxHost {
     }
     if (kind === 'connected') this.news.connected = true;
     if (news.dispute) {
-      this.status.dispute = news.dispute;
+      this.view.record({ dispute: news.dispute });
       this.note(
         `dispute ${news.dispute.disputeId ?? news.dispute.businessDisputeId}: ${news.dispute.stage}`,
       );
@@ -651,13 +506,9 @@ export class Order implements StepHost, OutboxHost {
 
   // ---- the account's checkout -----------------------------------------------------------------
 
-  /** What the checkout coordinator said, kept in arrival order. */
+  /** What the checkout coordinator said, kept in arrival order (a sibling's `paid` aside). */
   checkoutHeard(outcome: CheckoutOutcome): void {
-    if (this.alone && outcome.kind === 'paid') {
-      // A sibling paid a shipment: this order's only if it is the one it was confirmed into.
-      if (outcome.shipmentOrderId === this.status.shipmentOrderId) this.siblingPaid ??= outcome;
-      return;
-    }
+    if (this.money.heardPaid(outcome, this.status.shipmentOrderId)) return;
     this.checkoutInbox.push(outcome);
   }
 
@@ -671,15 +522,13 @@ export class Order implements StepHost, OutboxHost {
 
   /** Paid with its batch: carted, confirmed into the batch's shipment, parent order, paid. */
   paidInBatch(shipmentOrderId: string, payId: string, batchId: string, note?: string): void {
-    this.cartIsConfirmed = true;
-    this.status.shipmentOrderId = shipmentOrderId;
-    this.status.payId = payId;
+    this.money.cartConfirmed();
+    this.view.record({ shipmentOrderId, payId });
     // The batch's steps, on the timeline only: the stage moves once (one upsert).
-    const at = new Date().toISOString();
-    const via = `with checkout batch ${batchId}`;
-    for (const stage of [Stage.IN_CART, Stage.CONFIRMED, Stage.AWAITING_PAYMENT]) {
-      this.status.timeline.push({ stage, at, note: via });
-    }
+    this.view.passedThrough(
+      [Stage.IN_CART, Stage.CONFIRMED, Stage.AWAITING_PAYMENT],
+      `with checkout batch ${batchId}`,
+    );
     this.paymentMade(note);
   }
 
@@ -692,57 +541,38 @@ export class Order implements StepHost, OutboxHost {
     shipmentOrderId: string,
     shared?: { siblings: readonly string[] | undefined },
   ): void {
-    this.cartIsConfirmed = true;
-    this.status.shipmentOrderId = shipmentOrderId;
-    if (shared !== undefined) this.shipment = { id: shipmentOrderId, siblings: shared.siblings };
+    this.money.confirmedInBatch(shipmentOrderId, shared);
+    this.view.record({ shipmentOrderId });
   }
 
   /** The other orders of the shipment (none known: empty). */
   get siblings(): readonly string[] {
-    return this.shipment?.siblings ?? [];
+    return this.money.siblings;
   }
 
   /** The order goes on by itself after its batch; a sibling's `paid` is kept from here on. */
   checkingOutAlone(): void {
-    this.alone = true;
+    this.money.checkingOutAlone();
   }
 
   /** A sibling paid the shared shipment: the order is paid with it (never paid again). */
   paidBySibling(): boolean {
-    const news = this.siblingPaid;
-    if (news === undefined || this.paid) return false;
-    this.cartIsConfirmed = true;
-    this.status.payId = news.payId;
+    const news = this.money.siblingPayment;
+    if (news === undefined) return false;
+    this.money.cartConfirmed();
+    this.view.record({ payId: news.payId });
     this.paymentMade(news.note ?? `paid with its shipment ${news.shipmentOrderId}`);
     return true;
   }
 
   /** Whether a sibling's word that the shipment is paid waits to be taken. */
   get siblingPaidHeard(): boolean {
-    return this.siblingPaid !== undefined && !this.paid;
+    return this.money.siblingPayment !== undefined;
   }
 
   /** Whether the shipment's payment was this order's own (its siblings are to be told). */
   get paidItsShipment(): boolean {
-    return this.paid && this.siblingPaid === undefined;
-  }
-
-  /** A cancel waits while the coordinator is asked to let the order go. */
-  holdCancel(action: PendingAction): void {
-    this.heldCancel = action;
-  }
-
-  get cancelUnderWay(): boolean {
-    return this.heldCancel !== undefined || this.hasAction(['cancel']);
-  }
-
-  /** The held cancel, if any: carried out now (throws CancelRequested) or refused. */
-  releaseCancel(refusal?: string): void {
-    const action = this.heldCancel;
-    if (action === undefined) return;
-    this.heldCancel = undefined;
-    if (refusal !== undefined) this.answer(action, refusal, false);
-    else this.cancelWith(action);
+    return this.money.paidItsShipment;
   }
 
   // ---- waiting for people and events ------------------------------------------------------------
@@ -762,17 +592,16 @@ export class Order implements StepHost, OutboxHost {
     options: WaitOptions = {},
   ): Promise<PendingAction | undefined> {
     if (this.stage !== stage) this.enter(stage);
-    this.status.waitingFor = waitingFor;
-    this.show();
-    if (this.needsPerson && !this.stopTold) {
+    this.view.waitingFor(waitingFor);
+    if (this.view.needsPerson && !this.stopTold) {
       this.stopTold = true;
       this.outbox.emit(StoreEventType.OrderNeedsAttention, this.stage, stopData(this.status));
     }
     if (options.brief !== true) this.flush();
-    const withCancel = this.cancellable && this.heldCancel === undefined;
+    const withCancel = this.cancellable && !this.actions.holdsCancel;
     const kinds: readonly ActionKind[] = withCancel ? [...actions, 'cancel'] : actions;
     const wake = () => this.hasAction(kinds) || (options.until?.() ?? false);
-    for (const kind of actions) this.accepting.add(kind);
+    this.actions.accept(actions);
     const wait = async () =>
       options.timeout === undefined
         ? (await condition(wake), true)
@@ -790,7 +619,7 @@ export class Order implements StepHost, OutboxHost {
         woken = await wait();
       }
     } finally {
-      for (const kind of actions) this.accepting.delete(kind);
+      this.actions.acceptNoMore(actions);
     }
     if (withCancel && options.cancelReturns !== true) this.checkCancel();
     const action = this.take(withCancel && options.cancelReturns === true ? kinds : actions);
@@ -844,35 +673,56 @@ export class Order implements StepHost, OutboxHost {
 
   // ---- operator actions -----------------------------------------------------------------------
 
+  /** The operator actions the workflow waits for right now; validators refuse the others. */
+  get accepting(): ReadonlySet<ActionKind> {
+    return this.actions.accepting;
+  }
+
+  /** The cancel action being carried out, answered once the order is CANCELLED. */
+  get pendingCancel(): PendingAction | undefined {
+    return this.actions.pendingCancel;
+  }
+
   /** Queues an action from an Update and resolves when the workflow has applied it. */
-  async request(kind: ActionKind, input: unknown): Promise<ActionResult> {
-    const action: PendingAction = { id: this.nextActionId++, kind, input };
-    this.actions.push(action);
-    await condition(() => action.result !== undefined);
-    return action.result!;
+  request(kind: ActionKind, input: unknown): Promise<ActionResult> {
+    return this.actions.request(kind, input);
   }
 
   /** Whether an action of one of these kinds is waiting. */
   hasAction(kinds: readonly ActionKind[]): boolean {
-    return this.actions.some((a) => kinds.includes(a.kind));
+    return this.actions.has(kinds);
   }
 
   /** Takes the oldest waiting action of these kinds. */
   take(kinds: readonly ActionKind[]): PendingAction | undefined {
-    const i = this.actions.findIndex((a) => kinds.includes(a.kind));
-    return i < 0 ? undefined : this.actions.splice(i, 1)[0];
+    return this.actions.take(kinds);
   }
 
   /** Answers an action's Update. */
   answer(action: PendingAction, message: string, accepted = true): void {
-    action.result = { accepted, stage: this.stage, message };
+    this.actions.answer(action, message, accepted);
   }
 
   /** Answers every waiting action of these kinds (all when none given) as not carried out. */
   refuseWaiting(why: string, kinds?: readonly ActionKind[]): void {
-    for (let a = this.take(kinds ?? ALL_ACTIONS); a; a = this.take(kinds ?? ALL_ACTIONS)) {
-      this.answer(a, why, false);
-    }
+    this.actions.refuseWaiting(why, kinds);
+  }
+
+  /** A cancel waits while the coordinator is asked to let the order go. */
+  holdCancel(action: PendingAction): void {
+    this.actions.holdCancel(action);
+  }
+
+  get cancelUnderWay(): boolean {
+    return this.actions.cancelUnderWay;
+  }
+
+  /** The held cancel, if any: carried out now (throws CancelRequested) or refused. */
+  releaseCancel(refusal?: string): void {
+    const action = this.actions.unholdCancel();
+    if (action === undefined) return;
+    if (refusal !== undefined) this.answer(action, refusal, false);
+    else this.cancelWith(action);
   }
 
   /** Cancels now if an operator asked to and the order still can be (checked between steps). */
@@ -881,19 +731,16 @@ export class Order implements StepHost, OutboxHost {
     if (cancel) this.cancelWith(cancel);
   }
 
+  /** Carries a cancel out (throws CancelRequested), or answers why the money forbids it. */
   private cancelWith(cancel: PendingAction): void {
-    if (!this.cancellable) {
-      const shared = this.shipmentRefusal;
-      const why =
-        shared === undefined
-          ? 'a payment is under way or made; open a dispute instead'
-          : `cancel refused: ${shared}`;
-      this.answer(cancel, why, false);
+    const refusal = this.money.cancelRefusal;
+    if (refusal !== undefined) {
+      this.answer(cancel, refusal, false);
       return;
     }
     const reason =
       (cancel.input as { reason?: string } | undefined)?.reason ?? 'cancelled by operator';
-    this.pendingCancel = cancel;
+    this.actions.cancelTaken(cancel);
     throw new CancelRequested(reason);
   }
 }

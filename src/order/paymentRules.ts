@@ -1,0 +1,175 @@
+/**
+ * Where the order's money stands and what it allows, written by this class alone: the payment
+ * (none, sending, in doubt, paid), its approval, and the shipment the order is confirmed into.
+ * Money moves per shipment: a checkout batch confirms many orders into one shipment that the
+ * supplier pays only whole, so one order's payment pays its siblings, and none of them can be
+ * cancelled once one of them may pay it.
+ */
+import type { CheckoutOutcome } from '../checkout/contract.js';
+
+/**
+ * Only `none` lets an order be cancelled: from the moment a payment is sent until the supplier
+ * shows it paid or proves it unpaid, nothing a payment would forbid is allowed.
+ */
+type Payment = 'none' | 'sending' | 'unknown' | 'paid';
+
+export type PaidOutcome = Extract<CheckoutOutcome, { kind: 'paid' }>;
+
+export class PaymentRules {
+  private payment: Payment = 'none';
+  private cartIsConfirmed = false;
+  private approvalAwaited = false;
+  private approvalDone = false;
+  /** The batch's shipment the order was confirmed into, and the other orders in it. */
+  private shipment: { id: string; siblings: readonly string[] | undefined } | undefined;
+  /** Checking out alone after its batch: a `paid` from a sibling settles its shipment. */
+  private alone = false;
+  /** A sibling's word that the shared shipment is paid. */
+  private siblingPaid: PaidOutcome | undefined;
+
+  // ---- the payment ----------------------------------------------------------------------------
+
+  /** A payment request is about to leave: from here the order cannot be cancelled. */
+  sending(): void {
+    if (this.payment === 'none') this.payment = 'sending';
+  }
+
+  /** The supplier refused the payment, and no earlier attempt is in doubt: nothing was paid. */
+  refused(): void {
+    if (this.payment === 'sending') this.payment = 'none';
+  }
+
+  /** The payment's answer was lost: in doubt until the supplier's view settles it. */
+  inDoubt(): void {
+    this.payment = 'unknown';
+  }
+
+  /** A payment in doubt proven not made: it is about to be sent again. */
+  provenUnpaid(): void {
+    if (this.payment === 'unknown') this.payment = 'sending';
+  }
+
+  /** The supplier took the money. */
+  made(): void {
+    this.payment = 'paid';
+  }
+
+  get paid(): boolean {
+    return this.payment === 'paid';
+  }
+
+  /**
+   * Whether the order can still be cancelled: nothing paid, no payment sent or in doubt, and no
+   * shipment shared with other orders (one of them may pay it whole).
+   */
+  get cancellable(): boolean {
+    return this.payment === 'none' && this.shipmentRefusal === undefined;
+  }
+
+  /** Why a cancel is refused, if it is. */
+  get cancelRefusal(): string | undefined {
+    if (this.cancellable) return undefined;
+    const shared = this.shipmentRefusal;
+    return shared === undefined
+      ? 'a payment is under way or made; open a dispute instead'
+      : `cancel refused: ${shared}`;
+  }
+
+  /**
+   * Why a cancel is refused for the shipment the order shares, if it does: the supplier deletes
+   * no confirmed order and pays a shipment only whole, so one sibling's payment pays this one.
+   */
+  get shipmentRefusal(): string | undefined {
+    const shared = this.shipment;
+    if (shared === undefined || this.paid) return undefined;
+    if (shared.siblings === undefined) {
+      return (
+        `it is confirmed into shipment ${shared.id} by its checkout batch, which the supplier ` +
+        'pays only whole (confirmed orders cannot be deleted; an unpaid parent order lapses)'
+      );
+    }
+    if (shared.siblings.length === 0) return undefined;
+    const n = shared.siblings.length;
+    return (
+      `it is confirmed into shipment ${shared.id}, which the supplier pays only whole, with its ` +
+      `${n} other order${n === 1 ? '' : 's'} (confirmed orders cannot be deleted; an unpaid ` +
+      'parent order lapses): let the shipment be paid, then open a dispute'
+    );
+  }
+
+  // ---- approval -------------------------------------------------------------------------------
+
+  approvalAsked(): void {
+    this.approvalAwaited = true;
+  }
+
+  approvalGiven(): void {
+    this.approvalAwaited = false;
+    this.approvalDone = true;
+  }
+
+  /** The payment policy asks for no approval of this order. */
+  approvalNotNeeded(): void {
+    this.approvalDone = true;
+  }
+
+  /** Whether the payment policy is satisfied already (approved, or it needed no approval). */
+  get approved(): boolean {
+    return this.approvalDone;
+  }
+
+  /** Whether the order waits for approvePayment. */
+  get awaitingApproval(): boolean {
+    return this.approvalAwaited;
+  }
+
+  // ---- the shipment ---------------------------------------------------------------------------
+
+  /** The supplier confirmed the cart: the order can no longer be deleted. */
+  cartConfirmed(): void {
+    this.cartIsConfirmed = true;
+  }
+
+  get confirmed(): boolean {
+    return this.cartIsConfirmed;
+  }
+
+  /** Confirmed by a batch; `shared` names the shipment's other orders (undefined: not said). */
+  confirmedInBatch(
+    shipmentOrderId: string,
+    shared?: { siblings: readonly string[] | undefined },
+  ): void {
+    this.cartIsConfirmed = true;
+    if (shared !== undefined) this.shipment = { id: shipmentOrderId, siblings: shared.siblings };
+  }
+
+  /** The other orders of the shipment (none known: empty). */
+  get siblings(): readonly string[] {
+    return this.shipment?.siblings ?? [];
+  }
+
+  /** The order goes on by itself after its batch; a sibling's `paid` is kept from here on. */
+  checkingOutAlone(): void {
+    this.alone = true;
+  }
+
+  /**
+   * A `paid` heard while the order goes on alone is a sibling's: kept if it pays the order's
+   * shipment. Returns whether it was taken here (otherwise it is the order's own outcome).
+   */
+  heardPaid(outcome: CheckoutOutcome, shipmentOrderId: string | undefined): boolean {
+    if (!this.alone || outcome.kind !== 'paid') return false;
+    if (outcome.shipmentOrderId === shipmentOrderId) this.siblingPaid ??= outcome;
+    return true;
+  }
+
+  /** A sibling's word that the shipment is paid, not yet taken: the order is paid with it. */
+  get siblingPayment(): PaidOutcome | undefined {
+    return this.paid ? undefined : this.siblingPaid;
+  }
+
+  /** Whether the shipment's payment was this order's own (its siblings are to be told). */
+  get paidItsShipment(): boolean {
+    return this.paid && this.siblingPaid === undefined;
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * An order's money and what it allows (src/order/paymentRules.ts) on its own: cancel is open only
+ * while nothing is paid, sent or in doubt and no shipment is shared. The workflow around it is
+ * tested against a real server in reconcile-payment.test.ts and checkout-bounds.test.ts.
+ */
+import { describe, expect, it } from 'vitest';
+import { PaymentRules } from '../../src/order/paymentRules.js';
+
+describe('cancel', () => {
+  it('is open until a payment leaves, and again once the supplier refused it', () => {
+    const m = new PaymentRules();
+    expect(m.cancellable).toBe(true);
+    m.sending();
+    expect(m.cancelRefusal).toBe('a payment is under way or made; open a dispute instead');
+    m.refused();
+    expect(m.cancellable).toBe(true);
+  });
+
+  it('stays shut while a payment is in doubt, also once proven unpaid and sent again', () => {
+    const m = new PaymentRules();
+    m.sending();
+    m.inDoubt();
+    m.refused(); // a refusal of the resend cannot undo the doubt
+    expect(m.cancellable).toBe(false);
+    m.provenUnpaid();
+    expect(m.cancellable).toBe(false);
+    m.refused();
+    expect(m.cancellable).toBe(true);
+  });
+
+  it('is refused for a shipment shared with other orders, naming it, until it is paid', () => {
+    const m = new PaymentRules();
+    m.confirmedInBatch('SH1', { siblings: ['order:N2'] });
+    expect(m.cancelRefusal).toMatch(
+      /^cancel refused: it is confirmed into shipment SH1.*1 other order /,
+    );
+    expect(m.siblings).toEqual(['order:N2']);
+    m.made();
+    expect(m.shipmentRefusal).toBeUndefined();
+    expect(m.paidItsShipment).toBe(true);
+  });
+
+  it('is open for a shipment the order has alone', () => {
+    const m = new PaymentRules();
+    m.confirmedInBatch('SH1', { siblings: [] });
+    expect(m.cancellable).toBe(true);
+  });
+});
+
+describe('a sibling paying the shared shipment', () => {
+  const paid = (shipmentOrderId: string) =>
+    ({ kind: 'paid', batchId: 'b1', shipmentOrderId, payId: 'P1' }) as const;
+
+  it('pays the order once it goes on alone, only for its own shipment', () => {
+    const m = new PaymentRules();
+    expect(m.heardPaid(paid('SH1'), 'SH1')).toBe(false); // still in its batch: its own outcome
+    m.checkingOutAlone();
+    expect(m.heardPaid(paid('SH9'), 'SH1')).toBe(true);
+    expect(m.siblingPayment).toBeUndefined();
+    expect(m.heardPaid(paid('SH1'), 'SH1')).toBe(true);
+    expect(m.siblingPayment?.payId).toBe('P1');
+    m.made();
+    expect(m.siblingPayment).toBeUndefined();
+    expect(m.paidItsShipment).toBe(false);
+  });
+});
