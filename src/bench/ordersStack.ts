@@ -20,7 +20,7 @@ import type { Logger } from '../log.js';
 import { startSandbox, type StartedSandbox } from '../sandbox/server.js';
 import { dataConverterFor, EncryptionCodec } from '../temporal/encryption.js';
 import { taskQueues } from '../temporal/taskQueues.js';
-import { trackingSweeperId } from '../tracking/sweeperStart.js';
+import { trackingSweeperId } from '../tracking/contract.js';
 import { registerGateway } from './webhookRegistration.js';
 
 const NAMESPACE = 'default';

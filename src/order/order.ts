@@ -18,11 +18,12 @@ import {
   WAITING_STAGES,
   type ActionResult,
   type AmendInput,
-  type FailureInfo,
   type OrderStatus,
   type SupplierNews,
   type TimelineEntry,
+  type Reason,
 } from './contract.js';
+import { type FailureInfo } from '../supplier/failureDetails.js';
 import {
   amendOrder,
   flowLabel,
@@ -35,7 +36,7 @@ import {
   type StoreEventDataMap,
   type StoreEventsView,
 } from '../storeEvents/contract.js';
-import type { Amounts, Reason } from './activities.js';
+import type { Amounts } from './activities.js';
 import {
   FulfillmentFlow,
   FulfillmentStage,
@@ -53,12 +54,8 @@ import { renderDetails } from './details.js';
 import { paramErrorFields } from '../durable/failures.js';
 import { stopData } from './storeEventData.js';
 import { StoreEventOutbox, type OutboxHost } from '../storeEvents/outbox.js';
-import {
-  DEFAULT_SUPPLIER_LAG_SECONDS,
-  type AttentionOptions,
-  type OutcomeInDoubt,
-  type StepHost,
-} from '../durable/supplierStep.js';
+import { DEFAULT_SUPPLIER_LAG_SECONDS } from '../durable/supplierStep.js';
+import { type AttentionOptions, type OutcomeInDoubt, type StepHost } from '../durable/stepHost.js';
 
 export type ActionKind =
   'resume' | 'changeLogistics' | 'approvePayment' | 'provideWaybill' | 'cancel' | 'amend';
