@@ -48,7 +48,7 @@ const LAYERS = [
   },
   {
     name: 'contracts',
-    what: "the areas' contracts (names, signals, queries, updates, types)",
+    what: "the areas' names, signals, queries, updates and types",
     // The order's input (and its validation) and its one-line glance are part of its contract.
     files: [`src/${AREAS}/contract.ts`, 'src/order/{orderInput,orderGlance}.ts'],
   },
