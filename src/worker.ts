@@ -31,7 +31,7 @@ import { checkoutActivities, configureCheckout } from './checkout/startActivitie
 import { batchActivities, supplierActivities } from './durable/supplierActivities.js';
 import { orchestrationActivities } from './tracking/orchestrationActivities.js';
 import { storeEventActivities } from './storeEvents/activities.js';
-import { type StoreEventsOptions } from './storeEvents/contract.js';
+import type { StoreEventsOptions } from './storeEvents/contract.js';
 import { supplierSessionActivities } from './session/activities.js';
 import { tokenWaitActivities } from './session/tokenWaitActivities.js';
 import { inboxActivities } from './inbox/activities.js';

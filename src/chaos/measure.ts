@@ -6,7 +6,7 @@ import proto from '@temporalio/proto';
 
 import { isStage } from '../client/orderClient.js';
 import { Stage, WAITING_STAGES, type OrderStatus } from '../order/contract.js';
-import { type DisputeStatus } from '../dispute/contract.js';
+import type { DisputeStatus } from '../dispute/contract.js';
 import { isPaid } from '../sandbox/orderBook.js';
 import type { SandboxDispute, SandboxOrder, SandboxStats } from '../sandbox/state.js';
 import { toCreatedMs, toCreatedSummary, type ToCreated } from '../bench/toCreated.js';

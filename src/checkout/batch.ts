@@ -14,7 +14,7 @@ import { SupplierCode } from '../supplier/errors.js';
 import type { Activities } from '../durable/activityProxies.js';
 import { failureInfo, isBusiness } from '../durable/failures.js';
 import { supplierCall, supplierStep, type Seen } from '../durable/supplierStep.js';
-import { type OutcomeInDoubt, type StepHost } from '../durable/stepHost.js';
+import type { OutcomeInDoubt, StepHost } from '../durable/stepHost.js';
 import {
   checkoutOutcomeSignal,
   type CheckoutOutcome,

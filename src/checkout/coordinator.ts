@@ -27,7 +27,7 @@ import {
 import { counterOf, METRICS } from '../metrics.js';
 import { activities, type Activities } from '../durable/activityProxies.js';
 import { supplierCall } from '../durable/supplierStep.js';
-import { type StepHost } from '../durable/stepHost.js';
+import type { StepHost } from '../durable/stepHost.js';
 import { accountCheckoutV1, type CheckoutInputV1 } from '../frozen/v1/checkout/coordinator.js';
 import { Patch } from '../durable/versions.js';
 import { resumePayment, runBatch, tell } from './batch.js';

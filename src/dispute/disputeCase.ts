@@ -21,7 +21,7 @@ import {
   StoreEventType,
   type StoreEventsView,
 } from '../storeEvents/contract.js';
-import { type DisputeInput, type DisputeOutcome, type DisputeStatus } from './contract.js';
+import type { DisputeInput, DisputeOutcome, DisputeStatus } from './contract.js';
 import { type FailureInfo, failureText } from '../supplier/failureDetails.js';
 import { StoreEventsBehind } from '../temporal/searchAttributes.js';
 import { storeEventDelivery } from '../durable/activityProxies.js';

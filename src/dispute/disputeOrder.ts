@@ -27,7 +27,7 @@ import {
   type DisputeOutcome,
   type DisputeStatus,
 } from './contract.js';
-import { type FailureInfo } from '../supplier/failureDetails.js';
+import type { FailureInfo } from '../supplier/failureDetails.js';
 import {
   DisputeStatus as SupplierDisputeStatus,
   ExpectType,

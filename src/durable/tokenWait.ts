@@ -14,7 +14,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { TokenWaitAnswer } from '../session/tokenWaitActivities.js';
-import { type FailureInfo, type SupplierFailureDetails } from '../supplier/failureDetails.js';
+import type { FailureInfo, SupplierFailureDetails } from '../supplier/failureDetails.js';
 import { queuePrefix, queuesOf } from '../temporal/taskQueues.js';
 import { accessTokenWait } from './activityProxies.js';
 import type { StepHost } from './stepHost.js';

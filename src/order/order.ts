@@ -23,7 +23,7 @@ import {
   type TimelineEntry,
   type Reason,
 } from './contract.js';
-import { type FailureInfo } from '../supplier/failureDetails.js';
+import type { FailureInfo } from '../supplier/failureDetails.js';
 import {
   amendOrder,
   flowLabel,
@@ -55,7 +55,7 @@ import { paramErrorFields } from '../durable/failures.js';
 import { stopData } from './storeEventData.js';
 import { StoreEventOutbox, type OutboxHost } from '../storeEvents/outbox.js';
 import { DEFAULT_SUPPLIER_LAG_SECONDS } from '../durable/supplierStep.js';
-import { type AttentionOptions, type OutcomeInDoubt, type StepHost } from '../durable/stepHost.js';
+import type { AttentionOptions, OutcomeInDoubt, StepHost } from '../durable/stepHost.js';
 
 export type ActionKind =
   'resume' | 'changeLogistics' | 'approvePayment' | 'provideWaybill' | 'cancel' | 'amend';

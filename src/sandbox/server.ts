@@ -19,7 +19,7 @@ import { registerWaybillRoutes } from './routes/waybill.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
 import { SandboxRouter } from './routing.js';
 import { DEFAULT_SANDBOX_OPTIONS, Sandbox } from './sandbox.js';
-import { type SandboxOptions } from './host.js';
+import type { SandboxOptions } from './host.js';
 
 export interface StartedSandbox {
   url: string;

@@ -33,7 +33,7 @@ import {
   STALE_AFTER_SECONDS,
   sweepPage,
 } from './sweepPage.js';
-import { type SweepCounts } from './contract.js';
+import type { SweepCounts } from './contract.js';
 import { afterSweep, bounded, emptyMemory, type SweepMemory } from './trackingMemory.js';
 import { trackingSweepV1, type TrackingSweepV1Summary } from '../frozen/v1/trackingSweep.js';
 import { Patch } from '../durable/versions.js';

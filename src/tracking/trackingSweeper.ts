@@ -27,7 +27,6 @@ import {
   type LastSweep,
   type SweepCounts,
   type SweeperSettings,
-  type SweeperStatus,
 } from './contract.js';
 
 export interface TrackingSweeperInput {

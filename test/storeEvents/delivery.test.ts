@@ -22,7 +22,7 @@ import {
   type DeliverStoreEventInput,
   type DeliveryResult,
 } from '../../src/storeEvents/activities.js';
-import { type StoreEventsOptions } from '../../src/storeEvents/contract.js';
+import type { StoreEventsOptions } from '../../src/storeEvents/contract.js';
 import { paidEvent, SECRET, startStore, type TestStore } from './storeServer.js';
 
 let store: TestStore;

@@ -23,7 +23,7 @@ import {
   type ActionResult,
   type CancelInput,
 } from '../../order/contract.js';
-import { type DisputeStage } from '../../storeEvents/contract.js';
+import type { DisputeStage } from '../../storeEvents/contract.js';
 import {
   disputeStatusQuery,
   type DisputeInput,

@@ -10,7 +10,7 @@ import { stockByStorage } from '../catalogue.js';
 import type { Sandbox } from '../sandbox.js';
 import { findProduct, type SeedProduct } from '../seed.js';
 import { isSubscribed } from '../webhooks.js';
-import { type WebhookMessage } from '../state.js';
+import type { WebhookMessage } from '../state.js';
 
 const CatalogueEvent = z.object({
   pid: z.string().min(1),

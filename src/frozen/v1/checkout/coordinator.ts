@@ -21,7 +21,7 @@ import {
 } from '@temporalio/workflow';
 import { activities, type Activities } from '../../../durable/activityProxies.js';
 import { supplierCall } from '../../../durable/supplierStep.js';
-import { type StepHost } from '../../../durable/stepHost.js';
+import type { StepHost } from '../../../durable/stepHost.js';
 import { Patch } from '../../../durable/versions.js';
 import { resumePayment, runBatch, tell } from './batch.js';
 import {

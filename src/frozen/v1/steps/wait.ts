@@ -2,7 +2,7 @@
 import type { Duration } from '@temporalio/common';
 import { ActivityFailure, condition } from '@temporalio/workflow';
 import { Stage } from '../../../order/contract.js';
-import { type FailureInfo } from '../../../supplier/failureDetails.js';
+import type { FailureInfo } from '../../../supplier/failureDetails.js';
 import { failureInfo, supplierFailure } from '../failures.js';
 import type { ActionKind, Order, PendingAction } from '../order.js';
 
