@@ -1,10 +1,13 @@
 // @ts-check
 import { builtinModules } from 'node:module';
+import path from 'node:path';
 
 import { defineConfig } from 'eslint/config';
 import eslintConfigPrettier from 'eslint-config-prettier/flat';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
+
+import { layersPlugin } from './eslint/importCycles.js';
 
 /** Node builtins, bare (`fs`, `fs/promises`) and prefixed (`node:fs`). */
 const nodeBuiltins = builtinModules.filter((name) => !name.startsWith('_'));
@@ -12,6 +15,99 @@ const nodeBuiltins = builtinModules.filter((name) => !name.startsWith('_'));
 const workflowSandboxMessage =
   'Workflow code runs in the deterministic workflow sandbox: no Node builtins, no I/O ' +
   '(docs/architecture.md §2.1, §19). Do it in an activity.';
+
+/** The business areas: each holds its contract.ts, its activities and its workflows. */
+const AREAS = '{order,checkout,tracking,dispute,session,inbox,storeEvents}';
+
+/** Area files that run in the worker process, outside the workflow sandbox, besides activities. */
+const WORKER_SIDE = [
+  'src/session/sessionTokens.ts',
+  'src/session/gauges.ts',
+  'src/order/gauges.ts',
+  'src/tracking/sweeperStart.ts',
+  'src/storeEvents/{signing,sending,history,backlogGauge}.ts',
+];
+
+/**
+ * The one door from the product to the dev tools (tools/, the @dropflow/devtools workspace): it
+ * loads them by dynamic import when a command that needs them runs.
+ */
+const TOOLS_DOOR = 'src/cli/devtools.ts';
+
+/**
+ * The layers of src/, bottom to top (docs/architecture.md §2.1). A file may import its own layer
+ * and those below it, never one above: `import type` counts too. A file that matches several
+ * layers (an area's contract.ts is also an area file) obeys each, so the lowest rules. The dev
+ * tools (tools/) sit above them all, and no layer may import them (TOOLS_DOOR aside).
+ */
+const LAYERS = [
+  {
+    name: 'base',
+    what: 'the supplier client, logging and metric definitions',
+    files: ['src/supplier/**', 'src/log.ts', 'src/metrics.ts', 'src/runtimeMeter.ts'],
+  },
+  {
+    name: 'contracts',
+    what: "the areas' names, signals, queries, updates and types",
+    // The order's input (and its validation) and its one-line glance are part of its contract.
+    files: [`src/${AREAS}/contract.ts`, 'src/order/{orderInput,orderGlance}.ts'],
+  },
+  { name: 'config', what: 'the validated environment', files: ['src/config.ts'] },
+  { name: 'temporal', what: 'Temporal infrastructure', files: ['src/temporal/**'] },
+  {
+    name: 'activities',
+    what: "the areas' activities and worker-side helpers",
+    files: [`src/${AREAS}/**/activities.ts`, `src/${AREAS}/**/*Activities.ts`, ...WORKER_SIDE],
+  },
+  { name: 'durable', what: 'the shared workflow building blocks', files: ['src/durable/**'] },
+  {
+    name: 'workflows',
+    what: "the areas' workflows, their state and steps, and the frozen code",
+    files: [`src/${AREAS}/**`, 'src/frozen/**'],
+  },
+  {
+    name: 'entry points',
+    what: 'the worker, the client, the gateway and the CLI',
+    files: ['src/workflows.ts', 'src/worker.ts', 'src/client/**', 'src/gateway/**', 'src/cli/**'],
+  },
+];
+
+/** The client and the gateway, like everything below the workflows, see an area's contract only. */
+const CONTRACT_USERS = {
+  files: ['src/client/**', 'src/gateway/**'],
+  allowed: [...LAYERS.slice(0, 4).flatMap((layer) => layer.files), ...WORKER_SIDE],
+  message:
+    "The client and the gateway import an area's contract.ts, never its activities or workflows.",
+};
+
+/** `import-x/no-restricted-paths` zones: each layer, then the contract users, as allow-lists. */
+function layerZones() {
+  // The rule takes exceptions as absolute globs: a plain file name `x.ts` becomes `@(x.ts)`.
+  /** @param {string} glob */
+  const absolute = (glob) =>
+    path.join(import.meta.dirname, /[*?{(]/.test(glob) ? glob : glob.replace(/[^/]+$/, '@($&)'));
+  const layerZones = LAYERS.map((layer, i) => {
+    const below = LAYERS.slice(0, i + 1);
+    return {
+      target: layer.files,
+      from: 'src/**',
+      except: below.flatMap((l) => l.files).map(absolute),
+      message: `The ${layer.name} layer (${layer.what}) imports only ${below.map((l) => l.name).join(', ')} (docs/architecture.md §2.1).`,
+    };
+  });
+  const contractUsers = {
+    target: CONTRACT_USERS.files,
+    from: 'src/**',
+    except: [...CONTRACT_USERS.allowed, ...CONTRACT_USERS.files].map(absolute),
+    message: CONTRACT_USERS.message,
+  };
+  const noTools = {
+    target: ['src/**/!(devtools).ts', 'bin/**'],
+    from: 'tools/**',
+    message: `The product never imports the dev tools but through ${TOOLS_DOOR}, by dynamic import (docs/architecture.md §2.4).`,
+  };
+  return [...layerZones, contractUsers, noTools];
+}
 
 export default defineConfig(
   {
@@ -45,9 +141,11 @@ export default defineConfig(
     },
   },
 
-  // Imports: no cycles. The resolver maps NodeNext's `./x.js` specifiers to `./x.ts`.
+  // Imports: the layers above, and no cycles (type-only imports included: import-x/no-cycle
+  // skips those, so eslint/importCycles.js checks them all). The resolver maps NodeNext's `./x.js`
+  // specifiers to `./x.ts`.
   {
-    plugins: { 'import-x': importX },
+    plugins: { 'import-x': importX, layers: layersPlugin },
     settings: {
       'import-x/extensions': ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'],
       'import-x/resolver-next': [
@@ -63,9 +161,13 @@ export default defineConfig(
       ],
     },
     rules: {
-      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'layers/no-import-cycle': 'error',
       'import-x/no-self-import': 'error',
       'import-x/no-duplicates': ['error', { 'prefer-inline': true }],
+      'import-x/no-restricted-paths': [
+        'error',
+        { basePath: import.meta.dirname, zones: layerZones() },
+      ],
     },
   },
 
@@ -75,17 +177,10 @@ export default defineConfig(
       'src/workflows.ts',
       'src/durable/**/*.ts',
       'src/frozen/**/*.ts',
-      'src/{order,checkout,tracking,dispute,session,inbox,storeEvents}/**/*.ts',
+      `src/${AREAS}/**/*.ts`,
     ],
     // Activities and the worker-side helpers of an area run outside the workflow sandbox.
-    ignores: [
-      '**/activities.ts',
-      '**/*Activities.ts',
-      'src/session/sessionTokens.ts',
-      'src/session/gauges.ts',
-      'src/tracking/sweeperStart.ts',
-      'src/storeEvents/{signing,sending,history,backlogGauge}.ts',
-    ],
+    ignores: ['**/activities.ts', '**/*Activities.ts', ...WORKER_SIDE],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

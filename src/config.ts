@@ -5,8 +5,12 @@
  */
 import { z } from 'zod';
 
-import type { StoreEventsOptions } from './storeEvents/activities.js';
-import { parseStoreSecrets, STORE_SECRET_RULE, StoreSecretError } from './storeEvents/signing.js';
+import {
+  type StoreEventsOptions,
+  parseStoreSecrets,
+  STORE_SECRET_RULE,
+  StoreSecretError,
+} from './storeEvents/contract.js';
 import type { CheckoutSettings } from './checkout/contract.js';
 
 const port = z.coerce.number().int().min(0).max(65_535);

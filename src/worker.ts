@@ -30,14 +30,16 @@ import { catalogueForwardingActivities } from './inbox/catalogueActivities.js';
 import { checkoutActivities, configureCheckout } from './checkout/startActivities.js';
 import { batchActivities, supplierActivities } from './durable/supplierActivities.js';
 import { orchestrationActivities } from './tracking/orchestrationActivities.js';
-import { storeEventActivities, type StoreEventsOptions } from './storeEvents/activities.js';
+import { storeEventActivities } from './storeEvents/activities.js';
+import type { StoreEventsOptions } from './storeEvents/contract.js';
 import { supplierSessionActivities } from './session/activities.js';
 import { tokenWaitActivities } from './session/tokenWaitActivities.js';
 import { inboxActivities } from './inbox/activities.js';
+import { WebhookRouter } from './gateway/routing.js';
 import { createLogger, type Logger } from './log.js';
 import type { SupplierClient } from './supplier/client.js';
 import { installRuntimeLogger } from './temporal/runtimeLogger.js';
-import { startVisibilityGauges } from './temporal/orderGauges.js';
+import { startVisibilityGauges } from './order/gauges.js';
 import type { TaskQueues } from './temporal/taskQueues.js';
 import { DEFAULT_CHECKOUT_SETTINGS, type CheckoutSettings } from './checkout/contract.js';
 
@@ -125,7 +127,7 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
         activities: {
           ...orchestrationActivities(client),
           // The gateway's durable destinations: the inbox's replays, catalogue forwarding.
-          ...inboxActivities(client, queues),
+          ...inboxActivities(new WebhookRouter(client, queues)),
           ...catalogueForwardingActivities({ url: opts.catalogueEventsUrl }),
           ...storeEventActivities(opts.storeEvents),
           ...checkoutActivities(client, queues, checkout, opts.checkoutOrderBoundMs),

@@ -5,7 +5,8 @@
  */
 import type { SupplierClient } from '../supplier/client.js';
 import { addCart, addCartConfirm } from '../supplier/api/orders.js';
-import { interception, unusableAnswer, type Reason } from '../order/activities.js';
+import { interception, unusableAnswer } from '../order/activities.js';
+import type { Reason } from '../order/contract.js';
 import { supplierCall } from '../supplier/supplierCall.js';
 
 /** The orders of a batch the supplier stopped, with its reasons; the others went through. */

@@ -17,7 +17,8 @@ import {
   workflowInfo,
   type SignalDefinition,
 } from '@temporalio/workflow';
-import { Stage, type FailureInfo } from '../order/contract.js';
+import { Stage } from '../order/contract.js';
+import type { FailureInfo } from '../supplier/failureDetails.js';
 import { OrderStatus, reachedStatus } from '../supplier/api/constants.js';
 import type { CreateOrderRequest } from '../supplier/api/orders.js';
 import { queuePrefix, queuesOf } from '../temporal/taskQueues.js';

@@ -5,8 +5,8 @@
  * Sandbox-safe: no Node imports.
  */
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import type { Reason } from '../order/activities.js';
-import type { FailureInfo } from '../order/contract.js';
+import type { Reason } from '../order/contract.js';
+import type { FailureInfo } from '../supplier/failureDetails.js';
 
 export const CHECKOUT_WORKFLOW = 'accountCheckout';
 
@@ -128,6 +128,18 @@ export const checkoutStatusQuery = defineQuery<CheckoutView>('checkoutStatus');
 /** The coordinator's workflow id for the account of a queue-set prefix. */
 export function checkoutWorkflowId(prefix: string): string {
   return `checkout:${prefix === '' ? 'default' : prefix}`;
+}
+
+/**
+ * How whoever finds the coordinator gone starts it (signal-with-start): its id, its queue (the
+ * orders queue of `prefix`) and its input.
+ */
+export function checkoutStartOptions(
+  prefix: string,
+  ordersQueue: string,
+  settings: CheckoutSettings,
+) {
+  return { workflowId: checkoutWorkflowId(prefix), taskQueue: ordersQueue, args: [{ settings }] };
 }
 
 /** Where the coordinator holds an order; asked by an order that waited past its bound. */

@@ -26,7 +26,8 @@ import {
 } from '@temporalio/workflow';
 import { counterOf, METRICS } from '../metrics.js';
 import { activities, type Activities } from '../durable/activityProxies.js';
-import { supplierCall, type StepHost } from '../durable/supplierStep.js';
+import { supplierCall } from '../durable/supplierStep.js';
+import type { StepHost } from '../durable/stepHost.js';
 import { accountCheckoutV1, type CheckoutInputV1 } from '../frozen/v1/checkout/coordinator.js';
 import { Patch } from '../durable/versions.js';
 import { resumePayment, runBatch, tell } from './batch.js';

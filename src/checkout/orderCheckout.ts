@@ -3,8 +3,8 @@
  * saveGenerateParentOrder, each through the reconciling supplier step, stopping at INTERCEPTED
  * with the supplier's reasons wherever the supplier intercepts.
  */
-import type { CreatedOrder, Reason, StepOutcome } from '../order/activities.js';
-import { Stage, type AmendInput } from '../order/contract.js';
+import type { CreatedOrder, StepOutcome } from '../order/activities.js';
+import { type Reason, Stage, type AmendInput } from '../order/contract.js';
 import { amendOrder } from '../order/orderInput.js';
 import type { CreateOrderRequest } from '../supplier/api/orders.js';
 import { OrderStatus } from '../supplier/api/constants.js';

@@ -4,7 +4,8 @@
  * top-up, a resume, or a periodic balance check shows enough. A payment in doubt is settled by
  * the supplier's view of the order (or its own messages: a SHIPPED webhook proves the payment).
  */
-import { Stage, type FailureInfo } from '../order/contract.js';
+import { Stage } from '../order/contract.js';
+import type { FailureInfo } from '../supplier/failureDetails.js';
 import { OrderStatus } from '../supplier/api/constants.js';
 import type { Activities } from '../durable/activityProxies.js';
 import type { Order } from '../order/order.js';

@@ -12,11 +12,12 @@
  *
  * The callers issue the same commands as before this policy was shared: it decides, they act.
  */
-import type { FailureInfo } from '../order/contract.js';
+import type { FailureInfo } from '../supplier/failureDetails.js';
 import { SupplierCode } from '../supplier/errors.js';
 import type { Activities } from '../durable/activityProxies.js';
 import { failureInfo, isBusiness, type SupplierFailure } from '../durable/failures.js';
-import { supplierStep, type Seen, type StepHost } from '../durable/supplierStep.js';
+import { supplierStep, type Seen } from '../durable/supplierStep.js';
+import type { StepHost } from '../durable/stepHost.js';
 import { PAYMENT_STEP } from '../order/order.js';
 
 /** What a refusal of payBalanceV2 means; `other` is left to the reconciling step's own rules. */

@@ -7,9 +7,9 @@ import { QueryNotRegisteredError, WorkflowNotFoundError, type Client } from '@te
 import { queuePrefix, type TaskQueues } from '../temporal/taskQueues.js';
 import {
   CHECKOUT_WORKFLOW,
-  checkoutFundsSignal,
   checkoutMemberQuery,
   checkoutReadySignal,
+  checkoutStartOptions,
   checkoutSettingsSignal,
   checkoutWorkflowId,
   DEFAULT_CHECKOUT_SETTINGS,
@@ -33,11 +33,7 @@ export function checkoutOrderBoundMs(settings: CheckoutSettings, override?: numb
 }
 
 function startOptions(queues: TaskQueues, settings: CheckoutSettings) {
-  return {
-    workflowId: checkoutWorkflowId(queuePrefix(queues)),
-    taskQueue: queues.orders,
-    args: [{ settings }],
-  };
+  return checkoutStartOptions(queuePrefix(queues), queues.orders, settings);
 }
 
 /** Starts the coordinator if needed and gives it these settings. */
@@ -50,19 +46,6 @@ export async function configureCheckout(
     ...startOptions(queues, settings),
     signal: checkoutSettingsSignal,
     signalArgs: [settings],
-  });
-}
-
-/**
- * A top-up was paid: the coordinator reads the balance now and tells the orders it covers. One
- * signal, with start: a coordinator an operator terminated comes back (with the default
- * settings, until a worker starts and gives it its own), and its waiting orders re-join it.
- */
-export async function tellCheckoutToppedUp(client: Client, queues: TaskQueues): Promise<void> {
-  await client.workflow.signalWithStart(CHECKOUT_WORKFLOW, {
-    ...startOptions(queues, DEFAULT_CHECKOUT_SETTINGS),
-    signal: checkoutFundsSignal,
-    signalArgs: [{ kind: 'toppedUp' }],
   });
 }
 

@@ -10,9 +10,9 @@ import {
   OrderActionUnderWayError,
   OrderConflictError,
   OrderInvalidError,
-  OrderNotFoundError,
   OrderUnansweredError,
 } from '../client/orderClient.js';
+import { OrderNotFoundError } from '../order/contract.js';
 import { ConfigError } from '../config.js';
 import { SupplierError, SupplierRequestInvalid } from '../supplier/errors.js';
 import { TemporalUnreachableError } from './temporal.js';

@@ -12,16 +12,14 @@ import {
 } from '@temporalio/client';
 
 import type { SupplierClient } from '../supplier/client.js';
+import { cancelUpdate, type ActionResult, type CancelInput } from '../order/contract.js';
 import {
-  cancelUpdate,
   DISPUTE_WORKFLOW,
   disputeStatusQuery,
   disputeWorkflowId,
-  type ActionResult,
-  type CancelInput,
   type DisputeInput,
   type DisputeStatus,
-} from '../order/contract.js';
+} from '../dispute/contract.js';
 import { canonicalJson, OrderActionRejectedError, type OrderClient } from './orderClient.js';
 import { OrderNumber } from '../temporal/searchAttributes.js';
 

@@ -5,6 +5,8 @@
  */
 export * from '../order/contract.js';
 export * from '../order/orderInput.js';
+export * from '../dispute/contract.js';
+export type { FailureInfo } from '../supplier/failureDetails.js';
 export * from './orderClient.js';
 export * from './disputeClient.js';
 export * from './storeEvents.js';

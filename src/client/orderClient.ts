@@ -46,6 +46,7 @@ import {
   cancelUpdate,
   changeLogisticsUpdate,
   ORDER_WORKFLOW,
+  OrderNotFoundError,
   orderWorkflowId,
   provideWaybillUpdate,
   resumeUpdate,
@@ -89,14 +90,6 @@ export class OrderConflictError extends Error {
       `order ${orderNumber} already exists (workflow ${workflowId}) with a different input; ` +
         'an orderNumber names one order: send the same input again, or use a new orderNumber',
     );
-  }
-}
-
-/** No order workflow for this orderNumber. The gateway answers 404. */
-export class OrderNotFoundError extends Error {
-  override readonly name = 'OrderNotFoundError';
-  constructor(readonly orderNumber: string) {
-    super(`no order ${orderNumber} (workflow ${orderWorkflowId(orderNumber)} not found)`);
   }
 }
 

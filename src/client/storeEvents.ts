@@ -13,11 +13,9 @@
  */
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 
-import { parseStoreSecrets } from '../storeEvents/signing.js';
-import { STORE_EVENT_TYPES, type StoreEvent } from '../storeEvents/contract.js';
+import { parseStoreSecrets, STORE_EVENT_TYPES, type StoreEvent } from '../storeEvents/contract.js';
 
 export * from '../storeEvents/contract.js';
-export { StoreSecretError } from '../storeEvents/signing.js';
 
 /** A request that is not a valid, signed store event: answer it 4xx and do nothing. */
 export class StoreEventVerificationError extends Error {

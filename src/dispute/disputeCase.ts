@@ -15,18 +15,18 @@ import {
   supplierEventSignal,
   type ActionResult,
   type CancelInput,
-  type DisputeInput,
-  type DisputeOutcome,
-  type DisputeStage,
-  type DisputeStatus,
-  type FailureInfo,
 } from '../order/contract.js';
-import { failureText } from '../supplier/failureDetails.js';
-import { StoreEventType, type StoreEventsView } from '../storeEvents/contract.js';
+import {
+  type DisputeStage,
+  StoreEventType,
+  type StoreEventsView,
+} from '../storeEvents/contract.js';
+import type { DisputeInput, DisputeOutcome, DisputeStatus } from './contract.js';
+import { type FailureInfo, failureText } from '../supplier/failureDetails.js';
 import { StoreEventsBehind } from '../temporal/searchAttributes.js';
 import { storeEventDelivery } from '../durable/activityProxies.js';
 import { storeEventsBehind } from '../order/details.js';
-import type { AttentionOptions, OutcomeInDoubt, StepHost } from '../durable/supplierStep.js';
+import type { AttentionOptions, OutcomeInDoubt, StepHost } from '../durable/stepHost.js';
 import type { CreateSent, DisputeId } from './disputeMatch.js';
 import { StoreEventOutbox, type OutboxCarry, type OutboxHost } from '../storeEvents/outbox.js';
 

@@ -20,16 +20,14 @@ import {
   sleep,
 } from '@temporalio/workflow';
 import type { DisputeLine, DisputeSummary } from './activities.js';
+import { cancelUpdate, resumeUpdate, type CancelInput } from '../order/contract.js';
 import {
-  cancelUpdate,
   disputeStatusQuery,
-  resumeUpdate,
-  type CancelInput,
   type DisputeInput,
   type DisputeOutcome,
   type DisputeStatus,
-  type FailureInfo,
-} from '../order/contract.js';
+} from './contract.js';
+import type { FailureInfo } from '../supplier/failureDetails.js';
 import {
   DisputeStatus as SupplierDisputeStatus,
   ExpectType,

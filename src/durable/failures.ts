@@ -4,8 +4,8 @@ import {
   FailureType,
   type FailureType as FailureTypeName,
   type SupplierFailureDetails,
+  type FailureInfo,
 } from '../supplier/failureDetails.js';
-import type { FailureInfo } from '../order/contract.js';
 import { SupplierCode } from '../supplier/errors.js';
 
 export interface SupplierFailure {

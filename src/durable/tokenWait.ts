@@ -14,11 +14,10 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { TokenWaitAnswer } from '../session/tokenWaitActivities.js';
-import type { FailureInfo } from '../order/contract.js';
-import type { SupplierFailureDetails } from '../supplier/failureDetails.js';
+import type { FailureInfo, SupplierFailureDetails } from '../supplier/failureDetails.js';
 import { queuePrefix, queuesOf } from '../temporal/taskQueues.js';
 import { accessTokenWait } from './activityProxies.js';
-import type { StepHost } from './supplierStep.js';
+import type { StepHost } from './stepHost.js';
 
 /** Until the workers' answer says otherwise (session/tokenWaitActivities.ts has the same default). */
 const DEFAULT_ATTENTION_AFTER_MS = 10 * 60_000;

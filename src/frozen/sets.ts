@@ -2,11 +2,12 @@
  * The frozen code sets: workflow code kept only so that runs started before a patch can finish on
  * the path they recorded (docs/changing-workflows.md, "Retiring frozen code"). A set is retired
  * when its code is removed; its entry stays, marked `retired`, so that every worker checks before
- * it polls that no open run still needs it (src/temporal/frozenRuns.ts).
+ * it polls that no open run still needs it (src/cli/frozenRuns.ts).
  */
 import { Patch } from '../durable/versions.js';
 import { CHECKOUT_WORKFLOW } from '../checkout/contract.js';
-import { DISPUTE_WORKFLOW, ORDER_WORKFLOW } from '../order/contract.js';
+import { ORDER_WORKFLOW } from '../order/contract.js';
+import { DISPUTE_WORKFLOW } from '../dispute/contract.js';
 
 export interface FrozenSet {
   /** What the set is called in logs and in `dropflow frozen`. */

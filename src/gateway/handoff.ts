@@ -11,11 +11,12 @@ import {
   WEBHOOK_INBOX_WORKFLOW,
   webhookInboxId,
   type HoldRequest,
+  type RouteOutcome,
 } from '../inbox/contract.js';
 import type { WebhookMessage } from '../supplier/webhookMessages.js';
 import { queuePrefix, type TaskQueues } from '../temporal/taskQueues.js';
 import { webhookEvent } from './news.js';
-import { WebhookRouter, type RouteOutcome } from './routing.js';
+import { WebhookRouter } from './routing.js';
 import { UnreadableWebhook } from './unreadable.js';
 
 /** What the gateway hands off: a validated message, or a signed one it could not read. */

@@ -19,10 +19,9 @@ import {
   OrderActionRejectedError,
   OrderConflictError,
   OrderInvalidError,
-  OrderNotFoundError,
   type OrderClient,
 } from '../client/orderClient.js';
-import type { AmendInput } from '../order/contract.js';
+import { OrderNotFoundError, type AmendInput } from '../order/contract.js';
 import type { Logger } from '../log.js';
 import type { BearerCheck } from './bearer.js';
 import { DeadlineExceeded } from './deadline.js';

@@ -6,7 +6,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 import { counterOf, METRICS } from '../metrics.js';
-import { lazyInstruments } from '../temporal/runtimeMeter.js';
+import { lazyInstruments } from '../runtimeMeter.js';
 import type { HandoffOutcome } from './handoff.js';
 
 const instruments = lazyInstruments((meter) => ({

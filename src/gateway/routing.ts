@@ -24,12 +24,18 @@ import {
   CATALOGUE_EVENTS_WORKFLOW,
   catalogueEventSignal,
   catalogueEventsId,
+  type RouteOutcome,
 } from '../inbox/contract.js';
 import { queuePrefix, type TaskQueues } from '../temporal/taskQueues.js';
-import { tellCheckoutToppedUp } from '../checkout/startActivities.js';
 import { orderStatusWorthTelling, TrackingTold } from './newsWorth.js';
 import { MakeupStatus } from '../supplier/api/constants.js';
-import { checkoutWorkflowId } from '../checkout/contract.js';
+import {
+  CHECKOUT_WORKFLOW,
+  checkoutFundsSignal,
+  checkoutStartOptions,
+  checkoutWorkflowId,
+  DEFAULT_CHECKOUT_SETTINGS,
+} from '../checkout/contract.js';
 import { WebhookChange, WebhookType } from '../supplier/api/webhooks.js';
 import type { WebhookMessage } from '../supplier/webhookMessages.js';
 import {
@@ -43,23 +49,6 @@ import {
   type OrderMessage,
 } from './news.js';
 import { OrderTargets, type Delivery } from './orderTargets.js';
-
-export type RouteOutcome =
-  | { outcome: 'delivered'; workflowIds: string[] }
-  /** Its orders' workflows have finished: nothing left to tell them. */
-  | { outcome: 'closed'; workflowIds: string[] }
-  | { outcome: 'catalogue'; workflowId: string }
-  /**
-   * Nothing an order needs (newsWorth.ts): acknowledged, not told; `duplicate` when this gateway
-   * told the order the same news before.
-   */
-  | { outcome: 'skipped'; reason: string; duplicate?: boolean }
-  /**
-   * No recipient now; `autoReplay` when the miss may be visibility trailing behind;
-   * `unknownOrder` for an ORDER message whose `order:<orderNumber>` workflow never existed (an
-   * order dropflow did not create, or not yet: the inbox keeps it for a while, not forever).
-   */
-  | { outcome: 'unroutable'; reason: string; autoReplay: boolean; unknownOrder?: boolean };
 
 const unroutable = (reason: string, autoReplay: boolean, unknownOrder = false): RouteOutcome => ({
   outcome: 'unroutable',
@@ -193,4 +182,17 @@ export class WebhookRouter {
     });
     return { outcome: 'catalogue', workflowId };
   }
+}
+
+/**
+ * A top-up was paid: the coordinator reads the balance now and tells the orders it covers. One
+ * signal, with start: a coordinator an operator terminated comes back (with the default
+ * settings, until a worker starts and gives it its own), and its waiting orders re-join it.
+ */
+async function tellCheckoutToppedUp(client: Client, queues: TaskQueues): Promise<void> {
+  await client.workflow.signalWithStart(CHECKOUT_WORKFLOW, {
+    ...checkoutStartOptions(queuePrefix(queues), queues.orders, DEFAULT_CHECKOUT_SETTINGS),
+    signal: checkoutFundsSignal,
+    signalArgs: [{ kind: 'toppedUp' }],
+  });
 }

@@ -5,7 +5,7 @@
  * in the inbox as `unreadable: <issues>` for a person to look at, or for a replay once dropflow
  * reads it.
  */
-import type { WebhookEvent } from '../inbox/contract.js';
+import { unreadableReason, type WebhookEvent } from '../inbox/contract.js';
 import type { FieldIssue } from '../supplier/errors.js';
 
 /** A signed body that is JSON with a messageId, but no message dropflow knows how to read. */
@@ -22,11 +22,6 @@ export class UnreadableWebhook {
   get reason(): string {
     return unreadableReason(this.issues);
   }
-}
-
-/** The inbox's reason for a held unreadable event. */
-export function unreadableReason(issues: readonly FieldIssue[]): string {
-  return `unreadable: ${issues.map((i) => `${i.field} ${i.rule}`).join('; ')}`;
 }
 
 /** A messageId as text: a non-empty string, or a number written as the supplier wrote it. */

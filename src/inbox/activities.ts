@@ -1,15 +1,10 @@
 /**
  * The inbox's re-routing (its `replay` update and automatic retries): each held event is parsed
  * again and routed as the gateway would route it now. Runs on the orders queue with the worker's
- * Temporal client; no supplier call.
+ * router (gateway/routing.ts); no supplier call.
  */
-import type { Client } from '@temporalio/client';
-
-import type { WebhookEvent } from './contract.js';
-import { WebhookRouter } from '../gateway/routing.js';
-import { unreadableReason } from '../gateway/unreadable.js';
-import { parseWebhookMessage } from '../supplier/webhookMessages.js';
-import type { TaskQueues } from '../temporal/taskQueues.js';
+import { unreadableReason, type RouteOutcome, type WebhookEvent } from './contract.js';
+import { parseWebhookMessage, type WebhookMessage } from '../supplier/webhookMessages.js';
 
 export type HeldEventOutcome =
   | { messageId: string; outcome: 'delivered' | 'closed' }
@@ -25,9 +20,12 @@ export type HeldEventOutcome =
 /** Events routed at once. */
 const CONCURRENCY = 10;
 
-export function inboxActivities(client: Client, queues: TaskQueues) {
-  const router = new WebhookRouter(client, queues);
+/** Routes a message as the gateway does: the worker hands over the gateway's WebhookRouter. */
+export interface WebhookRouting {
+  route(message: WebhookMessage, receivedAt: Date): Promise<RouteOutcome>;
+}
 
+export function inboxActivities(router: WebhookRouting) {
   async function routeOne(event: WebhookEvent): Promise<HeldEventOutcome> {
     const { messageId } = event;
     const parsed = parseWebhookMessage({

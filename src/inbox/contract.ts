@@ -10,9 +10,11 @@
  *
  * One of each per supplier account: a prefixed queue set (`<prefix>/dropflow-orders`) gets
  * `webhook-inbox:<prefix>` and `catalogue-events:<prefix>`. Both deduplicate by messageId.
- * Sandbox-safe: imports only @temporalio/workflow's definers.
+ * Sandbox-safe: imports only @temporalio/workflow's definers and the supplier's types.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+
+import type { FieldIssue } from '../supplier/errors.js';
 
 export const WEBHOOK_INBOX_WORKFLOW = 'webhookInbox';
 export const CATALOGUE_EVENTS_WORKFLOW = 'catalogueEvents';
@@ -105,6 +107,29 @@ export interface ReplayResult {
 export interface DiscardInput {
   messageIds: string[];
   by?: string;
+}
+
+/** Where routing a webhook message took it (gateway/routing.ts), for the gateway and the inbox. */
+export type RouteOutcome =
+  | { outcome: 'delivered'; workflowIds: string[] }
+  /** Its orders' workflows have finished: nothing left to tell them. */
+  | { outcome: 'closed'; workflowIds: string[] }
+  | { outcome: 'catalogue'; workflowId: string }
+  /**
+   * Nothing an order needs (newsWorth.ts): acknowledged, not told; `duplicate` when this gateway
+   * told the order the same news before.
+   */
+  | { outcome: 'skipped'; reason: string; duplicate?: boolean }
+  /**
+   * No recipient now; `autoReplay` when the miss may be visibility trailing behind;
+   * `unknownOrder` for an ORDER message whose `order:<orderNumber>` workflow never existed (an
+   * order dropflow did not create, or not yet: the inbox keeps it for a while, not forever).
+   */
+  | { outcome: 'unroutable'; reason: string; autoReplay: boolean; unknownOrder?: boolean };
+
+/** The inbox's reason for a held unreadable event. */
+export function unreadableReason(issues: readonly FieldIssue[]): string {
+  return `unreadable: ${issues.map((i) => `${i.field} ${i.rule}`).join('; ')}`;
 }
 
 export const holdEventSignal = defineSignal<[HoldRequest]>('holdWebhookEvent');

@@ -22,16 +22,12 @@ import {
 } from '../supplier/api/orders.js';
 import { OrderStatus } from '../supplier/api/constants.js';
 import { supplierCall } from '../supplier/supplierCall.js';
+import type { Reason } from './contract.js';
 
 /** The supplier's `yyyy-MM-dd HH:mm:ss` (UTC) as an ISO instant; undefined when unreadable. */
 function utcTime(text: string): string | undefined {
   const at = Date.parse(`${text.replace(' ', 'T')}Z`);
   return Number.isNaN(at) ? undefined : new Date(at).toISOString();
-}
-
-export interface Reason {
-  code?: number;
-  message: string;
 }
 
 export interface Amounts {

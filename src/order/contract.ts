@@ -1,23 +1,28 @@
 /**
  * The order workflow's public surface (docs/architecture.md §4 to §11), defined once for workflow
  * code, the worker, the gateway, the CLI and upstream clients: workflow names and ids, stages,
- * signals, updates and the status query. Sandbox-safe: imports only @temporalio/workflow's
- * definers.
+ * signals, updates and the status query (the dispute's are in dispute/contract.ts). Sandbox-safe:
+ * imports only @temporalio/workflow's definers and other contracts' types.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { OrderChanges } from './orderInput.js';
-import type { StoreEventsView } from '../storeEvents/contract.js';
+import type { DisputeSummaryNews } from '../dispute/contract.js';
+import type { DisputeStage, StoreEventsView } from '../storeEvents/contract.js';
+import type { FailureInfo } from '../supplier/failureDetails.js';
 
 export const ORDER_WORKFLOW = 'fulfillOrder';
-export const DISPUTE_WORKFLOW = 'disputeOrder';
 
 /** `order:<orderNumber>`: the caller's order name is the idempotency key of an order. */
 export function orderWorkflowId(orderNumber: string): string {
   return `order:${orderNumber}`;
 }
 
-export function disputeWorkflowId(orderNumber: string, businessDisputeId: string): string {
-  return `dispute:${orderNumber}:${businessDisputeId}`;
+/** No order workflow for this orderNumber. The gateway answers 404. */
+export class OrderNotFoundError extends Error {
+  override readonly name = 'OrderNotFoundError';
+  constructor(readonly orderNumber: string) {
+    super(`no order ${orderNumber} (workflow ${orderWorkflowId(orderNumber)} not found)`);
+  }
 }
 
 export const Stage = {
@@ -126,15 +131,14 @@ export interface StaleNews {
   note: string;
 }
 
-export interface DisputeSummaryNews {
-  businessDisputeId: string;
-  disputeId?: string;
-  stage: DisputeStage;
-  outcome?: DisputeOutcome;
-}
-
 export const supplierEventSignal = defineSignal<[SupplierNews]>('supplierEvent');
 export const supplierStatusSignal = defineSignal<[SupplierNews]>('supplierStatus');
+
+/** Why the supplier intercepted an order, as it says. */
+export interface Reason {
+  code?: number;
+  message: string;
+}
 
 // ---- operator actions ------------------------------------------------------------------------
 
@@ -206,14 +210,6 @@ export interface TimelineEntry {
   note?: string;
 }
 
-/** A supplier failure as the operator sees it. */
-export interface FailureInfo {
-  step: string;
-  message: string;
-  code?: number;
-  requestId?: string;
-}
-
 export interface OrderStatus {
   orderNumber: string;
   flow: string;
@@ -252,55 +248,3 @@ export interface OrderStatus {
 }
 
 export const statusQuery = defineQuery<OrderStatus>('status');
-
-// ---- disputes --------------------------------------------------------------------------------
-
-export type DisputeStage = 'OPENING' | 'OPEN' | 'RESOLVED' | 'CANCELLED' | 'NEEDS_ATTENTION';
-
-export interface DisputeOutcome {
-  result: 'refund' | 'reissue' | 'reject';
-  /** Refunded amount, USD. */
-  money?: number;
-  /** The reissued order, for a reissue. */
-  resendOrderCode?: string;
-}
-
-/** The input of disputeOrder; `businessDisputeId` also names the workflow (disputeWorkflowId). */
-export interface DisputeInput {
-  orderNumber: string;
-  svcOrderId: string;
-  businessDisputeId: string;
-  /** Lines and units to dispute; every disputable unit when empty. */
-  lines: { lineItemId: string; quantity: number }[];
-  expect: 'refund' | 'reissue';
-  refundTo: 'balance' | 'platform';
-  /** One of disputeConfirmInfo's reasons; the first offered when left out. */
-  reasonId?: number;
-  message: string;
-  imageUrls: string[];
-  /** How often to ask the supplier for the outcome (the supplier pushes no dispute events). */
-  checkEverySeconds: number;
-  /** Continue as new past this many history events (default 5000; tests lower it). */
-  historyLimit?: number;
-}
-
-export interface DisputeStatus {
-  orderNumber: string;
-  businessDisputeId: string;
-  stage: DisputeStage;
-  disputeId?: string;
-  /** What was asked for, USD. */
-  amount?: number;
-  reason?: string;
-  outcome?: DisputeOutcome;
-  error?: FailureInfo;
-  /** A call that may have acted whose outcome is not known yet (see OrderStatus). */
-  outcomeUnknown?: { step: string; since: string };
-  /** What the dispute waits for, in words. */
-  waitingFor?: string;
-  /** Where the dispute's events to the store stand, once it emitted one. */
-  storeEvents?: StoreEventsView;
-  timeline: { stage: DisputeStage; at: string; note?: string }[];
-}
-
-export const disputeStatusQuery = defineQuery<DisputeStatus>('status');

@@ -13,17 +13,18 @@ import {
   Stage,
   type ActionResult,
   type AmendInput,
-  type FailureInfo,
   type OrderStatus,
   type SupplierNews,
+  type Reason,
 } from './contract.js';
+import type { FailureInfo } from '../supplier/failureDetails.js';
 import { amendOrder, withChanges, type AmendableField, type OrderInput } from './orderInput.js';
 import {
   StoreEventType,
   type StoreEventDataMap,
   type StoreEventsView,
 } from '../storeEvents/contract.js';
-import type { Amounts, Reason } from './activities.js';
+import type { Amounts } from './activities.js';
 import { StoreEventsBehind, SvcOrderId } from '../temporal/searchAttributes.js';
 import { MakeupStatus } from '../supplier/api/constants.js';
 import { SupplierCode } from '../supplier/errors.js';
@@ -32,12 +33,8 @@ import type { CheckoutOutcome } from '../checkout/contract.js';
 import { paramErrorFields } from '../durable/failures.js';
 import { stopData } from './storeEventData.js';
 import { StoreEventOutbox, type OutboxHost } from '../storeEvents/outbox.js';
-import {
-  DEFAULT_SUPPLIER_LAG_SECONDS,
-  type AttentionOptions,
-  type OutcomeInDoubt,
-  type StepHost,
-} from '../durable/supplierStep.js';
+import { DEFAULT_SUPPLIER_LAG_SECONDS } from '../durable/supplierStep.js';
+import type { AttentionOptions, OutcomeInDoubt, StepHost } from '../durable/stepHost.js';
 import { OperatorActions, type ActionKind, type PendingAction } from './operatorActions.js';
 import { PaymentRules } from './paymentRules.js';
 import { StatusProjection } from './statusProjection.js';

@@ -13,12 +13,12 @@ import {
 import {
   Stage,
   WAITING_STAGES,
-  type FailureInfo,
   type OrderStatus,
+  type Reason,
   type TimelineEntry,
 } from './contract.js';
+import type { FailureInfo } from '../supplier/failureDetails.js';
 import { flowLabel, type OrderInput } from './orderInput.js';
-import type { Reason } from './activities.js';
 import {
   FulfillmentFlow,
   FulfillmentStage,
@@ -27,7 +27,7 @@ import {
 } from '../temporal/searchAttributes.js';
 import { counterOf, METRICS } from '../metrics.js';
 import { renderDetails } from './details.js';
-import type { OutcomeInDoubt } from '../durable/supplierStep.js';
+import type { OutcomeInDoubt } from '../durable/stepHost.js';
 
 /** What the supplier and the store told of the order, as the status shows it. */
 type Facts = Pick<

@@ -3,9 +3,11 @@
  * worker and gateway of the account uses, obtained, refreshed and handed out by one workflow on
  * the account's orders queue. Id `supplier-session`, or `supplier-session:<prefix>` for a prefixed
  * queue set. Defined once for the workflow and the processes that ask it (session/sessionTokens.ts).
- * Sandbox-safe: imports only @temporalio/workflow's definers.
+ * Sandbox-safe: imports only @temporalio/workflow's definers and the supplier's token types.
  */
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
+
+import type { IssuedTokens } from '../supplier/tokenExchange.js';
 
 export const SUPPLIER_SESSION_WORKFLOW = 'supplierSession';
 
@@ -101,4 +103,29 @@ export interface TokenCallFailure {
   /** Busy, rate-limited, a daily quota, no answer: the same call may succeed later. */
   retryable: boolean;
   retryAfterMs?: number;
+}
+
+export interface SessionTokens extends IssuedTokens {
+  obtainedAt: number;
+}
+
+/** What a run hands the next one (continue-as-new). */
+export interface SupplierSessionInput {
+  tokens?: SessionTokens;
+  /** When getAccessToken last gave tokens, and refreshAccessToken was last sent (epoch ms). */
+  lastObtainedAt?: number;
+  lastRefreshSentAt?: number;
+  /** When any token call was last sent. */
+  lastCallSentAt?: number;
+  renewals?: number;
+  /** When getAccessToken was last sent, answered or not (epoch ms). */
+  lastObtainSentAt?: number;
+  /** Since when the supplier refuses the API key, and the account has had no usable token. */
+  keyRefusedSince?: number;
+  noTokenSince?: number;
+  /**
+   * The supplier's spacing of getAccessToken for this account (default OBTAIN_INTERVAL_MS); a
+   * sandbox with another `--token-interval-s` (tests) sets it when it starts the session.
+   */
+  obtainIntervalMs?: number;
 }

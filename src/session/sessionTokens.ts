@@ -23,8 +23,8 @@ import {
   type NoToken,
   type TokenGrant,
   type TokenRequest,
+  type SupplierSessionInput,
 } from './contract.js';
-import type { SupplierSessionInput } from './supplierSession.js';
 import { TokenCallPacer } from '../supplier/tokenCallPacer.js';
 import { TOKEN_CALL_INTERVAL_MS } from '../supplier/tokens.js';
 import { TokenUnavailable, type TokenSource } from '../supplier/tokenSource.js';

@@ -48,7 +48,9 @@ import {
   tokenUpdate,
   type NoToken,
   type ReauthAnswer,
+  type SessionTokens,
   type SessionView,
+  type SupplierSessionInput,
   type TokenCallFailure,
   type TokenGrant,
   type TokenRequest,
@@ -58,31 +60,6 @@ import type { IssuedTokens } from '../supplier/tokenExchange.js';
 import { OBTAIN_INTERVAL_MS, REFRESH_INTERVAL_MS, renewalDue } from '../supplier/tokenTiming.js';
 import { shouldContinueAsNew } from '../durable/longRunning.js';
 import { Patch } from '../durable/versions.js';
-
-export interface SessionTokens extends IssuedTokens {
-  obtainedAt: number;
-}
-
-/** What a run hands the next one (continue-as-new). */
-export interface SupplierSessionInput {
-  tokens?: SessionTokens;
-  /** When getAccessToken last gave tokens, and refreshAccessToken was last sent (epoch ms). */
-  lastObtainedAt?: number;
-  lastRefreshSentAt?: number;
-  /** When any token call was last sent. */
-  lastCallSentAt?: number;
-  renewals?: number;
-  /** When getAccessToken was last sent, answered or not (epoch ms). */
-  lastObtainSentAt?: number;
-  /** Since when the supplier refuses the API key, and the account has had no usable token. */
-  keyRefusedSince?: number;
-  noTokenSince?: number;
-  /**
-   * The supplier's spacing of getAccessToken for this account (default OBTAIN_INTERVAL_MS); a
-   * sandbox with another `--token-interval-s` (tests) sets it when it starts the session.
-   */
-  obtainIntervalMs?: number;
-}
 
 /** How long a `token` update waits for a usable token before it fails, saying why. */
 const READ_WAIT_MS = 15_000;

@@ -6,22 +6,9 @@
 import { Context } from '@temporalio/activity';
 import type { MetricCounter } from '@temporalio/common';
 
-import type { StoreEvent } from './contract.js';
+import { type StoreEvent, type StoreEventsOptions, parseStoreSecrets } from './contract.js';
 import { counterOf, METRICS } from '../metrics.js';
 import { sendStoreEvent } from './sending.js';
-import { parseStoreSecrets } from './signing.js';
-
-export interface StoreEventsOptions {
-  /** Where to POST; without one every event answers `off` and the workflow stops emitting. */
-  url?: string;
-  /** `whsec_<base64>`; several, space-separated, while a secret is rotated (each one signs). */
-  secret?: string;
-  /** Per attempt (default 10 s). */
-  timeoutMs?: number;
-  /** The first retry's delay (default 5 s); doubling up to `retryMaxMs` (default 1 h). */
-  retryFirstMs?: number;
-  retryMaxMs?: number;
-}
 
 export interface DeliverStoreEventInput {
   event: StoreEvent;

@@ -10,7 +10,7 @@ import type { MetricMeter } from '@temporalio/common';
 
 import type { Logger } from '../log.js';
 import { gaugeOf, METRICS } from '../metrics.js';
-import { runtimeMetricMeter } from '../temporal/runtimeMeter.js';
+import { runtimeMetricMeter } from '../runtimeMeter.js';
 import { StoreEventsBehind } from '../temporal/searchAttributes.js';
 import { literal } from '../temporal/visibility.js';
 import { startVisibilityPoller, type VisibilityProbe } from '../temporal/visibilityPoller.js';
@@ -53,7 +53,7 @@ export function storeEventsBacklogProbe(ordersQueue: string, meter: MetricMeter)
 
 /**
  * Counts now and then every `everyMs` until `stop()`; a failed count waits for the next tick. The
- * workers count it with the other visibility gauges (orderGauges.ts).
+ * workers count it with the other visibility gauges (order/gauges.ts).
  */
 export function startStoreEventsBacklog(
   client: Client,

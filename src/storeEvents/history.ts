@@ -8,8 +8,8 @@ import { decodeArrayFromPayloads } from '@temporalio/common/lib/internal-non-wor
 import type { temporal } from '@temporalio/proto';
 
 import type { DeliverStoreEventInput } from './activities.js';
-import { DISPUTE_WORKFLOW, orderWorkflowId } from '../order/contract.js';
-import { OrderNotFoundError } from '../client/orderClient.js';
+import { orderWorkflowId, OrderNotFoundError } from '../order/contract.js';
+import { DISPUTE_WORKFLOW } from '../dispute/contract.js';
 import type { StoreEvent } from './contract.js';
 import { literal } from '../temporal/visibility.js';
 

@@ -36,6 +36,14 @@ export interface SupplierFailureDetails {
   paced?: boolean;
 }
 
+/** A supplier failure as the operator sees it. */
+export interface FailureInfo {
+  step: string;
+  message: string;
+  code?: number;
+  requestId?: string;
+}
+
 /**
  * `step: message`, the step said once: a supplier failure's message already starts with its
  * endpoint (`payBalanceV2: Balance insufficient…`), which is often the step's name too.

@@ -4,7 +4,7 @@
  * resends after a 1600200 all count.
  */
 import { counterOf, histogramOf, METRICS } from '../metrics.js';
-import { lazyInstruments } from '../temporal/runtimeMeter.js';
+import { lazyInstruments } from '../runtimeMeter.js';
 import { SupplierCode } from './errors.js';
 
 const instruments = lazyInstruments((meter) => ({

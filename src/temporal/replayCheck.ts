@@ -18,7 +18,8 @@ import {
 import type { DataConverter } from '@temporalio/common';
 import { Worker, type WorkflowBundle } from '@temporalio/worker';
 
-import { DISPUTE_WORKFLOW, ORDER_WORKFLOW } from '../order/contract.js';
+import { ORDER_WORKFLOW } from '../order/contract.js';
+import { DISPUTE_WORKFLOW } from '../dispute/contract.js';
 import { SUPPLIER_SESSION_WORKFLOW, supplierSessionId } from '../session/contract.js';
 import {
   CATALOGUE_EVENTS_WORKFLOW,
@@ -27,15 +28,18 @@ import {
   webhookInboxId,
 } from '../inbox/contract.js';
 import { CHECKOUT_WORKFLOW, checkoutWorkflowId } from '../checkout/contract.js';
-import { TRACKING_SWEEPER_WORKFLOW } from '../tracking/trackingSweeper.js';
+import {
+  TRACKING_SWEEP_WORKFLOW,
+  TRACKING_SWEEPER_WORKFLOW,
+  trackingSweeperId,
+} from '../tracking/contract.js';
 import { queuePrefix, queuesOf } from './taskQueues.js';
-import { trackingSweeperId } from '../tracking/sweeperStart.js';
 import { literal } from './visibility.js';
 
 /** Every workflow type the orders worker runs (src/workflows.ts). */
 export const WORKFLOW_TYPES: readonly string[] = [
   ORDER_WORKFLOW,
-  'trackingSweep',
+  TRACKING_SWEEP_WORKFLOW,
   TRACKING_SWEEPER_WORKFLOW,
   WEBHOOK_INBOX_WORKFLOW,
   CATALOGUE_EVENTS_WORKFLOW,

@@ -19,6 +19,7 @@ import {
 } from '../order/contract.js';
 import { FulfillmentStage, OrderNumber, SvcOrderId } from '../temporal/searchAttributes.js';
 import { literal } from '../temporal/visibility.js';
+import { TRACKING_SWEEP_WORKFLOW } from './contract.js';
 
 /** An order the sweeper follows, as visibility shows it: what it is known by, and its stage. */
 export interface TrackedOrder {
@@ -57,7 +58,6 @@ export interface SignalOutcome {
 }
 
 /** The workflow type of the tracking sweep (its schedule starts it by this name). */
-const TRACKING_SWEEP_WORKFLOW = 'trackingSweep';
 /** Completed sweeps looked at to find the latest. */
 const RECENT_SWEEPS = 5;
 

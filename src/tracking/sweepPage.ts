@@ -17,35 +17,7 @@ import { SupplierPriority } from '../durable/supplierPriority.js';
 import { chunk, judge, needsProof, told, type Observation } from './trackingChanges.js';
 import { askKey, canAskByNumber, matchAnswers, proofOf } from './trackingMatch.js';
 import { memoryIn, remember, type SweepMemory } from './trackingMemory.js';
-
-export interface SweepCounts {
-  /** Workflow runs the sweep took (one per page). */
-  runs: number;
-  /** Tracked orders found in visibility. */
-  orders: number;
-  /** Supplier calls: detailCalls + proofCalls. */
-  batchCalls: number;
-  /** getOrderDetailBatch calls, including those asking again by order number. */
-  detailCalls: number;
-  proofCalls: number;
-  /**
-   * Calls that failed after their retries; their orders wait for the next sweep (a failed listing
-   * ends the sweep there).
-   */
-  failedCalls: number;
-  /** Orders the supplier did not list, asked by every id they are known by. */
-  missing: number;
-  /** Orders told something new (news or a flag). */
-  signalled: number;
-  /** Flags sent: the supplier stopped listing the order, or its status did not move. */
-  flagged: number;
-  /** Orders whose news was sent by an earlier sweep and still applies: not sent again. */
-  toldBefore: number;
-  /** Orders that had closed by the time of their signal. */
-  closed: number;
-  /** Orders whose signal failed after its retries; the next sweep tells them. */
-  unsignalled: number;
-}
+import type { SweepCounts } from './contract.js';
 
 export const PAGE_SIZE = 1_000;
 export const STALE_AFTER_SECONDS = 14 * 24 * 3_600;

@@ -4,7 +4,8 @@
  * each page (sweepPage.ts) until the last page, or until the caller wants to continue as new
  * before the next page; then it hands back that page's token.
  */
-import { orchestration, orFailed, sweepPage, type SweepCounts } from './sweepPage.js';
+import { orchestration, orFailed, sweepPage } from './sweepPage.js';
+import type { SweepCounts } from './contract.js';
 import type { SweepMemory } from './trackingMemory.js';
 
 export interface SweepPagesInput {

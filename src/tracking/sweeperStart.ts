@@ -9,9 +9,10 @@ import { ScheduleNotFoundError, type Client } from '@temporalio/client';
 import {
   sweeperSettingsSignal,
   TRACKING_SWEEPER_WORKFLOW,
+  trackingSweeperId,
   type SweeperSettings,
-  type trackingSweeper,
-} from './trackingSweeper.js';
+  type SweeperStartInput,
+} from './contract.js';
 import type { TaskQueues } from '../temporal/taskQueues.js';
 
 export interface TrackingSweeperOptions {
@@ -32,11 +33,6 @@ export interface EnsuredSweeper {
   workflowId: string;
   /** True when the schedule of an earlier release was found and deleted. */
   replacedSchedule: boolean;
-}
-
-/** `tracking-sweep:<account>`: the sweeper's workflow id (and the former schedule's id). */
-export function trackingSweeperId(accountLabel?: string): string {
-  return `tracking-sweep:${accountLabel === undefined || accountLabel === '' ? 'default' : accountLabel}`;
 }
 
 export function sweeperSettings(opts: TrackingSweeperOptions): SweeperSettings {
@@ -63,17 +59,17 @@ export async function ensureTrackingSweeper(
 ): Promise<EnsuredSweeper> {
   const settings = sweeperSettings(opts);
   const workflowId = trackingSweeperId(opts.accountLabel);
-  await client.workflow.signalWithStart<typeof trackingSweeper, [SweeperSettings]>(
-    TRACKING_SWEEPER_WORKFLOW,
-    {
-      workflowId,
-      taskQueue: opts.queues.orders,
-      args: [{ settings }],
-      signal: sweeperSettingsSignal,
-      signalArgs: [settings],
-      staticSummary: `tracking sweeper of ${opts.accountLabel || 'the account'}: asks the supplier about every paid order every ${settings.everySeconds} s`,
-    },
-  );
+  await client.workflow.signalWithStart<
+    (input: SweeperStartInput) => Promise<void>,
+    [SweeperSettings]
+  >(TRACKING_SWEEPER_WORKFLOW, {
+    workflowId,
+    taskQueue: opts.queues.orders,
+    args: [{ settings }],
+    signal: sweeperSettingsSignal,
+    signalArgs: [settings],
+    staticSummary: `tracking sweeper of ${opts.accountLabel || 'the account'}: asks the supplier about every paid order every ${settings.everySeconds} s`,
+  });
   let replacedSchedule = true;
   try {
     await client.schedule.getHandle(workflowId).delete();

@@ -30,14 +30,12 @@ import {
   previousMemory,
   PAGE_SIZE,
   STALE_AFTER_SECONDS,
-  type SweepCounts,
 } from './sweepPage.js';
 import { sweepPages } from './sweepPages.js';
+import type { SweepCounts } from './contract.js';
 import { afterSweep, bounded, emptyMemory, type SweepMemory } from './trackingMemory.js';
 import { trackingSweepV1, type TrackingSweepV1Summary } from '../frozen/v1/trackingSweep.js';
 import { Patch } from '../durable/versions.js';
-
-export type { SweepCounts } from './sweepPage.js';
 
 export interface TrackingSweepInput {
   /** Orders per page, and per run (default 1000). */

@@ -7,15 +7,7 @@
  * (tracking/sweeperStart.ts): a `sweeperSettings` signal changes its interval and limits, a
  * `sweepNow` signal starts the next sweep at once; the `sweeperStatus` query tells the last one.
  */
-import {
-  condition,
-  continueAsNew,
-  defineQuery,
-  defineSignal,
-  log,
-  setHandler,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { condition, continueAsNew, log, setHandler, workflowInfo } from '@temporalio/workflow';
 import { shouldContinueAsNew } from '../durable/longRunning.js';
 import {
   MISSING_AFTER_SECONDS,
@@ -23,38 +15,17 @@ import {
   PAGE_SIZE,
   previousMemory,
   STALE_AFTER_SECONDS,
-  type SweepCounts,
 } from './sweepPage.js';
 import { sweepPages } from './sweepPages.js';
 import { afterSweep, bounded, emptyMemory, type SweepMemory } from './trackingMemory.js';
-
-export const TRACKING_SWEEPER_WORKFLOW = 'trackingSweeper';
-
-export interface SweeperSettings {
-  /** Seconds between the end of one sweep and the start of the next. */
-  everySeconds: number;
-  /** A supplier status unchanged this long flags the order (default 14 days). */
-  staleAfterSeconds?: number;
-  /** An order the supplier has not listed this long (over 2 sweeps at least) is flagged. */
-  missingAfterSeconds?: number;
-  /** Orders per visibility page (default 1000). */
-  pageSize?: number;
-}
-
-export interface LastSweep extends SweepCounts {
-  sweep: number;
-  startedAt: string;
-  endedAt: string;
-}
-
-export interface SweeperStatus {
-  settings: SweeperSettings;
-  /** The sweep under way, or the next one. */
-  sweep: number;
-  /** When the next sweep starts, while the sweeper waits. */
-  nextSweepAt?: string;
-  last?: LastSweep;
-}
+import {
+  sweepNowSignal,
+  sweeperSettingsSignal,
+  sweeperStatusQuery,
+  type LastSweep,
+  type SweepCounts,
+  type SweeperSettings,
+} from './contract.js';
 
 export interface TrackingSweeperInput {
   settings: SweeperSettings;
@@ -63,10 +34,6 @@ export interface TrackingSweeperInput {
   next?: { pageToken: string; counts: SweepCounts; startedAt: string };
   last?: LastSweep;
 }
-
-export const sweeperSettingsSignal = defineSignal<[SweeperSettings]>('sweeperSettings');
-export const sweepNowSignal = defineSignal('sweepNow');
-export const sweeperStatusQuery = defineQuery<SweeperStatus>('sweeperStatus');
 
 export async function trackingSweeper(input: TrackingSweeperInput): Promise<void> {
   const ordersQueue = workflowInfo().taskQueue;

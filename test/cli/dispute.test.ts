@@ -10,12 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import type { DisputeTermsView } from '../../src/client/disputeClient.js';
-import {
-  disputeStatusQuery,
-  Stage,
-  type ActionResult,
-  type DisputeStatus,
-} from '../../src/order/contract.js';
+import { Stage, type ActionResult } from '../../src/order/contract.js';
+import { disputeStatusQuery, type DisputeStatus } from '../../src/dispute/contract.js';
 import { queuePrefix } from '../../src/temporal/taskQueues.js';
 import { eventually } from '../support/eventually.js';
 import {

@@ -13,7 +13,8 @@ import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 
-import { disputeWorkflowId, orderWorkflowId } from '../../src/order/contract.js';
+import { orderWorkflowId } from '../../src/order/contract.js';
+import { disputeWorkflowId } from '../../src/dispute/contract.js';
 import type { StoreEvent } from '../../src/storeEvents/contract.js';
 import { recordedStoreEvents } from '../../src/storeEvents/history.js';
 import { eventually } from '../support/eventually.js';

@@ -10,14 +10,13 @@ import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { orderWorkflowId } from '../../src/order/contract.js';
+import { orderWorkflowId, OrderNotFoundError } from '../../src/order/contract.js';
 import {
   INPUT_HASH_MEMO,
   inputHash,
   OrderClient,
   OrderConflictError,
   OrderInvalidError,
-  OrderNotFoundError,
 } from '../../src/client/orderClient.js';
 import { parseOrder } from '../../src/order/orderInput.js';
 import {

@@ -18,7 +18,7 @@ import {
   METRICS,
   type MetricDefinition,
 } from '../../src/metrics.js';
-import { runtimeMetricMeter } from '../../src/temporal/runtimeMeter.js';
+import { runtimeMetricMeter } from '../../src/runtimeMeter.js';
 import { installMetricsRuntime, scrape } from '../support/metrics.js';
 
 const metricsUrl = installMetricsRuntime();

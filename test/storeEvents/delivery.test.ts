@@ -21,8 +21,8 @@ import {
   STORE_EVENT_DELIVERIES_METRIC,
   type DeliverStoreEventInput,
   type DeliveryResult,
-  type StoreEventsOptions,
 } from '../../src/storeEvents/activities.js';
+import type { StoreEventsOptions } from '../../src/storeEvents/contract.js';
 import { paidEvent, SECRET, startStore, type TestStore } from './storeServer.js';
 
 let store: TestStore;

@@ -6,7 +6,8 @@
 import proto from '@temporalio/proto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
-import { disputeWorkflowId, orderWorkflowId } from '../../src/order/contract.js';
+import { orderWorkflowId } from '../../src/order/contract.js';
+import { disputeWorkflowId } from '../../src/dispute/contract.js';
 import { disputesQuery, recordedStoreEvents } from '../../src/storeEvents/history.js';
 import { eventually } from '../support/eventually.js';
 import { emitterHarness, storeEvent, type EmitterHarness } from './emitterHarness.js';

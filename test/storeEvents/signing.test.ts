@@ -8,11 +8,8 @@ import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 
-import {
-  parseStoreSecrets,
-  storeEventHeaders,
-  StoreSecretError,
-} from '../../src/storeEvents/signing.js';
+import { storeEventHeaders } from '../../src/storeEvents/signing.js';
+import { parseStoreSecrets, StoreSecretError } from '../../src/storeEvents/contract.js';
 import { OLD_SECRET, SECRET } from './storeServer.js';
 
 /** The specification's signature, computed by hand. */

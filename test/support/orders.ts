@@ -13,7 +13,7 @@ import {
   type Stage,
 } from '../../src/order/contract.js';
 import { parseOrder, type OrderInput } from '../../src/order/orderInput.js';
-import type { StoreEventsOptions } from '../../src/storeEvents/activities.js';
+import type { StoreEventsOptions } from '../../src/storeEvents/contract.js';
 import { SupplierClient } from '../../src/supplier/client.js';
 import {
   dataConverterFor,

@@ -11,7 +11,7 @@ import {
   refuseRunsOfRetiredCode,
   RetiredCodeNeededError,
   runsBeforePatch,
-} from '../../src/temporal/frozenRuns.js';
+} from '../../src/cli/frozenRuns.js';
 import { WORKFLOW_TYPES } from '../../src/temporal/replayCheck.js';
 import { runDropflow } from '../support/cli.js';
 import { eventually } from '../support/eventually.js';

@@ -16,7 +16,7 @@ import {
   orderGaugesProbe,
   runningOrdersQuery,
   startVisibilityGauges,
-} from '../../src/temporal/orderGauges.js';
+} from '../../src/order/gauges.js';
 import { FulfillmentStage, NeedsAttention } from '../../src/temporal/searchAttributes.js';
 import type { Count } from '../../src/temporal/visibilityPoller.js';
 import { eventually } from '../support/eventually.js';

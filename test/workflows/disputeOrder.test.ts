@@ -4,17 +4,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { businessDisputeIdFor, openDispute } from '../../src/client/disputeClient.js';
+import { cancelUpdate, resumeUpdate, Stage, statusQuery } from '../../src/order/contract.js';
 import {
-  cancelUpdate,
   DISPUTE_WORKFLOW,
   disputeStatusQuery,
   disputeWorkflowId,
-  resumeUpdate,
-  Stage,
-  statusQuery,
   type DisputeInput,
   type DisputeStatus,
-} from '../../src/order/contract.js';
+} from '../../src/dispute/contract.js';
 import { StoreEventType } from '../../src/storeEvents/contract.js';
 import { OrderNumber } from '../../src/temporal/searchAttributes.js';
 import { OrderClient } from '../../src/client/orderClient.js';

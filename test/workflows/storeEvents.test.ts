@@ -9,13 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import {
   cancelUpdate,
-  disputeStatusQuery,
   Stage,
   statusQuery,
   supplierStatusSignal,
-  type DisputeStatus,
   type OrderStatus,
 } from '../../src/order/contract.js';
+import { disputeStatusQuery, type DisputeStatus } from '../../src/dispute/contract.js';
 import { StoreEventType, type StoreEvent } from '../../src/storeEvents/contract.js';
 import { openDispute } from '../../src/client/disputeClient.js';
 import { OrderClient } from '../../src/client/orderClient.js';

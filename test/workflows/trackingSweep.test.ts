@@ -27,7 +27,12 @@ import {
   type SupplierNews,
 } from '../../src/order/contract.js';
 import { taskQueues } from '../../src/temporal/taskQueues.js';
-import { ensureTrackingSweeper, trackingSweeperId } from '../../src/tracking/sweeperStart.js';
+import { ensureTrackingSweeper } from '../../src/tracking/sweeperStart.js';
+import {
+  trackingSweeperId,
+  sweeperStatusQuery,
+  sweepNowSignal,
+} from '../../src/tracking/contract.js';
 import { createWorkers, type WorkerSet } from '../../src/worker.js';
 import {
   chunk,
@@ -39,7 +44,6 @@ import {
 } from '../../src/tracking/trackingChanges.js';
 import { matchAnswers } from '../../src/tracking/trackingMatch.js';
 import { afterSweep, bounded, emptyMemory } from '../../src/tracking/trackingMemory.js';
-import { sweeperStatusQuery, sweepNowSignal } from '../../src/tracking/trackingSweeper.js';
 import type {
   trackingSweep,
   TrackingSweepInput,

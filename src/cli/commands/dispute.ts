@@ -10,7 +10,7 @@
  */
 import { InvalidArgumentError, type Command } from 'commander';
 
-import type { DisputeStatus } from '../../order/contract.js';
+import type { DisputeStatus } from '../../dispute/contract.js';
 import {
   cancelDisputeWorkflow,
   disputeStatus,

@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 
 import { FROZEN_SETS } from '../../frozen/sets.js';
-import { runsBeforePatch } from '../../temporal/frozenRuns.js';
+import { runsBeforePatch } from '../frozenRuns.js';
 import { nonNegativeInt } from '../options.js';
 import { printJson, printLines } from '../output.js';
 import { connectTemporal, temporalOptions, type TemporalFlags } from '../temporal.js';

@@ -5,8 +5,8 @@
  */
 import type { Command } from 'commander';
 
-import { orderWorkflowId, type FailureInfo, type OrderStatus } from '../../order/contract.js';
-import { failureText } from '../../supplier/failureDetails.js';
+import { orderWorkflowId, type OrderStatus } from '../../order/contract.js';
+import { type FailureInfo, failureText } from '../../supplier/failureDetails.js';
 import type { StoreEventsView } from '../../storeEvents/contract.js';
 import { printJson, printLines } from '../output.js';
 import { temporalOptions, withOrders, type TemporalFlags } from '../temporal.js';

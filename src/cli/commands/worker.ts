@@ -17,7 +17,7 @@ import { requireSearchAttributes } from '../../temporal/registerSearchAttributes
 import { queuePrefix } from '../../temporal/taskQueues.js';
 import { ensureTrackingSweeper } from '../../tracking/sweeperStart.js';
 import { replayOpenWorkflows } from '../../temporal/replayCheck.js';
-import { refuseRunsOfRetiredCode } from '../../temporal/frozenRuns.js';
+import { refuseRunsOfRetiredCode } from '../frozenRuns.js';
 import { createWorkers, WORKFLOWS_PATH } from '../../worker.js';
 import { nonNegativeInt, portOption, untilSignal } from '../options.js';
 import {

@@ -17,17 +17,19 @@ import {
 import type { DisputeLine, DisputeSummary } from '../../dispute/activities.js';
 import {
   cancelUpdate,
-  disputeStatusQuery,
   orderWorkflowId,
   resumeUpdate,
   supplierEventSignal,
   type ActionResult,
   type CancelInput,
+} from '../../order/contract.js';
+import type { DisputeStage } from '../../storeEvents/contract.js';
+import {
+  disputeStatusQuery,
   type DisputeInput,
   type DisputeOutcome,
-  type DisputeStage,
   type DisputeStatus,
-} from '../../order/contract.js';
+} from '../../dispute/contract.js';
 import { FailureType } from '../../supplier/failureDetails.js';
 import { activities } from './activities.js';
 import { failureInfo, supplierFailure } from './failures.js';

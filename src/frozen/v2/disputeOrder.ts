@@ -10,15 +10,13 @@ import {
   setHandler,
 } from '@temporalio/workflow';
 import type { DisputeLine, DisputeSummary } from '../../dispute/activities.js';
+import { cancelUpdate, resumeUpdate, type CancelInput } from '../../order/contract.js';
 import {
-  cancelUpdate,
   disputeStatusQuery,
-  resumeUpdate,
-  type CancelInput,
   type DisputeInput,
   type DisputeOutcome,
   type DisputeStatus,
-} from '../../order/contract.js';
+} from '../../dispute/contract.js';
 import {
   DisputeStatus as SupplierDisputeStatus,
   ExpectType,

@@ -1,6 +1,5 @@
 /** INTERCEPTED: the supplier stopped the order; resume, a logistics change, or cancel. */
-import type { Reason } from '../activities.js';
-import { Stage, type ChangeLogisticsInput } from '../contract.js';
+import { Stage, type ChangeLogisticsInput, type Reason } from '../contract.js';
 import type { Activities } from '../../durable/activityProxies.js';
 import type { SupplierFailure } from '../../durable/failures.js';
 import type { Order, PendingAction } from '../order.js';

@@ -12,7 +12,7 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { OrderClient } from '../../../src/client/orderClient.js';
 import type { Logger } from '../../../src/log.js';
 import { taskQueues } from '../../../src/temporal/taskQueues.js';
-import { trackingSweeperId } from '../../../src/tracking/sweeperStart.js';
+import { trackingSweeperId } from '../../../src/tracking/contract.js';
 import type { DropflowProcess } from '../localStack/dropflowProcess.js';
 import { SandboxControls } from '../localStack/sandboxControls.js';
 import {

@@ -13,7 +13,7 @@ import {
 import { WebhookChange, WebhookTopic, WebhookType } from '../../../src/supplier/api/webhooks.js';
 import { setStatus } from './orderBook.js';
 import { logisticsWebhookParams } from './orderView.js';
-import type { Sandbox } from './sandbox.js';
+import type { SandboxHost } from './host.js';
 import type { SandboxOrder } from './state.js';
 
 /** Where /advance can move a paid order: a subStatus of UNSHIPPED, then the statuses after it. */
@@ -51,7 +51,7 @@ const podUrls = (order: SandboxOrder) => [
 ];
 
 /** One step forward from a stage; a refusal says why. */
-function step(sb: Sandbox, order: SandboxOrder, from: Stage): AdvanceOutcome {
+function step(sb: SandboxHost, order: SandboxOrder, from: Stage): AdvanceOutcome {
   const now = sb.now();
   switch (from) {
     case UnshippedSubStatus.Pending:
@@ -88,7 +88,7 @@ function step(sb: Sandbox, order: SandboxOrder, from: Stage): AdvanceOutcome {
  * logistics) has no waybill yet.
  */
 export function advanceOrder(
-  sb: Sandbox,
+  sb: SandboxHost,
   order: SandboxOrder,
   to: LifecycleTarget,
 ): AdvanceOutcome {
@@ -121,7 +121,7 @@ const TICK_MS = 100;
 export class Lifecycle {
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly sandbox: Sandbox) {}
+  constructor(private readonly sandbox: SandboxHost) {}
 
   start(): void {
     if (this.timer) return;
@@ -160,7 +160,7 @@ export class Lifecycle {
 }
 
 /** The logistics message the supplier pushes when a parcel ships or arrives. */
-function emitLogistics(sb: Sandbox, order: SandboxOrder): void {
+function emitLogistics(sb: SandboxHost, order: SandboxOrder): void {
   sb.emit(order.openId, WebhookTopic.Logistics, {
     type: WebhookType.Logistic,
     messageType: WebhookChange.Update,

@@ -11,7 +11,7 @@ import {
 import { WebhookChange, WebhookTopic, WebhookType } from '../../../src/supplier/api/webhooks.js';
 import { availableUnits, evaluateInterceptions } from './interceptions.js';
 import { orderWebhookParams, orderWeight } from './orderView.js';
-import type { Sandbox } from './sandbox.js';
+import type { SandboxHost } from './host.js';
 import { findLine, postage } from './seed.js';
 import type { SandboxOrder, StatusChange } from './state.js';
 
@@ -37,7 +37,11 @@ export function isIntercepted(order: SandboxOrder): boolean {
  * The account's order known by its svc order id, svc order code or the caller's order number.
  * Store-flow orders still awaiting a connection are invisible: the caller has no id for them yet.
  */
-export function findOwnOrder(sb: Sandbox, openId: string, key: string): SandboxOrder | undefined {
+export function findOwnOrder(
+  sb: SandboxHost,
+  openId: string,
+  key: string,
+): SandboxOrder | undefined {
   const direct = sb.state.orders[key];
   if (direct) return direct.openId === openId && !direct.awaitingConnection ? direct : undefined;
   return Object.values(sb.state.orders).find(
@@ -49,7 +53,7 @@ export function findOwnOrder(sb: Sandbox, openId: string, key: string): SandboxO
 }
 
 /** The account's orders (all of them, including those awaiting a connection). */
-export function ordersOf(sb: Sandbox, openId: string): SandboxOrder[] {
+export function ordersOf(sb: SandboxHost, openId: string): SandboxOrder[] {
   return Object.values(sb.state.orders).filter((o) => o.openId === openId);
 }
 
@@ -82,7 +86,7 @@ export function priceOrder(order: SandboxOrder): void {
 }
 
 /** Re-runs the interception rules on the order as it is now (address, line, stock). */
-export function evaluateOrder(sb: Sandbox, order: SandboxOrder): void {
+export function evaluateOrder(sb: SandboxHost, order: SandboxOrder): void {
   const r = order.request;
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
   const outcome = evaluateInterceptions(
@@ -108,7 +112,7 @@ export function evaluateOrder(sb: Sandbox, order: SandboxOrder): void {
  * Re-prices and re-evaluates an order whose lines changed, such as a store-flow order whose
  * products were just connected (call after filling in each line's vid and sellPrice).
  */
-export function refreshOrder(sb: Sandbox, order: SandboxOrder): void {
+export function refreshOrder(sb: SandboxHost, order: SandboxOrder): void {
   priceOrder(order);
   evaluateOrder(sb, order);
   sb.changed();
@@ -116,7 +120,7 @@ export function refreshOrder(sb: Sandbox, order: SandboxOrder): void {
 
 /** Moves the order to a status and pushes the order topic's UPDATE message. */
 export function setStatus(
-  sb: Sandbox,
+  sb: SandboxHost,
   order: SandboxOrder,
   status: OrderStatus,
   subStatus?: UnshippedSubStatus,

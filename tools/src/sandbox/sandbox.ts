@@ -3,9 +3,9 @@
  * persistence. Routes (routes/*.ts) hold the supplier's behaviour, one file per API area.
  */
 import { randomBytes } from 'node:crypto';
-import type { Logger } from 'pino';
 import type { WebhookTopic } from '../../../src/supplier/api/webhooks.js';
 import { Faults } from './faults.js';
+import type { SandboxHost, SandboxOptions } from './host.js';
 import { Lifecycle } from './lifecycle.js';
 import { RateLimiter } from './rateLimit.js';
 import { TokenLimits } from './tokenLimits.js';
@@ -17,44 +17,10 @@ import {
   type SandboxSettings,
   type SandboxState,
   type SandboxStats,
+  type WebhookMessage,
 } from './state.js';
 import { StateFile } from './store.js';
-import { WebhookDispatcher, type WebhookMessage } from './webhooks.js';
-
-export interface SandboxOptions {
-  /** Where the state file lives; without it the state is kept in memory only. */
-  dataDir?: string;
-  /** API key of the default account. */
-  apiKey: string;
-  ratePerSecond: number;
-  batchRatePerSecond: number;
-  tokenRatePerSecond: number;
-  /** Accept http:// and loopback webhook callbacks (local development and tests only). */
-  allowLocalWebhooks: boolean;
-  /** Milliseconds between automatic lifecycle steps of paid orders; 0 = only by /advance. */
-  lifecycleStepMs: number;
-  /** Balance of a new account, USD. */
-  initialBalance: number;
-  accessTokenLifetimeMs: number;
-  refreshTokenLifetimeMs: number;
-  /** Repeated getAccessToken calls within this window return the same tokens. */
-  tokenCacheMs: number;
-  /** Default of every account: getAccessToken at most once per this many seconds (0 = no limit). */
-  tokenIntervalSeconds: number;
-  /** refreshAccessToken calls answered per account in any minute (0 = no limit). */
-  refreshesPerMinute: number;
-  /** Delays before the 3 retries of a failed webhook push. */
-  webhookRetryDelaysMs: number[];
-  /** Default of every account: order queries lag this far behind (0 = none). */
-  batchLagMs: number;
-  /** Default of every account: new disputes reach the dispute list this much later (0 = none). */
-  disputeLagMs: number;
-  /** Default of every account: how long a payId can be paid. */
-  payWindowSeconds: number;
-  /** Default of every account: every request spends the general limit (rateLimit.ts). */
-  oneBudget: boolean;
-  log: Logger;
-}
+import { WebhookDispatcher } from './webhooks.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -78,7 +44,7 @@ export const DEFAULT_SANDBOX_OPTIONS: Omit<SandboxOptions, 'log'> = {
   oneBudget: false,
 };
 
-export class Sandbox {
+export class Sandbox implements SandboxHost {
   readonly faults = new Faults();
   readonly limiter: RateLimiter;
   readonly tokenLimits = new TokenLimits();

@@ -18,7 +18,8 @@ import { registerShopRoutes } from './routes/shops.js';
 import { registerWaybillRoutes } from './routes/waybill.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
 import { SandboxRouter } from './routing.js';
-import { DEFAULT_SANDBOX_OPTIONS, Sandbox, type SandboxOptions } from './sandbox.js';
+import { DEFAULT_SANDBOX_OPTIONS, Sandbox } from './sandbox.js';
+import type { SandboxOptions } from './host.js';
 
 export interface StartedSandbox {
   url: string;

@@ -30,6 +30,13 @@ export interface IssuedTokens {
   refreshExpiresAt: number;
 }
 
+/** A webhook the sandbox sends: the supplier's envelope without its messageId. */
+export interface WebhookMessage {
+  type: string;
+  messageType: string;
+  params: Record<string, unknown>;
+}
+
 export interface WebhookSubscription {
   callbackUrl: string;
   enabled: boolean;

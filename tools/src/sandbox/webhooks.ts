@@ -8,18 +8,17 @@ import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'undici';
 import type { WebhookTopic } from '../../../src/supplier/api/webhooks.js';
 import { signWebhook } from '../../../src/supplier/webhookSignature.js';
-import type { Sandbox } from './sandbox.js';
-import type { SandboxAccount, WebhookDelivery, WebhookSubscription } from './state.js';
+import type { SandboxHost } from './host.js';
+import type {
+  SandboxAccount,
+  WebhookDelivery,
+  WebhookMessage,
+  WebhookSubscription,
+} from './state.js';
 
 /**
  * The message envelope of docs/supplier-api.md §12.4, without the messageId the dispatcher assigns.
  */
-export interface WebhookMessage {
-  type: string;
-  messageType: string;
-  params: Record<string, unknown>;
-}
-
 const RESPONSE_TIMEOUT_MS = 3_000;
 /** Pushes under way to one callback address at once. */
 const MAX_IN_FLIGHT_PER_CALLBACK = 4;
@@ -44,7 +43,7 @@ export class WebhookDispatcher {
   private readonly inFlight = new Set<string>();
   private readonly perCallback = new Map<string, number>();
 
-  constructor(private readonly sandbox: Sandbox) {}
+  constructor(private readonly sandbox: SandboxHost) {}
 
   /**
    * Queues a message for the account's callback of the topic; returns its messageId, or undefined

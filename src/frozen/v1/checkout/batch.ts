@@ -7,19 +7,14 @@
  * got, and each one's own reconciling steps look up what is unknown before sending anything.
  */
 import { getExternalWorkflowHandle, log } from '@temporalio/workflow';
-import type { Reason } from '../../../order/activities.js';
-import type { FailureInfo } from '../../../order/contract.js';
+import type { Reason } from '../../../order/contract.js';
+import type { FailureInfo } from '../../../supplier/failureDetails.js';
 import { OrderStatus, reachedStatus } from '../../../supplier/api/constants.js';
 import { SupplierCode } from '../../../supplier/errors.js';
 import type { Activities } from '../../../durable/activityProxies.js';
 import { failureInfo, isBusiness } from '../../../durable/failures.js';
-import {
-  supplierCall,
-  supplierStep,
-  type OutcomeInDoubt,
-  type Seen,
-  type StepHost,
-} from '../../../durable/supplierStep.js';
+import { supplierCall, supplierStep, type Seen } from '../../../durable/supplierStep.js';
+import type { OutcomeInDoubt, StepHost } from '../../../durable/stepHost.js';
 import {
   checkoutOutcomeSignal,
   type CheckoutOutcome,

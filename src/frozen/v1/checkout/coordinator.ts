@@ -20,9 +20,9 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { activities, type Activities } from '../../../durable/activityProxies.js';
-import { supplierCall, type StepHost } from '../../../durable/supplierStep.js';
+import { supplierCall } from '../../../durable/supplierStep.js';
+import type { StepHost } from '../../../durable/stepHost.js';
 import { Patch } from '../../../durable/versions.js';
-import type { accountCheckout } from '../../../checkout/coordinator.js';
 import { resumePayment, runBatch, tell } from './batch.js';
 import {
   checkoutFundsSignal,
@@ -83,7 +83,7 @@ export async function accountCheckoutV1(input: CheckoutInputV1 = {}): Promise<vo
     // Asked only when idle: the recorded histories replay it as not patched (no command).
     if (c.idle && (tooLong() || patched(Patch.CheckoutCoordinator))) {
       await condition(allHandlersFinished);
-      await continueAsNew<typeof accountCheckout>({ carried: c.carryOver() });
+      await continueAsNew<typeof accountCheckoutV1>({ carried: c.carryOver() });
     }
     const wait = c.nextWakeMs(new Date().getTime(), c.batchesInFlight < MAX_BATCHES_IN_FLIGHT);
     if (wait === undefined) await condition(() => c.wakeVersion !== seen);

@@ -9,7 +9,8 @@ import { WebhookChange, WebhookTopic, WebhookType } from '../../../../src/suppli
 import { stockByStorage } from '../catalogue.js';
 import type { Sandbox } from '../sandbox.js';
 import { findProduct, type SeedProduct } from '../seed.js';
-import { isSubscribed, type WebhookMessage } from '../webhooks.js';
+import { isSubscribed } from '../webhooks.js';
+import type { WebhookMessage } from '../state.js';
 
 const CatalogueEvent = z.object({
   pid: z.string().min(1),

@@ -6,7 +6,7 @@
 import type { Client } from '@temporalio/client';
 
 import { FROZEN_SETS, type FrozenSet } from '../frozen/sets.js';
-import { literal } from './visibility.js';
+import { literal } from '../temporal/visibility.js';
 
 /** How many workflow ids a refusal names. */
 export const NAMED_RUNS = 10;

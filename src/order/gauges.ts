@@ -3,25 +3,25 @@
  * running orders of the account's orders queue per stage (`dropflow_orders{task_queue, stage}`),
  * those waiting for a person (`dropflow_orders_needing_person{task_queue}`), and the store-events
  * backlog (`dropflow_store_events_behind{task_queue}`), and the account's token health
- * (sessionGauges.ts). Every worker process of the account reports the same numbers.
+ * (session/gauges.ts). Every worker process of the account reports the same numbers.
  */
 import type { Client } from '@temporalio/client';
 import type { MetricMeter } from '@temporalio/common';
 
-import { ORDER_WORKFLOW, Stage } from '../order/contract.js';
+import { ORDER_WORKFLOW, Stage } from './contract.js';
 import type { Logger } from '../log.js';
 import { gaugeOf, METRICS } from '../metrics.js';
-import { runtimeMetricMeter } from './runtimeMeter.js';
-import { FulfillmentStage, NeedsAttention } from './searchAttributes.js';
+import { runtimeMetricMeter } from '../runtimeMeter.js';
+import { FulfillmentStage, NeedsAttention } from '../temporal/searchAttributes.js';
 import { sessionGaugesProbe } from '../session/gauges.js';
 import { storeEventsBacklogProbe } from '../storeEvents/backlogGauge.js';
-import { literal } from './visibility.js';
+import { literal } from '../temporal/visibility.js';
 import {
   startVisibilityPoller,
   type Count,
   type VisibilityPoller,
   type VisibilityProbe,
-} from './visibilityPoller.js';
+} from '../temporal/visibilityPoller.js';
 
 const STAGES: readonly string[] = Object.values(Stage);
 

@@ -1,0 +1,69 @@
+/**
+ * The dispute's contract (disputeOrder, docs/architecture.md §11): its workflow type and id, its
+ * input, its status query, and the news it gives its order. Sandbox-safe: types and definers only.
+ */
+import { defineQuery } from '@temporalio/workflow';
+
+import type { DisputeStage, StoreEventsView } from '../storeEvents/contract.js';
+import type { FailureInfo } from '../supplier/failureDetails.js';
+
+export const DISPUTE_WORKFLOW = 'disputeOrder';
+
+export function disputeWorkflowId(orderNumber: string, businessDisputeId: string): string {
+  return `dispute:${orderNumber}:${businessDisputeId}`;
+}
+
+export interface DisputeSummaryNews {
+  businessDisputeId: string;
+  disputeId?: string;
+  stage: DisputeStage;
+  outcome?: DisputeOutcome;
+}
+
+export interface DisputeOutcome {
+  result: 'refund' | 'reissue' | 'reject';
+  /** Refunded amount, USD. */
+  money?: number;
+  /** The reissued order, for a reissue. */
+  resendOrderCode?: string;
+}
+
+/** The input of disputeOrder; `businessDisputeId` also names the workflow (disputeWorkflowId). */
+export interface DisputeInput {
+  orderNumber: string;
+  svcOrderId: string;
+  businessDisputeId: string;
+  /** Lines and units to dispute; every disputable unit when empty. */
+  lines: { lineItemId: string; quantity: number }[];
+  expect: 'refund' | 'reissue';
+  refundTo: 'balance' | 'platform';
+  /** One of disputeConfirmInfo's reasons; the first offered when left out. */
+  reasonId?: number;
+  message: string;
+  imageUrls: string[];
+  /** How often to ask the supplier for the outcome (the supplier pushes no dispute events). */
+  checkEverySeconds: number;
+  /** Continue as new past this many history events (default 5000; tests lower it). */
+  historyLimit?: number;
+}
+
+export interface DisputeStatus {
+  orderNumber: string;
+  businessDisputeId: string;
+  stage: DisputeStage;
+  disputeId?: string;
+  /** What was asked for, USD. */
+  amount?: number;
+  reason?: string;
+  outcome?: DisputeOutcome;
+  error?: FailureInfo;
+  /** A call that may have acted whose outcome is not known yet (see OrderStatus). */
+  outcomeUnknown?: { step: string; since: string };
+  /** What the dispute waits for, in words. */
+  waitingFor?: string;
+  /** Where the dispute's events to the store stand, once it emitted one. */
+  storeEvents?: StoreEventsView;
+  timeline: { stage: DisputeStage; at: string; note?: string }[];
+}
+
+export const disputeStatusQuery = defineQuery<DisputeStatus>('status');

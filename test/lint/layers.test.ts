@@ -1,0 +1,109 @@
+/**
+ * The import rules of eslint.config.js (docs/architecture.md §2.1): the layers, and no import
+ * cycle, type-only imports included. Linted with the project's own import rules, without the
+ * type-aware ones (which need the files in the TypeScript program).
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+import { ESLint, type Linter } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const repo = join(import.meta.dirname, '../..');
+const configUrl = pathToFileURL(join(repo, 'eslint.config.js')).href;
+const { default: config } = (await import(configUrl)) as { default: Linter.Config[] };
+const importRules = config.find((c) => c.plugins?.layers !== undefined);
+if (importRules === undefined) throw new Error('eslint.config.js has no import rules');
+
+function linter(cwd: string, rules: Linter.RulesRecord = {}): ESLint {
+  return new ESLint({
+    cwd,
+    overrideConfigFile: true,
+    overrideConfig: [
+      { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser } },
+      { ...importRules, files: ['**/*.ts'], ...(Object.keys(rules).length > 0 && { rules }) },
+    ],
+  });
+}
+
+async function problems(eslint: ESLint, code: string, filePath: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).map((m) => `${m.ruleId ?? ''}: ${m.message}`);
+}
+
+describe('the layers', () => {
+  const eslint = linter(repo);
+
+  it('lets the gateway use a contract, not an activity', async () => {
+    const probe = join(repo, 'src/gateway/probe.ts');
+    expect(await problems(eslint, "import '../checkout/contract.js';", probe)).toEqual([]);
+    expect(await problems(eslint, "import '../checkout/startActivities.js';", probe)).toEqual([
+      expect.stringMatching(/^import-x\/no-restricted-paths: .*contract\.ts, never its activities/),
+    ]);
+  });
+
+  it('counts a type-only import from a contract into a workflow file', async () => {
+    const probe = join(repo, 'src/tracking/probe.ts');
+    expect(
+      await problems(
+        eslint,
+        "import type { trackingSweeper } from './trackingSweeper.js';\nexport type T = typeof trackingSweeper;",
+        join(repo, 'src/tracking/contract.ts'),
+      ),
+    ).toContainEqual(expect.stringMatching(/The contracts layer .* imports only base, contracts/));
+    // A workflow file may import its area's contract and the shared building blocks.
+    expect(
+      await problems(
+        eslint,
+        "import './contract.js';\nimport '../durable/supplierStep.js';",
+        probe,
+      ),
+    ).toEqual([]);
+  });
+
+  it('keeps the supplier client below Temporal', async () => {
+    const probe = join(repo, 'src/supplier/probe.ts');
+    expect(await problems(eslint, "import '../temporal/taskQueues.js';", probe)).toEqual([
+      expect.stringMatching(/^import-x\/no-restricted-paths: .*The base layer/),
+    ]);
+  });
+
+  it('keeps the dev tools out of the product but for its one door', async () => {
+    const tool = "export const tools = () => import('../../tools/src/sandbox/index.js');";
+    expect(await problems(eslint, tool, join(repo, 'src/cli/devtools.ts'))).toEqual([]);
+    const staticImport = "import '../../../tools/src/sandbox/server.js';";
+    expect(await problems(eslint, staticImport, join(repo, 'src/cli/commands/sandbox.ts'))).toEqual(
+      [expect.stringMatching(/^import-x\/no-restricted-paths: .*never imports the dev tools/)],
+    );
+  });
+});
+
+describe('no import cycle', () => {
+  let dir: string;
+  let eslint: ESLint;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'dropflow-cycles-'));
+    await writeFile(join(dir, 'a.ts'), "import type { B } from './b.js';\nexport type A = B[];\n");
+    await writeFile(join(dir, 'b.ts'), "import type { C } from './c.js';\nexport type B = C;\n");
+    await writeFile(join(dir, 'c.ts'), "import type { A } from './a.js';\nexport type C = A;\n");
+    await writeFile(join(dir, 'd.ts'), "import type { A } from './a.js';\nexport type D = A;\n");
+    eslint = linter(dir, { 'layers/no-import-cycle': 'error' });
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('reports a cycle of type-only imports, with its route', async () => {
+    const [result] = await eslint.lintFiles(['a.ts']);
+    expect(result?.messages.map((m) => m.message)).toEqual([
+      'Import cycle: a.ts → b.ts → c.ts → a.ts',
+    ]);
+  });
+
+  it('leaves a file that only imports into a cycle alone', async () => {
+    const [result] = await eslint.lintFiles(['d.ts']);
+    expect(result?.messages).toEqual([]);
+  });
+});
