@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Stage } from '../../src/order/contract.js';
 import { OrderClient } from '../../src/client/orderClient.js';
 import { nameScenario } from '../support/histories.js';
-import { orderHarness, reachStage, type OrderHarness } from '../support/orders.js';
+import { reachStage, useOrderHarness } from '../support/orders.js';
 import { usOrder } from '../supplier/orderHelpers.js';
 import { runDropflow } from '../support/cli.js';
 
@@ -54,11 +54,7 @@ describe('before connecting', () => {
 });
 
 describe('against an order', () => {
-  let h: OrderHarness;
-  beforeAll(async () => {
-    h = await orderHarness('cli-amend');
-  });
-  afterAll(() => h.close());
+  const h = useOrderHarness('cli-amend');
 
   it('names field and rule of invalid changes, prints the answer of an accepted amend, and the reason of a refused one', async () => {
     const orders = new OrderClient(h.client, h.queues);

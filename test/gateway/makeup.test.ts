@@ -3,46 +3,28 @@
  * which reads the balance at once and takes on every order waiting for funds that it covers. The
  * orders themselves are not signalled: on a sale day that would be thousands of signals.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 
 import { Stage } from '../../src/order/contract.js';
 import { queuePrefix } from '../../src/temporal/taskQueues.js';
 import { checkoutWorkflowId } from '../../src/checkout/contract.js';
 import type { WorkflowHandle } from '@temporalio/client';
-import type { StartedGateway } from '../../src/gateway/server.js';
-import { sandboxUrl } from '../support/sandbox.js';
+import { setBalance as setAccountBalance } from '../support/sandbox.js';
 import {
-  orderHarness,
+  useOrderHarness,
   reachStage,
   startOrder,
   validOrder,
   visibleIn,
-  type OrderHarness,
 } from '../support/orders.js';
 import { usOrder } from '../supplier/orderHelpers.js';
-import { messageId, pushSigned, startTestGateway } from './support.js';
+import { messageId, pushSigned, useTestGateway } from './support.js';
 
-let h: OrderHarness;
-let gateway: StartedGateway;
+// No money: payments meet 1604000.
+const h = useOrderHarness('gw-makeup', 0);
+const gateway = useTestGateway(h);
 
-beforeAll(async () => {
-  // No money: payments meet 1604000.
-  h = await orderHarness('gw-makeup', 0);
-  gateway = await startTestGateway(h);
-});
-afterAll(async () => {
-  await gateway.close();
-  await h.close();
-});
-
-async function setBalance(amount: number): Promise<void> {
-  const res = await fetch(`${sandboxUrl()}/__sandbox/balance`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ amount, openId: h.account.openId }),
-  });
-  expect(res.status).toBe(200);
-}
+const setBalance = (amount: number) => setAccountBalance(h.account.openId, amount);
 
 const makeup = (status: string) => ({
   messageId: messageId('makeup'),

@@ -3,35 +3,21 @@
  * callback (setWebhooks, every topic); the sandbox signs and pushes its order and logistics
  * messages; the order workflow moves on those alone (no tracking sweep runs here).
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 
 import { Stage } from '../../src/order/contract.js';
 import { callbackUrlFor, enableWebhooks } from '../../src/gateway/registration.js';
-import type { StartedGateway } from '../../src/gateway/server.js';
 import { accountStats } from '../support/sandbox.js';
-import {
-  orderHarness,
-  reachStage,
-  startOrder,
-  validOrder,
-  type OrderHarness,
-} from '../support/orders.js';
+import { useOrderHarness, reachStage, startOrder, validOrder } from '../support/orders.js';
 import { advance, usOrder } from '../supplier/orderHelpers.js';
-import { inbox, startTestGateway } from './support.js';
+import { inbox, useTestGateway } from './support.js';
 
-let h: OrderHarness;
-let gateway: StartedGateway;
-
+const h = useOrderHarness('gw-sandbox');
+// The signing key as production learns it: from the supplier's token response.
+const gateway = useTestGateway(h, { openId: () => h.account.client.tokens.openId() });
 beforeAll(async () => {
-  h = await orderHarness('gw-sandbox');
-  // The signing key as production learns it: from the supplier's token response.
-  gateway = await startTestGateway(h, { openId: () => h.account.client.tokens.openId() });
   // The test sandbox accepts local callbacks (allowLocalWebhooks), as `dropflow dev`'s does.
   await enableWebhooks(h.account.client, callbackUrlFor(gateway.url, { allowLocal: true }));
-});
-afterAll(async () => {
-  await gateway.close();
-  await h.close();
 });
 
 it('a paid order the sandbox ships reaches SHIPPED through the signed webhook', async () => {

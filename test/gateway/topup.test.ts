@@ -6,21 +6,14 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 import { Stage } from '../../src/order/contract.js';
 import { callbackUrlFor, enableWebhooks } from '../../src/gateway/registration.js';
-import type { StartedGateway } from '../../src/gateway/server.js';
-import {
-  orderHarness,
-  reachStage,
-  startOrder,
-  validOrder,
-  type OrderHarness,
-} from '../support/orders.js';
+import { useOrderHarness, reachStage, startOrder, validOrder } from '../support/orders.js';
 import { newSandboxAccount, sandboxUrl } from '../support/sandbox.js';
 import { usOrder } from '../supplier/orderHelpers.js';
-import { startTestGateway } from './support.js';
+import { useTestGateway } from './support.js';
 
 async function topUp(body: unknown) {
   const res = await fetch(`${sandboxUrl()}/__sandbox/topup`, {
@@ -53,18 +46,11 @@ describe('POST /__sandbox/topup', () => {
 });
 
 describe('an order waiting for funds, and a top-up through `dropflow sandbox topup`', () => {
-  let h: OrderHarness;
-  let gateway: StartedGateway;
-
+  // No money: payments meet 1604000.
+  const h = useOrderHarness('topup', 0);
+  const gateway = useTestGateway(h);
   beforeAll(async () => {
-    // No money: payments meet 1604000.
-    h = await orderHarness('topup', 0);
-    gateway = await startTestGateway(h);
     await enableWebhooks(h.account.client, callbackUrlFor(gateway.url, { allowLocal: true }));
-  });
-  afterAll(async () => {
-    await gateway.close();
-    await h.close();
   });
 
   it('moves on once the top-up is paid and its webhook pushed', async () => {

@@ -32,6 +32,7 @@ import {
   startOrder,
   validOrder,
   type OrderHarness,
+  useOrderHarness,
 } from '../support/orders.js';
 import { usOrder } from '../supplier/orderHelpers.js';
 
@@ -436,11 +437,7 @@ describe('an order with encryption on, on the real dev server', () => {
 });
 
 describe('an order without a key, on the real dev server', () => {
-  let h: OrderHarness;
-  beforeAll(async () => {
-    h = await orderHarness('no-encryption');
-  });
-  afterAll(() => h.close());
+  const h = useOrderHarness('no-encryption');
 
   it("keeps failures' messages in clear in history, as Temporal writes them", async () => {
     const { handle, echo } = await refusedOrder(h);

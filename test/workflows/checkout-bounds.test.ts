@@ -4,7 +4,7 @@
  * status shows. Orders confirmed into one shipment share its money: paid once for all, and none
  * cancelled while a sibling may pay it. Batches here never close by time (the test closes them).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   cancelUpdate,
   resumeUpdate,
@@ -23,27 +23,22 @@ import {
 } from '../../src/checkout/contract.js';
 import { eventually } from '../support/eventually.js';
 import {
-  orderHarness,
   reachStage,
   stageVisible,
   startOrder,
   validOrder,
-  type OrderHarness,
+  useOrderHarness,
 } from '../support/orders.js';
-import { accountStats, sandboxUrl } from '../support/sandbox.js';
+import { accountStats, setBalance as setAccountBalance } from '../support/sandbox.js';
 import { orderNumber, usOrder } from '../supplier/orderHelpers.js';
 
 /** Long enough that only the test closes a batch. */
 const NEVER = 600_000;
 
-let h: OrderHarness;
-beforeAll(async () => {
-  h = await orderHarness('bounds', 10_000, {
-    checkout: { quietMs: 60_000, maxWaitMs: NEVER, maxBatch: 50 },
-    checkoutOrderBoundMs: 3_000,
-  });
+const h = useOrderHarness('bounds', 10_000, {
+  checkout: { quietMs: 60_000, maxWaitMs: NEVER, maxBatch: 50 },
+  checkoutOrderBoundMs: 3_000,
 });
-afterAll(() => h.close());
 
 const coordinatorId = () => checkoutWorkflowId(queuePrefix(h.queues));
 const coordinator = () => h.client.workflow.getHandle(coordinatorId());
@@ -66,14 +61,7 @@ function flowB(tag: string) {
 
 const waitsForBatch = (s: OrderStatus) => /checkout batch/.test(s.waitingFor ?? '');
 
-async function setBalance(amount: number): Promise<void> {
-  const res = await fetch(`${sandboxUrl()}/__sandbox/balance`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ openId: h.account.openId, amount }),
-  });
-  expect(res.status).toBe(200);
-}
+const setBalance = (amount: number) => setAccountBalance(h.account.openId, amount);
 
 async function terminateCoordinator(): Promise<void> {
   await coordinator().terminate('the test terminates the coordinator');

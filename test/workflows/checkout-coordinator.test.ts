@@ -6,7 +6,7 @@
  * orders, so what they were told is read from their history.
  */
 import type { WorkflowHandle } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Stage } from '../../src/order/contract.js';
 import { queuePrefix } from '../../src/temporal/taskQueues.js';
 import {
@@ -24,14 +24,8 @@ import {
 } from '../../src/checkout/contract.js';
 import type { CheckoutInput } from '../../src/checkout/coordinator.js';
 import { eventually } from '../support/eventually.js';
-import {
-  orderHarness,
-  reachStage,
-  startOrder,
-  validOrder,
-  type OrderHarness,
-} from '../support/orders.js';
-import { injectFault, sandboxUrl } from '../support/sandbox.js';
+import { reachStage, startOrder, validOrder, useOrderHarness } from '../support/orders.js';
+import { injectFault, setBalance as setAccountBalance } from '../support/sandbox.js';
 import { orderNumber, usOrder } from '../supplier/orderHelpers.js';
 
 /** Long enough that nothing closes a batch or reads the balance by itself in a test. */
@@ -44,11 +38,7 @@ const QUIET: CheckoutSettings = {
   fundsCheckMs: NEVER,
 };
 
-let h: OrderHarness;
-beforeAll(async () => {
-  h = await orderHarness('coordinator', 10_000, { checkout: { ...QUIET, maxBatch: 2 } });
-});
-afterAll(() => h.close());
+const h = useOrderHarness('coordinator', 10_000, { checkout: { ...QUIET, maxBatch: 2 } });
 
 let n = 0;
 const uniqueId = (what: string) => `${what}-${process.pid}-${Date.now().toString(36)}-${++n}`;
@@ -92,14 +82,7 @@ const ready = (workflowId: string, amount = 10) => ({
   readyAt: new Date().toISOString(),
 });
 
-async function setBalance(amount: number): Promise<void> {
-  const res = await fetch(`${sandboxUrl()}/__sandbox/balance`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ openId: h.account.openId, amount }),
-  });
-  expect(res.status).toBe(200);
-}
+const setBalance = (amount: number) => setAccountBalance(h.account.openId, amount);
 
 describe('the checkout coordinator', () => {
   it('lets a cancelled order go only while no batch call may have acted for it; otherwise refuses, with why', async () => {

@@ -2,21 +2,17 @@
  * A backlog: 300 flow-B orders submitted at once to one account at its tier's rate. Every order
  * is created once and paid, in batches, with no activity timed out and nobody asked to help.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ORDER_WORKFLOW, Stage } from '../../src/order/contract.js';
 import { eventually } from '../support/eventually.js';
-import { orderHarness, startOrder, validOrder, type OrderHarness } from '../support/orders.js';
+import { startOrder, validOrder, useOrderHarness } from '../support/orders.js';
 import { accountStats } from '../support/sandbox.js';
 import { orderNumber, usOrder } from '../supplier/orderHelpers.js';
 
 const ORDERS = 300;
 const RATE = 6;
 
-let h: OrderHarness;
-beforeAll(async () => {
-  h = await orderHarness('volume', 1_000_000, { ratePerSecond: RATE });
-});
-afterAll(() => h.close());
+const h = useOrderHarness('volume', 1_000_000, { ratePerSecond: RATE });
 
 async function inBatches<T>(items: T[], size: number, run: (item: T) => Promise<unknown>) {
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(run));

@@ -26,15 +26,12 @@ import {
   startOrder,
   validOrder,
   type OrderHarness,
+  useOrderHarness,
 } from '../support/orders.js';
 import { StoreReceiver } from '../support/storeReceiver.js';
 import { usOrder } from '../supplier/orderHelpers.js';
 
-let h: OrderHarness;
-beforeAll(async () => {
-  h = await orderHarness('disputes');
-});
-afterAll(() => h.close());
+const h = useOrderHarness('disputes');
 
 function disputeReaches(
   workflowId: string,

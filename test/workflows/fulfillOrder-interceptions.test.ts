@@ -2,24 +2,19 @@
  * Interceptions stop an order at INTERCEPTED with the supplier's reasons, visible to operators by
  * search attribute; resume after a fix, or a logistics change, takes it onward.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { changeLogisticsUpdate, resumeUpdate, Stage } from '../../src/order/contract.js';
 import {
-  orderHarness,
   reachStage,
   startOrder,
   sweepOnce,
   validOrder,
   visibleIn,
-  type OrderHarness,
+  useOrderHarness,
 } from '../support/orders.js';
 import { advance, editOrder, usOrder } from '../supplier/orderHelpers.js';
 
-let h: OrderHarness;
-beforeAll(async () => {
-  h = await orderHarness('intercept');
-});
-afterAll(() => h.close());
+const h = useOrderHarness('intercept');
 
 describe('interceptions', () => {
   it('a US zip ABCDE stops at INTERCEPTED with the reason; after the fix, resume takes it to COMPLETED', async () => {

@@ -2,23 +2,13 @@
  * Lost responses and an unwell supplier: the order still gets through, and nothing is created or
  * paid twice. Faults are injected at the sandbox for this file's account only.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { Stage } from '../../src/order/contract.js';
 import { accountStats, injectFault } from '../support/sandbox.js';
-import {
-  orderHarness,
-  reachStage,
-  startOrder,
-  validOrder,
-  type OrderHarness,
-} from '../support/orders.js';
+import { reachStage, startOrder, validOrder, useOrderHarness } from '../support/orders.js';
 import { usOrder } from '../supplier/orderHelpers.js';
 
-let h: OrderHarness;
-beforeAll(async () => {
-  h = await orderHarness('lost');
-});
-afterAll(() => h.close());
+const h = useOrderHarness('lost');
 
 it('a create and a payment whose answers are lost are found, not repeated; busy answers are retried', async () => {
   const { openId } = h.account;

@@ -2,7 +2,7 @@
  * Orders that wait for a person or an outside event: insufficient balance, the payment approval
  * policy, an unconnected store product, and cancelling before payment.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   approvePaymentUpdate,
   cancelUpdate,
@@ -10,32 +10,20 @@ import {
   Stage,
   supplierEventSignal,
 } from '../../src/order/contract.js';
-import { accountStats, sandboxUrl } from '../support/sandbox.js';
+import { accountStats, setBalance as setAccountBalance } from '../support/sandbox.js';
 import {
-  orderHarness,
   reachStage,
   startOrder,
   validOrder,
   visibleIn,
-  type OrderHarness,
+  useOrderHarness,
 } from '../support/orders.js';
 import { editOrder, orderNumber, usOrder } from '../supplier/orderHelpers.js';
 
-let h: OrderHarness;
-beforeAll(async () => {
-  // No money: the first payment meets 1604000.
-  h = await orderHarness('operators', 0);
-});
-afterAll(() => h.close());
+// No money: the first payment meets 1604000.
+const h = useOrderHarness('operators', 0);
 
-async function setBalance(amount: number): Promise<void> {
-  const res = await fetch(`${sandboxUrl()}/__sandbox/balance`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ amount, openId: h.account.openId }),
-  });
-  expect(res.status).toBe(200);
-}
+const setBalance = (amount: number) => setAccountBalance(h.account.openId, amount);
 
 describe('orders waiting for people and events', () => {
   it('1604000 stops at AWAITING_FUNDS with the code; a top-up (makeup PAID) takes it onward', async () => {

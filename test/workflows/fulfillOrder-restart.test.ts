@@ -2,28 +2,18 @@
  * A worker stopped in the middle of an order and started again: the order continues where it
  * stood, and nothing is created or paid twice.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { Stage } from '../../src/order/contract.js';
 import { accountStats } from '../support/sandbox.js';
-import {
-  orderHarness,
-  reachStage,
-  startOrder,
-  validOrder,
-  type OrderHarness,
-} from '../support/orders.js';
+import { reachStage, startOrder, validOrder, useOrderHarness } from '../support/orders.js';
 import { usOrder } from '../supplier/orderHelpers.js';
 import { configureCheckout } from '../../src/checkout/startActivities.js';
 import { DEFAULT_CHECKOUT_SETTINGS } from '../../src/checkout/contract.js';
 
-let h: OrderHarness;
-beforeAll(async () => {
-  // The order waits in its account's checkout until the test lets the batch go.
-  h = await orderHarness('restart', undefined, {
-    checkout: { quietMs: 600_000, maxWaitMs: 600_000, maxBatch: 2 },
-  });
+// The order waits in its account's checkout until the test lets the batch go.
+const h = useOrderHarness('restart', undefined, {
+  checkout: { quietMs: 600_000, maxWaitMs: 600_000, maxBatch: 2 },
 });
-afterAll(() => h.close());
 
 it('continues after the workers stop mid-flow and start again', async () => {
   const handle = await startOrder(h, validOrder({ ...usOrder(), fulfillment: { flow: 'B' } }));

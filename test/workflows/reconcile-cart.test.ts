@@ -4,15 +4,9 @@
  * supplier's view; saveGenerateParentOrder, whose repeat within the pay window answers the same
  * payId, is settled by asking again. Each order is paid exactly once.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { Stage } from '../../src/order/contract.js';
-import {
-  orderHarness,
-  reachStage,
-  startOrder,
-  validOrder,
-  type OrderHarness,
-} from '../support/orders.js';
+import { reachStage, startOrder, validOrder, useOrderHarness } from '../support/orders.js';
 import { accountStats, injectFault } from '../support/sandbox.js';
 import { usOrder } from '../supplier/orderHelpers.js';
 import {
@@ -23,11 +17,7 @@ import {
   stoppedForLookUp,
 } from './reconcile-support.js';
 
-let h: OrderHarness;
-beforeAll(async () => {
-  h = await orderHarness('reconcile-cart');
-});
-afterAll(() => h.close());
+const h = useOrderHarness('reconcile-cart');
 
 const order = () => validOrder({ ...usOrder(), fulfillment: { flow: 'B', supplierLagSeconds: 3 } });
 

@@ -4,16 +4,10 @@
  * supplier's view lags; an order that really was not created is sent again only after the lag
  * window.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { cancelUpdate, Stage, type OrderStatus } from '../../src/order/contract.js';
 import { changeSettings } from '../sandbox/controls.js';
-import {
-  orderHarness,
-  reachStage,
-  startOrder,
-  validOrder,
-  type OrderHarness,
-} from '../support/orders.js';
+import { reachStage, startOrder, validOrder, useOrderHarness } from '../support/orders.js';
 import { accountStats, clearFaults, injectFault } from '../support/sandbox.js';
 import { usOrder } from '../supplier/orderHelpers.js';
 import {
@@ -26,11 +20,7 @@ import {
 
 const CREATE = 'shopping/order/createOrderV3';
 
-let h: OrderHarness;
-beforeAll(async () => {
-  h = await orderHarness('reconcile-create');
-});
-afterAll(() => h.close());
+const h = useOrderHarness('reconcile-create');
 
 /** The account's query lag for one test; the others run without. */
 async function withQueryLag<T>(batchLagMs: number, run: () => Promise<T>): Promise<T> {

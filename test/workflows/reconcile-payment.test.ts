@@ -3,20 +3,14 @@
  * supplier's view settles it, keeps cancel shut and never leads to AWAITING_FUNDS; an expired
  * payId is generated again once the order is proven unpaid. Every order is paid exactly once.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { cancelUpdate, resumeUpdate, Stage, type ActionResult } from '../../src/order/contract.js';
 import { queuePrefix } from '../../src/temporal/taskQueues.js';
 import { checkoutStatusQuery, checkoutWorkflowId } from '../../src/checkout/contract.js';
 import { changeSettings, expirePayment } from '../sandbox/controls.js';
 import { eventually } from '../support/eventually.js';
-import {
-  orderHarness,
-  reachStage,
-  startOrder,
-  validOrder,
-  type OrderHarness,
-} from '../support/orders.js';
-import { accountStats, injectFault, sandboxUrl } from '../support/sandbox.js';
+import { reachStage, startOrder, validOrder, useOrderHarness } from '../support/orders.js';
+import { accountStats, injectFault, setBalance } from '../support/sandbox.js';
 import { usOrder } from '../supplier/orderHelpers.js';
 import {
   lookUpsKeepFailing,
@@ -40,20 +34,7 @@ async function cancelAnswer(handle: Parameters<typeof refusedCancel>[0]): Promis
   return r.message;
 }
 
-async function setBalance(openId: string, amount: number): Promise<void> {
-  const res = await fetch(`${sandboxUrl()}/__sandbox/balance`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ openId, amount }),
-  });
-  expect(res.status).toBe(200);
-}
-
-let h: OrderHarness;
-beforeAll(async () => {
-  h = await orderHarness('reconcile-pay');
-});
-afterAll(() => h.close());
+const h = useOrderHarness('reconcile-pay');
 
 it('a lost payment whose look-up keeps failing stops at NEEDS_ATTENTION, refuses cancel, and after resume is found paid, not paid again', async () => {
   const { openId } = h.account;

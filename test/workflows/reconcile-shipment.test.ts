@@ -3,16 +3,10 @@
  * createConnection (flow C), each with a lost answer and a look-up that keeps failing; and a
  * rate-limit storm during a look-up, which is waited out, never handed to a person.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { Stage, statusQuery } from '../../src/order/contract.js';
 import { eventually } from '../support/eventually.js';
-import {
-  orderHarness,
-  reachStage,
-  startOrder,
-  validOrder,
-  type OrderHarness,
-} from '../support/orders.js';
+import { reachStage, startOrder, validOrder, useOrderHarness } from '../support/orders.js';
 import { accountStats, injectFault } from '../support/sandbox.js';
 import { advance, orderNumber, usOrder } from '../supplier/orderHelpers.js';
 import {
@@ -24,11 +18,7 @@ import {
   stoppedForLookUp,
 } from './reconcile-support.js';
 
-let h: OrderHarness;
-beforeAll(async () => {
-  h = await orderHarness('reconcile-ship');
-});
-afterAll(() => h.close());
+const h = useOrderHarness('reconcile-ship');
 
 type Stats = Awaited<ReturnType<typeof accountStats>>;
 const delta = (after: Stats, before: Stats, path: string) =>

@@ -3,27 +3,17 @@
  * endpoint fails): nothing about the orders is wrong, so they wait it out by themselves instead
  * of asking a person, and nothing is sent twice.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { Stage, statusQuery } from '../../src/order/contract.js';
 import { eventually } from '../support/eventually.js';
 import { toApplicationFailure } from '../../src/supplier/supplierCall.js';
 import { SupplierTransportError } from '../../src/supplier/errors.js';
 import { accountStats, injectFault } from '../support/sandbox.js';
-import {
-  orderHarness,
-  reachStage,
-  startOrder,
-  validOrder,
-  type OrderHarness,
-} from '../support/orders.js';
+import { reachStage, startOrder, validOrder, useOrderHarness } from '../support/orders.js';
 import { expireTokens } from '../sandbox/controls.js';
 import { usOrder } from '../supplier/orderHelpers.js';
 
-let h: OrderHarness;
-beforeAll(async () => {
-  h = await orderHarness('no-token');
-});
-afterAll(() => h.close());
+const h = useOrderHarness('no-token');
 
 it('a call that could not get a token is marked as never sent', () => {
   const f = toApplicationFailure(

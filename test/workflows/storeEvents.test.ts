@@ -29,6 +29,7 @@ import {
   sweepOnce,
   validOrder,
   type OrderHarness,
+  useOrderHarness,
 } from '../support/orders.js';
 import { sandboxUrl } from '../support/sandbox.js';
 import { StoreReceiver } from '../support/storeReceiver.js';
@@ -306,11 +307,7 @@ describe('store events while the store is down', () => {
 });
 
 describe('store events without a store address', () => {
-  let h: OrderHarness;
-  beforeAll(async () => {
-    h = await orderHarness('store-off');
-  });
-  afterAll(() => h.close());
+  const h = useOrderHarness('store-off');
 
   it('the first event finds no address: one attempt, nothing more, and the order completes', async () => {
     const input = validOrder({ ...usOrder(), fulfillment: { flow: 'B' } });

@@ -5,21 +5,17 @@
  * account whose workers pace its calls far below the rate the server hands them out at.
  */
 import type { WorkflowHandle } from '@temporalio/client';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { Stage, statusQuery } from '../../src/order/contract.js';
 import type { SupplierFailureDetails } from '../../src/supplier/failureDetails.js';
 import { eventually } from '../support/eventually.js';
-import { orderHarness, startOrder, validOrder, type OrderHarness } from '../support/orders.js';
+import { startOrder, validOrder, useOrderHarness } from '../support/orders.js';
 import { usOrder } from '../supplier/orderHelpers.js';
 
 const ORDERS = 6;
 
-let h: OrderHarness;
-beforeAll(async () => {
-  // The server hands out 4 calls a second; the workers' pacing lets one through every 4 s.
-  h = await orderHarness('paced', undefined, { ratePerSecond: 4, pacedPerSecond: 0.25 });
-});
-afterAll(() => h.close());
+// The server hands out 4 calls a second; the workers' pacing lets one through every 4 s.
+const h = useOrderHarness('paced', undefined, { ratePerSecond: 4, pacedPerSecond: 0.25 });
 
 interface PacedWait {
   /** The slot distance the held call reported. */
