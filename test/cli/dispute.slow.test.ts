@@ -18,26 +18,18 @@ import {
 } from '../../src/order/contract.js';
 import { queuePrefix } from '../../src/temporal/taskQueues.js';
 import { eventually } from '../support/eventually.js';
-import {
-  orderHarness,
-  reachStage,
-  startOrder,
-  validOrder,
-  type OrderHarness,
-} from '../support/orders.js';
+import { reachStage, startOrder, validOrder, useOrderHarness } from '../support/orders.js';
 import { sandboxUrl } from '../support/sandbox.js';
 import { usOrder } from '../supplier/orderHelpers.js';
 import { runDropflow } from '../support/cli.js';
 
-let h: OrderHarness;
+const h = useOrderHarness('dispute-cli');
 let dataDir: string;
 beforeAll(async () => {
-  h = await orderHarness('dispute-cli');
   // No dev key of a checkout's .dropflow: the harness's payloads are in clear.
   dataDir = await mkdtemp(join(tmpdir(), 'dropflow-dispute-cli-'));
 });
 afterAll(async () => {
-  await h.close();
   await rm(dataDir, { recursive: true, force: true });
 });
 

@@ -16,31 +16,23 @@ import { orderGlance } from '../../src/order/orderGlance.js';
 import { formatStatus } from '../../src/cli/commands/status.js';
 import { reportAction } from '../../src/cli/output.js';
 import { queuePrefix } from '../../src/temporal/taskQueues.js';
-import {
-  orderHarness,
-  reachStage,
-  startOrder,
-  validOrder,
-  type OrderHarness,
-} from '../support/orders.js';
+import { reachStage, startOrder, validOrder, useOrderHarness } from '../support/orders.js';
 import { usOrder } from '../supplier/orderHelpers.js';
 import { runDropflow } from '../support/cli.js';
 
 describe('on an order waiting for funds', () => {
-  let h: OrderHarness;
+  // No money: the payment meets 1604000 and the order waits in AWAITING_FUNDS.
+  const h = useOrderHarness('prefixes', 0);
   let dataDir: string;
   let orderNumber: string;
 
   beforeAll(async () => {
-    // No money: the payment meets 1604000 and the order waits in AWAITING_FUNDS.
-    h = await orderHarness('prefixes', 0);
     dataDir = await mkdtemp(join(tmpdir(), 'dropflow-prefixes-'));
     const input = validOrder({ ...usOrder(), fulfillment: { flow: 'B' } });
     orderNumber = input.order.orderNumber;
     await reachStage(await startOrder(h, input), Stage.AWAITING_FUNDS);
   });
   afterAll(async () => {
-    await h.close();
     await rm(dataDir, { recursive: true, force: true });
   });
 

@@ -8,13 +8,10 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
 import type { WebhookEvent } from '../../src/inbox/contract.js';
-import type { StartedGateway } from '../../src/gateway/server.js';
-import { orderHarness, type OrderHarness } from '../support/orders.js';
+import { useOrderHarness } from '../support/orders.js';
 import { eventually } from '../support/eventually.js';
-import { catalogueView, messageId, pushSigned, startTestGateway } from './support.js';
+import { catalogueView, messageId, pushSigned, useTestGateway } from './support.js';
 
-let h: OrderHarness;
-let gateway: StartedGateway;
 let upstream: Server;
 const received: { status: number; events: WebhookEvent[] }[] = [];
 
@@ -31,17 +28,15 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-  const { port } = upstream.address() as AddressInfo;
-  h = await orderHarness('gw-catalogue', undefined, {
-    catalogueEventsUrl: `http://127.0.0.1:${port}/catalogue`,
-  });
-  gateway = await startTestGateway(h);
 });
-afterAll(async () => {
-  await gateway.close();
-  await h.close();
+afterAll(() => {
   upstream.close();
 });
+const h = useOrderHarness('gw-catalogue', undefined, () => {
+  const { port } = upstream.address() as AddressInfo;
+  return { catalogueEventsUrl: `http://127.0.0.1:${port}/catalogue` };
+});
+const gateway = useTestGateway(h);
 
 it('stock events reach upstream, retried through a failure, once per messageId', async () => {
   const message = {

@@ -5,10 +5,9 @@
  * repeated and forged webhooks, and every dropflow series shows up under the name and labels
  * src/metrics.ts defines.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 
 import { Stage } from '../../src/order/contract.js';
-import type { StartedGateway } from '../../src/gateway/server.js';
 import { METRICS } from '../../src/metrics.js';
 import { eventually } from '../support/eventually.js';
 import {
@@ -19,12 +18,11 @@ import {
   type Sample,
 } from '../support/metrics.js';
 import {
-  orderHarness,
   reachStage,
   startOrder,
+  useOrderHarness,
   validOrder,
   visibleIn,
-  type OrderHarness,
 } from '../support/orders.js';
 import { injectFault } from '../support/sandbox.js';
 import { usOrder } from '../supplier/orderHelpers.js';
@@ -34,24 +32,17 @@ import {
   orderMessage,
   push,
   pushSigned,
-  startTestGateway,
+  useTestGateway,
 } from '../gateway/support.js';
 
 // First, before the workers touch the runtime: it is installed once per process.
 const metricsUrl = installMetricsRuntime();
 
-let h: OrderHarness;
-let gateway: StartedGateway;
-
 beforeAll(async () => {
   await metricsUrl;
-  h = await orderHarness('metrics');
-  gateway = await startTestGateway(h);
 });
-afterAll(async () => {
-  await gateway.close();
-  await h.close();
-});
+const h = useOrderHarness('metrics');
+const gateway = useTestGateway(h);
 
 const get = async (): Promise<Sample[]> => scrape(await metricsUrl);
 

@@ -4,7 +4,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { Stage } from '../../src/order/contract.js';
 import { replayOpenWorkflows, WORKFLOW_TYPES } from '../../src/temporal/replayCheck.js';
 import { queuePrefix } from '../../src/temporal/taskQueues.js';
@@ -12,13 +12,7 @@ import { ensureTrackingSweeper, trackingSweeperId } from '../../src/tracking/swe
 import { WORKFLOWS_PATH } from '../../src/worker.js';
 import { checkoutWorkflowId } from '../../src/checkout/contract.js';
 import { eventually } from '../support/eventually.js';
-import {
-  orderHarness,
-  reachStage,
-  startOrder,
-  validOrder,
-  type OrderHarness,
-} from '../support/orders.js';
+import { reachStage, startOrder, validOrder, useOrderHarness } from '../support/orders.js';
 import { usOrder } from '../supplier/orderHelpers.js';
 
 const CHANGED = fileURLToPath(new URL('./fixtures/changedWorkflows.ts', import.meta.url));
@@ -32,13 +26,11 @@ const quiet = {
   log: () => undefined,
 };
 
-let h: OrderHarness;
+const h = useOrderHarness('replay-check');
 let parkedOrder: string;
 beforeAll(async () => {
-  h = await orderHarness('replay-check');
   parkedOrder = await parkOrder();
 });
-afterAll(() => h.close());
 
 it('open orders replay on the code that runs them', async () => {
   const workflowBundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quiet });

@@ -21,7 +21,7 @@ import { OrderClient } from '../../src/client/orderClient.js';
 import { disputeReaches as disputeAt, shippableOrder as paidOrder } from '../support/disputes.js';
 import { eventually } from '../support/eventually.js';
 import { accountStats, clearFaults, injectFault, sandboxUrl } from '../support/sandbox.js';
-import { orderHarness, type OrderHarness, useOrderHarness } from '../support/orders.js';
+import { useOrderHarness } from '../support/orders.js';
 import { StoreReceiver } from '../support/storeReceiver.js';
 
 const h = useOrderHarness('disputes');
@@ -166,17 +166,11 @@ it('with a lagging dispute list and another open dispute on the order, adopts on
 
 describe('a dispute followed for long', () => {
   const store = new StoreReceiver();
-  let hs: OrderHarness;
-  beforeAll(async () => {
-    await store.reservePort();
-    hs = await orderHarness('disputes-long', undefined, {
-      storeEvents: { url: store.url, secret: store.secret, retryFirstMs: 300, retryMaxMs: 1_000 },
-    });
-  });
-  afterAll(async () => {
-    await hs.close();
-    await store.down();
-  });
+  beforeAll(() => store.reservePort());
+  afterAll(() => store.down());
+  const hs = useOrderHarness('disputes-long', undefined, () => ({
+    storeEvents: { url: store.url, secret: store.secret, retryFirstMs: 300, retryMaxMs: 1_000 },
+  }));
 
   it('continues as new with its dispute and its undelivered store events; each event reaches the store once, in order', async () => {
     const { input, order } = await shippableOrder(hs);

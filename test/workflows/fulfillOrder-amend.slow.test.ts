@@ -5,7 +5,7 @@
  * order cancelled before the supplier ever had it frees its orderNumber.
  */
 import type { WorkflowHandle } from '@temporalio/client';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 
 import { cancelUpdate, Stage, type OrderStatus } from '../../src/order/contract.js';
 import {
@@ -16,7 +16,7 @@ import {
 } from '../../src/client/orderClient.js';
 import type { CreateOrderRequest } from '../../src/supplier/api/orders.js';
 import { nameScenario } from '../support/histories.js';
-import { orderHarness, reachStage, sweepOnce, type OrderHarness } from '../support/orders.js';
+import { reachStage, sweepOnce, useOrderHarness } from '../support/orders.js';
 import { accountStats, injectFault } from '../support/sandbox.js';
 import { advance, usOrder } from '../supplier/orderHelpers.js';
 import { lookUpsKeepFailing, recoverAndResume, stoppedForLookUp } from './reconcile-support.js';
@@ -24,13 +24,11 @@ import { lookUpsKeepFailing, recoverAndResume, stoppedForLookUp } from './reconc
 const CREATE = 'shopping/order/createOrderV3';
 const DELETE = 'shopping/order/deleteOrder';
 
-let h: OrderHarness;
+const h = useOrderHarness('amend');
 let orders: OrderClient;
-beforeAll(async () => {
-  h = await orderHarness('amend');
+beforeAll(() => {
   orders = new OrderClient(h.client, h.queues);
 });
-afterAll(() => h.close());
 
 type Raw = CreateOrderRequest & { fulfillment: Record<string, unknown> };
 

@@ -31,7 +31,7 @@ import { runDropflow } from '../support/cli.js';
 import { eventually } from '../support/eventually.js';
 import { nameScenario } from '../support/histories.js';
 import { installMetricsRuntime, samplesOf, scrape } from '../support/metrics.js';
-import { orderHarness, type OrderHarness } from '../support/orders.js';
+import { useOrderHarness } from '../support/orders.js';
 import { accountStats, clearFaults, injectFault, rawCall } from '../support/sandbox.js';
 
 const metricsUrl = installMetricsRuntime();
@@ -43,17 +43,15 @@ const WINDOW_MS = 10 * 60_000;
 /** The test sandbox answers getAccessToken once a second per account; the session spaces it so. */
 const OBTAIN_INTERVAL_MS = 2_000;
 
-let h: OrderHarness;
+const h = useOrderHarness('session-recovery');
 let dataDir: string;
 let sessionId: string;
 beforeAll(async () => {
-  h = await orderHarness('session-recovery');
   dataDir = await mkdtemp(join(tmpdir(), 'dropflow-session-recovery-'));
   sessionId = supplierSessionId(queuePrefix(h.queues));
 });
 afterAll(async () => {
   await clearFaults(h.account.openId);
-  await h.close();
   await rm(dataDir, { recursive: true, force: true });
 });
 

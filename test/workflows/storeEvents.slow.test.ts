@@ -23,7 +23,6 @@ import { recordedStoreEvents } from '../../src/storeEvents/history.js';
 import { StoreEventsBehind } from '../../src/temporal/searchAttributes.js';
 import { eventually } from '../support/eventually.js';
 import {
-  orderHarness,
   reachStage,
   startOrder,
   sweepOnce,
@@ -74,17 +73,11 @@ async function behindIs(h: OrderHarness, orderNumber: string, behind: boolean): 
 
 describe('store events', () => {
   const refusing = new StoreReceiver({ refuseFirst: true });
-  let h: OrderHarness;
-  beforeAll(async () => {
-    await refusing.up();
-    h = await orderHarness('store-events', undefined, {
-      storeEvents: { url: refusing.url, secret: refusing.secret, ...RETRY },
-    });
-  });
-  afterAll(async () => {
-    await h.close();
-    await refusing.down();
-  });
+  beforeAll(() => refusing.up());
+  afterAll(() => refusing.down());
+  const h = useOrderHarness('store-events', undefined, () => ({
+    storeEvents: { url: refusing.url, secret: refusing.secret, ...RETRY },
+  }));
 
   it('flow B: created, paid, shipped with tracking, delivered, completed — each refused once, then delivered with the same id, signed, in order', async () => {
     const input = validOrder({ ...usOrder(), fulfillment: { flow: 'B' } });
@@ -261,17 +254,11 @@ describe('store events', () => {
 
 describe('store events while the store is down', () => {
   const store = new StoreReceiver();
-  let h: OrderHarness;
-  beforeAll(async () => {
-    await store.reservePort();
-    h = await orderHarness('store-down', undefined, {
-      storeEvents: { url: store.url, secret: store.secret, ...RETRY },
-    });
-  });
-  afterAll(async () => {
-    await h.close();
-    await store.down();
-  });
+  beforeAll(() => store.reservePort());
+  afterAll(() => store.down());
+  const h = useOrderHarness('store-down', undefined, () => ({
+    storeEvents: { url: store.url, secret: store.secret, ...RETRY },
+  }));
 
   it('the order goes on to COMPLETED and shows its backlog; once the store is back every event arrives, in order', async () => {
     const input = validOrder({ ...usOrder(), fulfillment: { flow: 'B' } });

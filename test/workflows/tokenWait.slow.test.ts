@@ -4,26 +4,22 @@
  * the key works again, it goes on by itself, without a resume.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { toApplicationFailure } from '../../src/supplier/supplierCall.js';
 import { Stage, statusQuery } from '../../src/order/contract.js';
 import { SupplierClient } from '../../src/supplier/client.js';
 import { SupplierCode, SupplierError } from '../../src/supplier/errors.js';
 import { eventually } from '../support/eventually.js';
-import { orderHarness, startOrder, validOrder, type OrderHarness } from '../support/orders.js';
+import { startOrder, validOrder, useOrderHarness } from '../support/orders.js';
 import { accountStats, newSandboxAccount, sandboxUrl } from '../support/sandbox.js';
 import { usOrder } from '../supplier/orderHelpers.js';
 
 /** A key the sandbox does not know until the test creates its account. */
 const apiKey = `sbx_later_${randomBytes(8).toString('hex')}`;
-let h: OrderHarness;
-beforeAll(async () => {
+const h = useOrderHarness('key-refused', undefined, () => {
   const client = new SupplierClient({ baseUrl: sandboxUrl(), apiKey, tokenCallIntervalMs: 1_000 });
-  h = await orderHarness('key-refused', undefined, {
-    account: { url: sandboxUrl(), apiKey, openId: '', client },
-  });
+  return { account: { url: sandboxUrl(), apiKey, openId: '', client } };
 });
-afterAll(() => h.close());
 
 it('a call whose token the supplier refused for the key says the key is refused', () => {
   const f = toApplicationFailure(
