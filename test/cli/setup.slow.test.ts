@@ -4,23 +4,14 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { Client, Connection } from '@temporalio/client';
-import { msToTs } from '@temporalio/common/lib/time.js';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { Client } from '@temporalio/client';
+import { expect, inject, it } from 'vitest';
 import { searchAttributeTypes } from '../../src/temporal/searchAttributes.js';
+import { useNewNamespace } from '../support/temporal.js';
 
 const run = promisify(execFile);
-const namespace = `setup-${process.pid}-${Date.now().toString(36)}`;
-let connection: Connection;
-
-beforeAll(async () => {
-  connection = await Connection.connect({ address: inject('temporalAddress') });
-  await connection.workflowService.registerNamespace({
-    namespace,
-    workflowExecutionRetentionPeriod: msToTs('1 day'),
-  });
-});
-afterAll(() => connection.close());
+const ns = useNewNamespace('setup');
+const namespace = ns.namespace;
 
 async function setup(): Promise<{ added: string[]; present: string[] }> {
   const { stdout } = await run(
@@ -46,7 +37,7 @@ it('registers the five search attributes once', async () => {
   expect(again.added).toEqual([]);
   expect(again.present.sort()).toEqual(names);
 
-  const client = new Client({ connection, namespace });
+  const client = new Client({ connection: ns.connection, namespace });
   const { customAttributes } = await client.connection.operatorService.listSearchAttributes({
     namespace,
   });

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ORDER_WORKFLOW, orderWorkflowId } from '../../src/order/contract.js';
 import { runDropflow } from '../support/cli.js';
 import { eventually } from '../support/eventually.js';
+import { silentLogger as quiet } from '../support/logger.js';
 
 const BROKEN = fileURLToPath(new URL('../temporal/fixtures/brokenWorkflows.ts', import.meta.url));
 const tag = `${process.pid}-${Date.now().toString(36)}`;
@@ -117,12 +118,3 @@ describe('an order whose workflow does not answer', () => {
     expect(error.message).toMatch(/its workflow task has failed \d+ times? in a row/);
   });
 });
-
-const quiet = {
-  trace: () => undefined,
-  debug: () => undefined,
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-  log: () => undefined,
-};

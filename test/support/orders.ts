@@ -164,16 +164,21 @@ export function useOrderHarness(
   return madeLater(() => made, `the ${tag} order harness`);
 }
 
-/** Stands for an object a beforeAll makes: reading it earlier fails with what it is. */
+/** Stands for an object a beforeAll makes: using it earlier fails with what it is. */
 export function madeLater<T extends object>(get: () => T | undefined, what: string): T {
+  const target = (): T => {
+    const made = get();
+    if (made === undefined) throw new Error(`${what} is used before its beforeAll made it`);
+    return made;
+  };
   return new Proxy({} as T, {
-    get(_target, property) {
-      const target = get();
-      if (target === undefined) throw new Error(`${what} is used before its beforeAll made it`);
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function'
-        ? (value as (...a: unknown[]) => unknown).bind(target)
-        : value;
+    get(_proxy, property) {
+      const made = target();
+      const value: unknown = Reflect.get(made, property, made);
+      return typeof value === 'function' ? (value as () => unknown).bind(made) : value;
+    },
+    set(_proxy, property, value) {
+      return Reflect.set(target(), property, value);
     },
   });
 }

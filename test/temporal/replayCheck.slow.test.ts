@@ -14,18 +14,10 @@ import { checkoutWorkflowId } from '../../src/checkout/contract.js';
 import { eventually } from '../support/eventually.js';
 import { reachStage, startOrder, validOrder, useOrderHarness } from '../support/orders.js';
 import { usOrder } from '../supplier/orderHelpers.js';
+import { silentLogger as quiet } from '../support/logger.js';
 
 const CHANGED = fileURLToPath(new URL('./fixtures/changedWorkflows.ts', import.meta.url));
 const BROKEN = fileURLToPath(new URL('./fixtures/brokenWorkflows.ts', import.meta.url));
-const quiet = {
-  trace: () => undefined,
-  debug: () => undefined,
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-  log: () => undefined,
-};
-
 const h = useOrderHarness('replay-check');
 let parkedOrder: string;
 beforeAll(async () => {

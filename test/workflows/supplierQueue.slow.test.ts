@@ -25,6 +25,7 @@ import type {
   retiredBatchProbe,
   supplierProbe,
 } from './fixtures/supplierQueue/index.js';
+import { silentLogger as quiet } from '../support/logger.js';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/supplierQueue/index.ts', import.meta.url));
 const run = `${process.pid}-${Date.now().toString(36)}`;
@@ -174,13 +175,3 @@ it('a batch query scheduled on the retired batch queue before the deploy is run 
   );
   expect(queuesScheduled).toEqual([queues.retiredBatch]);
 });
-
-const silent = (): undefined => undefined;
-const quiet = {
-  trace: silent,
-  debug: silent,
-  info: silent,
-  warn: silent,
-  error: silent,
-  log: silent,
-};
