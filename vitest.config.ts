@@ -2,6 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Every test file. `npm test` leaves out the slow suite (*.slow.test.ts), `npm run test:slow`
+    // runs only it (docs/testing.md); `npx vitest run <file>` runs any one file.
     include: ['test/**/*.test.ts'],
     // Temporal's native bridge and workers need processes, not threads (docs/architecture.md §19).
     pool: 'forks',

@@ -27,7 +27,7 @@ const run = spawnSync(
     'test/replay/**',
     // Hundreds of orders of one shape: the other tests record that shape already.
     '--exclude',
-    'test/workflows/checkout-volume.test.ts',
+    'test/workflows/checkout-volume.slow.test.ts',
   ],
   { stdio: 'inherit', env: { ...process.env, [RECORD_DIR_VARIABLE]: dir } },
 );

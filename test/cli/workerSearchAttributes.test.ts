@@ -5,22 +5,12 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 
-import { Connection } from '@temporalio/client';
-import { msToTs } from '@temporalio/common/lib/time.js';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { expect, inject, it } from 'vitest';
+import { useNewNamespace } from '../support/temporal.js';
 
 const run = promisify(execFile);
-const namespace = `worker-sa-${process.pid}-${Date.now().toString(36)}`;
-let connection: Connection;
-
-beforeAll(async () => {
-  connection = await Connection.connect({ address: inject('temporalAddress') });
-  await connection.workflowService.registerNamespace({
-    namespace,
-    workflowExecutionRetentionPeriod: msToTs('1 day'),
-  });
-});
-afterAll(() => connection.close());
+const ns = useNewNamespace('worker-sa');
+const namespace = ns.namespace;
 
 it('refuses to start in a namespace without the search attributes', async () => {
   const worker = run(

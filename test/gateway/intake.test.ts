@@ -4,28 +4,18 @@
  */
 import { readFile } from 'node:fs/promises';
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { Stage, type OrderStatus } from '../../src/order/contract.js';
-import type { StartedGateway } from '../../src/gateway/server.js';
 import { eventually } from '../support/eventually.js';
-import { orderHarness, type OrderHarness } from '../support/orders.js';
+import { useOrderHarness } from '../support/orders.js';
 import { orderNumber } from '../supplier/orderHelpers.js';
-import { startTestGateway } from './support.js';
+import { useTestGateway } from './support.js';
 
 const TOKEN = 'intake-test-token-0123456789abcdef';
 
-let h: OrderHarness;
-let gateway: StartedGateway;
-
-beforeAll(async () => {
-  h = await orderHarness('gw-intake');
-  gateway = await startTestGateway(h, { intakeToken: TOKEN });
-});
-afterAll(async () => {
-  await gateway.close();
-  await h.close();
-});
+const h = useOrderHarness('gw-intake');
+const gateway = useTestGateway(h, { intakeToken: TOKEN });
 
 async function example(number: string): Promise<Record<string, unknown>> {
   const order = JSON.parse(await readFile('examples/order-flow-b.json', 'utf8')) as Record<

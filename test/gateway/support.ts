@@ -7,6 +7,7 @@ import { createHmac } from 'node:crypto';
 
 import { WorkflowNotFoundError } from '@temporalio/client';
 import pino from 'pino';
+import { afterAll, beforeAll } from 'vitest';
 
 import {
   catalogueEventsId,
@@ -20,13 +21,34 @@ import { startGateway, type StartedGateway } from '../../src/gateway/server.js';
 import type { OpenIdSource } from '../../src/gateway/signingKey.js';
 import { queuePrefix } from '../../src/temporal/taskQueues.js';
 import { eventually } from '../support/eventually.js';
-import type { OrderHarness } from '../support/orders.js';
+import { madeLater, type OrderHarness } from '../support/orders.js';
 
 export const quietLog = pino({ level: 'warn' }, pino.destination(2));
 
+export interface TestGatewayOptions {
+  openId?: OpenIdSource;
+  intakeToken?: string;
+  webhookDeadlineMs?: number;
+}
+
+/**
+ * The gateway of a test file (or describe block) for `h` (from useOrderHarness, called first):
+ * started in a beforeAll, closed in an afterAll before the harness is.
+ */
+export function useTestGateway(h: OrderHarness, options: TestGatewayOptions = {}): StartedGateway {
+  let started: StartedGateway | undefined;
+  beforeAll(async () => {
+    started = await startTestGateway(h, options);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  return madeLater(() => started, 'the test gateway');
+}
+
 export function startTestGateway(
   h: OrderHarness,
-  options: { openId?: OpenIdSource; intakeToken?: string; webhookDeadlineMs?: number } = {},
+  options: TestGatewayOptions = {},
 ): Promise<StartedGateway> {
   return startGateway({
     temporalClient: h.client,

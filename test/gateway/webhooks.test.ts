@@ -12,13 +12,7 @@ import { replayUpdate, webhookInboxId } from '../../src/inbox/contract.js';
 import { startGateway, type StartedGateway } from '../../src/gateway/server.js';
 import { queuePrefix, taskQueues } from '../../src/temporal/taskQueues.js';
 import { UNKNOWN_ORDER_TTL_MS } from '../../src/inbox/inboxState.js';
-import {
-  orderHarness,
-  reachStage,
-  startOrder,
-  validOrder,
-  type OrderHarness,
-} from '../support/orders.js';
+import { useOrderHarness, reachStage, startOrder, validOrder } from '../support/orders.js';
 import { usOrder } from '../supplier/orderHelpers.js';
 import { eventually } from '../support/eventually.js';
 import {
@@ -31,21 +25,14 @@ import {
   push,
   pushSigned,
   quietLog,
-  startTestGateway,
+  useTestGateway,
 } from './support.js';
 
-let h: OrderHarness;
-let gateway: StartedGateway;
+const h = useOrderHarness('gw-webhooks');
+const gateway = useTestGateway(h);
 let openId: string;
-
-beforeAll(async () => {
-  h = await orderHarness('gw-webhooks');
+beforeAll(() => {
   openId = h.account.openId;
-  gateway = await startTestGateway(h);
-});
-afterAll(async () => {
-  await gateway.close();
-  await h.close();
 });
 
 /** Signals of the supplier's news (the order's checkout outcome is not one). */

@@ -8,6 +8,7 @@ import { bundleWorkflowCode, DefaultLogger, Runtime, Worker } from '@temporalio/
 import { beforeAll, describe, expect, it } from 'vitest';
 import { WORKFLOWS_PATH } from '../../src/worker.js';
 import { loadHistories } from '../support/histories.js';
+import { silentLogger as quiet } from '../support/logger.js';
 
 Runtime.install({ logger: new DefaultLogger('WARN') });
 const recorded = await loadHistories();
@@ -54,13 +55,3 @@ describe('recorded histories replay through the current workflow code', () => {
     expect(errors[i], `${r.recorded.scenario}: ${String(errors[i])}`).toBeUndefined();
   });
 });
-
-const silent = () => undefined;
-const quiet = {
-  trace: silent,
-  debug: silent,
-  info: silent,
-  warn: silent,
-  error: silent,
-  log: silent,
-};

@@ -13,7 +13,7 @@ import {
   type MetricTags,
 } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import {
   storeEventActivities,
@@ -23,19 +23,9 @@ import {
   type DeliveryResult,
 } from '../../src/storeEvents/activities.js';
 import type { StoreEventsOptions } from '../../src/storeEvents/contract.js';
-import { paidEvent, SECRET, startStore, type TestStore } from './storeServer.js';
+import { paidEvent, SECRET, useStore } from './storeServer.js';
 
-let store: TestStore;
-beforeAll(async () => {
-  store = await startStore();
-});
-afterAll(async () => {
-  await store.close();
-});
-beforeEach(() => {
-  store.received.length = 0;
-  store.answer = (res) => res.writeHead(200).end();
-});
+const store = useStore();
 
 interface Recorded {
   counters: { name: string; value: number; tags: MetricTags }[];

@@ -19,6 +19,7 @@ import {
 } from '../../src/temporal/encryption.js';
 import { installRuntimeLogger } from '../../src/temporal/runtimeLogger.js';
 import type { EmitInput } from './fixtures/emitters.js';
+import { silentLogger as quiet } from '../support/logger.js';
 
 export interface EmitterHarness {
   key: EncryptionKey;
@@ -34,15 +35,6 @@ export interface EmitterHarness {
   ): Promise<void>;
   close(): Promise<void>;
 }
-
-const quiet = {
-  trace: () => undefined,
-  debug: () => undefined,
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-  log: () => undefined,
-};
 
 export async function emitterHarness(tag: string): Promise<EmitterHarness> {
   installRuntimeLogger();

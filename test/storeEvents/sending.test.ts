@@ -4,7 +4,7 @@
  */
 import { createHmac } from 'node:crypto';
 
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { verifyStoreEvent } from '../../src/client/storeEvents.js';
 import { parseRetryAfter, sendStoreEvent } from '../../src/storeEvents/sending.js';
@@ -13,21 +13,11 @@ import {
   OLD_SECRET,
   paidEvent,
   SECRET,
-  startStore,
+  useStore,
   type TestStore,
 } from './storeServer.js';
 
-let store: TestStore;
-beforeAll(async () => {
-  store = await startStore();
-});
-afterAll(async () => {
-  await store.close();
-});
-beforeEach(() => {
-  store.received.length = 0;
-  store.answer = (res) => res.writeHead(200).end();
-});
+const store = useStore();
 
 /** A URL with a path and a query, neither of which may appear in a message. */
 const urlOf = (s: TestStore): string => `${s.origin}/hooks/dropflow?token=query-text-42`;

@@ -5,7 +5,10 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+
 import type { StoreEvent } from '../../src/storeEvents/contract.js';
+import { madeLater } from '../support/orders.js';
 
 export interface Received {
   method: string | undefined;
@@ -61,6 +64,26 @@ export async function startStore(): Promise<TestStore> {
       });
     });
   return store;
+}
+
+/**
+ * The store of a test file: started before its tests, closed after them, and before each test
+ * emptied of what it received and answering 200 again.
+ */
+export function useStore(): TestStore {
+  let started: TestStore | undefined;
+  beforeAll(async () => {
+    started = await startStore();
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  beforeEach(() => {
+    if (started === undefined) return;
+    started.received.length = 0;
+    started.answer = (res) => res.writeHead(200).end();
+  });
+  return madeLater(() => started, 'the test store');
 }
 
 /** A port nothing listens on (it was free a moment ago). */

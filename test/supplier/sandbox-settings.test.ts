@@ -1,7 +1,7 @@
 /**
  * Per-account sandbox settings (POST/GET /__sandbox/settings) and the batch-query lag they switch
  * on: a new order is not visible to the order queries until it is older than the lag, yet it
- * exists (a second create is refused). Exact timing rules: test/sandbox/lag.test.ts.
+ * exists (a second create is refused). Exact timing rules: test/sandbox/lag.slow.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SupplierCode } from '../../src/supplier/errors.js';

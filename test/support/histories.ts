@@ -47,7 +47,11 @@ export async function recordHistories(
   const dir = process.env[RECORD_DIR_VARIABLE];
   if (dir === undefined || dir === '') return;
   await mkdir(dir, { recursive: true });
-  const file = basename(expect.getState().testPath ?? 'unknown', '.test.ts');
+  // A file's recordings keep their names whether it is in the fast or the slow suite.
+  const file = basename(expect.getState().testPath ?? 'unknown').replace(
+    /(\.slow)?\.test\.ts$/,
+    '',
+  );
   const runs = [];
   for await (const w of client.workflow.list({ query: `TaskQueue = '${taskQueue}'` })) {
     if (types === undefined || types.includes(w.type)) runs.push(w);

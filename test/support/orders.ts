@@ -4,7 +4,7 @@
  */
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import {
   ORDER_WORKFLOW,
   orderWorkflowId,
@@ -142,6 +142,45 @@ export async function orderHarness(
     },
   };
   return h;
+}
+
+/**
+ * The order harness of a test file (or of the describe block it is called in): made in a
+ * beforeAll, closed in an afterAll. Use the returned object as the harness itself once the block's
+ * tests run. `options` may be a function, for values an earlier beforeAll makes (a server's URL).
+ */
+export function useOrderHarness(
+  tag: string,
+  balance?: number,
+  options: HarnessOptions | (() => HarnessOptions) = {},
+): OrderHarness {
+  let made: OrderHarness | undefined;
+  beforeAll(async () => {
+    made = await orderHarness(tag, balance, typeof options === 'function' ? options() : options);
+  });
+  afterAll(async () => {
+    await made?.close();
+  });
+  return madeLater(() => made, `the ${tag} order harness`);
+}
+
+/** Stands for an object a beforeAll makes: using it earlier fails with what it is. */
+export function madeLater<T extends object>(get: () => T | undefined, what: string): T {
+  const target = (): T => {
+    const made = get();
+    if (made === undefined) throw new Error(`${what} is used before its beforeAll made it`);
+    return made;
+  };
+  return new Proxy({} as T, {
+    get(_proxy, property) {
+      const made = target();
+      const value: unknown = Reflect.get(made, property, made);
+      return typeof value === 'function' ? (value as () => unknown).bind(made) : value;
+    },
+    set(_proxy, property, value) {
+      return Reflect.set(target(), property, value);
+    },
+  });
 }
 
 const quietBundlerLogger = {

@@ -1,5 +1,5 @@
 /** Test helpers for the shared sandbox: a fresh account per test file, raw calls, stats, faults. */
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { SupplierClient } from '../../src/supplier/client.js';
 import type { FaultRule } from '../../tools/src/sandbox/faults.js';
 import type { SandboxStats } from '../../tools/src/sandbox/state.js';
@@ -109,4 +109,14 @@ export async function clearFaults(openId: string): Promise<void> {
   if (res.status !== 200 && res.status !== 204) {
     throw new Error(`clearing faults: HTTP ${res.status} ${await res.text()}`);
   }
+}
+
+/** Sets the account's balance at the sandbox (a top-up, or none left). */
+export async function setBalance(openId: string, amount: number): Promise<void> {
+  const res = await fetch(`${sandboxUrl()}/__sandbox/balance`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ openId, amount }),
+  });
+  expect(res.status).toBe(200);
 }

@@ -3,7 +3,7 @@
  * account's checkout coordinator, each order with its own outcome. Batches here close by size
  * (maxBatch = the orders of the test) so that what happens before does not race the batch.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   approvePaymentUpdate,
   cancelUpdate,
@@ -22,26 +22,21 @@ import {
 } from '../../src/checkout/contract.js';
 import { eventually } from '../support/eventually.js';
 import {
-  orderHarness,
   reachStage,
   stageVisible,
   startOrder,
   validOrder,
-  type OrderHarness,
+  useOrderHarness,
 } from '../support/orders.js';
-import { accountStats, injectFault, sandboxUrl } from '../support/sandbox.js';
+import { accountStats, injectFault, setBalance as setAccountBalance } from '../support/sandbox.js';
 import { editOrder, orderNumber, usOrder } from '../supplier/orderHelpers.js';
 
 /** Long enough that only the batch size (or the test) closes a batch. */
 const NEVER = 600_000;
 
-let h: OrderHarness;
-beforeAll(async () => {
-  h = await orderHarness('checkout', 10_000, {
-    checkout: { quietMs: NEVER, maxWaitMs: NEVER, maxBatch: 2 },
-  });
+const h = useOrderHarness('checkout', 10_000, {
+  checkout: { quietMs: NEVER, maxWaitMs: NEVER, maxBatch: 2 },
 });
-afterAll(() => h.close());
 
 function settings(s: Partial<CheckoutSettings>): Promise<void> {
   return configureCheckout(h.client, h.queues, {
@@ -66,14 +61,7 @@ const waitsForBatch = (s: OrderStatus) => /checkout batch/.test(s.waitingFor ?? 
 const calls = async (path: string) =>
   (await accountStats(h.account.openId)).calls[`shopping/${path}`] ?? 0;
 
-async function setBalance(amount: number): Promise<void> {
-  const res = await fetch(`${sandboxUrl()}/__sandbox/balance`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ openId: h.account.openId, amount }),
-  });
-  expect(res.status).toBe(200);
-}
+const setBalance = (amount: number) => setAccountBalance(h.account.openId, amount);
 
 describe('batched checkout', () => {
   it('one batch: an order intercepted at addCart stops alone, one needing approval joins only once approved, the rest are paid with one call each', async () => {

@@ -1,7 +1,7 @@
 /**
  * The checkout coordinator's state (src/checkout/state.ts) on its own: what a cancel
  * may take back, what the funds list holds, and what one run hands the next. The workflow around
- * it is tested against a real server in checkout-coordinator.test.ts.
+ * it is tested against a real server in checkout-coordinator.slow.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CHECKOUT_SETTINGS, type ReadyOrder } from '../../src/checkout/contract.js';

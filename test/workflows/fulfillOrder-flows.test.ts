@@ -2,24 +2,19 @@
  * Each flow, end to end, on the real dev server and sandbox: the order is created, carted,
  * confirmed, paid and followed (through the tracking sweeper) to COMPLETED with proof of delivery.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Stage, supplierStatusSignal } from '../../src/order/contract.js';
 import { accountStats } from '../support/sandbox.js';
 import {
-  orderHarness,
   reachStage,
   startOrder,
   sweepOnce,
   validOrder,
-  type OrderHarness,
+  useOrderHarness,
 } from '../support/orders.js';
 import { advance, orderNumber, usOrder } from '../supplier/orderHelpers.js';
 
-let h: OrderHarness;
-beforeAll(async () => {
-  h = await orderHarness('flows');
-});
-afterAll(() => h.close());
+const h = useOrderHarness('flows');
 
 /** Ships and delivers the order at the sandbox, letting the sweeper tell the workflow. */
 async function deliver(svcOrderId: string, handle: Awaited<ReturnType<typeof startOrder>>) {

@@ -4,21 +4,17 @@
  * once start one session and get one token; a report of a token the supplier refused renews it
  * once, a report of an older token is answered with the current one.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 
 import { sessionQuery, supplierSessionId } from '../../src/session/contract.js';
 import { SessionTokenSource } from '../../src/session/sessionTokens.js';
 import { queuePrefix } from '../../src/temporal/taskQueues.js';
 import { expireTokens } from '../sandbox/controls.js';
 import { nameScenario } from '../support/histories.js';
-import { orderHarness, type OrderHarness } from '../support/orders.js';
+import { useOrderHarness } from '../support/orders.js';
 import { accountStats } from '../support/sandbox.js';
 
-let h: OrderHarness;
-beforeAll(async () => {
-  h = await orderHarness('session');
-});
-afterAll(() => h.close());
+const h = useOrderHarness('session');
 
 it('hands one token to every process and renews a refused one once', async () => {
   const sessionId = supplierSessionId(queuePrefix(h.queues));

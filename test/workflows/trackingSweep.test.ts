@@ -52,12 +52,11 @@ import type {
 import { eventually } from '../support/eventually.js';
 import { recordHistories } from '../support/histories.js';
 import {
-  orderHarness,
   reachStage,
   startOrder,
   validOrder,
   visibleIn as orderVisibleIn,
-  type OrderHarness,
+  useOrderHarness,
 } from '../support/orders.js';
 import {
   accountStats,
@@ -479,11 +478,7 @@ function eventsPerRun(pageSize: number): number {
 }
 
 describe('tracking sweep with real orders', () => {
-  let h: OrderHarness;
-  beforeAll(async () => {
-    h = await orderHarness('sweep-orders');
-  });
-  afterAll(() => h.close());
+  const h = useOrderHarness('sweep-orders');
 
   const sweepOrders = (input?: TrackingSweepInput) => sweepOn(h.client, h.queues.orders, input);
 

@@ -1,0 +1,175 @@
+/**
+ * An order never waits unboundedly on its account's checkout coordinator: a coordinator that is
+ * terminated strands no order, a cancel does not hang on it, and visibility shows the stage the
+ * status shows. Orders confirmed into one shipment share its money: paid once for all, and none
+ * cancelled while a sibling may pay it. Batches here never close by time (the test closes them).
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  cancelUpdate,
+  resumeUpdate,
+  Stage,
+  statusQuery,
+  type OrderStatus,
+} from '../../src/order/contract.js';
+import { configureCheckout } from '../../src/checkout/startActivities.js';
+import { queuePrefix } from '../../src/temporal/taskQueues.js';
+import {
+  checkoutOutcomeSignal,
+  checkoutStatusQuery,
+  checkoutWorkflowId,
+  DEFAULT_CHECKOUT_SETTINGS,
+  type CheckoutSettings,
+} from '../../src/checkout/contract.js';
+import { eventually } from '../support/eventually.js';
+import {
+  reachStage,
+  stageVisible,
+  startOrder,
+  validOrder,
+  useOrderHarness,
+} from '../support/orders.js';
+import { accountStats, setBalance as setAccountBalance } from '../support/sandbox.js';
+import { orderNumber, usOrder } from '../supplier/orderHelpers.js';
+
+/** Long enough that only the test closes a batch. */
+const NEVER = 600_000;
+
+const h = useOrderHarness('bounds', 10_000, {
+  checkout: { quietMs: 60_000, maxWaitMs: NEVER, maxBatch: 50 },
+  checkoutOrderBoundMs: 3_000,
+});
+
+const coordinatorId = () => checkoutWorkflowId(queuePrefix(h.queues));
+const coordinator = () => h.client.workflow.getHandle(coordinatorId());
+
+function settings(s: Partial<CheckoutSettings>): Promise<void> {
+  return configureCheckout(h.client, h.queues, {
+    ...DEFAULT_CHECKOUT_SETTINGS,
+    quietMs: 60_000,
+    maxWaitMs: NEVER,
+    ...s,
+  });
+}
+
+function flowB(tag: string) {
+  return validOrder({
+    ...usOrder({ orderNumber: orderNumber(tag) }),
+    fulfillment: { flow: 'B', supplierLagSeconds: 2 },
+  });
+}
+
+const waitsForBatch = (s: OrderStatus) => /checkout batch/.test(s.waitingFor ?? '');
+
+const setBalance = (amount: number) => setAccountBalance(h.account.openId, amount);
+
+async function terminateCoordinator(): Promise<void> {
+  await coordinator().terminate('the test terminates the coordinator');
+}
+
+describe('an order and a coordinator that is gone', () => {
+  it('a terminated coordinator strands no order: it is listed as it stands, re-joins, and is paid', async () => {
+    await settings({});
+    const order = await startOrder(h, flowB('stranded'));
+    await reachStage(order, Stage.CREATED, waitsForBatch);
+    expect((await stageVisible(h, order)).stage).toBe(Stage.CREATED);
+    await terminateCoordinator();
+
+    // Past its bound the order finds no coordinator, sees it uncarted and starts one again.
+    await eventually(
+      'a coordinator holding the order again',
+      async () => {
+        const { status } = await coordinator().describe();
+        return status.name === 'RUNNING'
+          ? (await coordinator().query(checkoutStatusQuery)).waiting
+          : 0;
+      },
+      (n) => n === 1,
+      60_000,
+    );
+    expect((await order.query(statusQuery)).stage).toBe(Stage.CREATED);
+    await settings({ quietMs: 500 });
+    const paid = await reachStage(order, Stage.AWAITING_SHIPMENT);
+    expect(
+      paid.timeline.some((t) => /checkout coordinator does not hold it/.test(t.note ?? '')),
+    ).toBe(true);
+    await stageVisible(h, order);
+  });
+
+  it('a cancel while the coordinator is gone is decided from the order and the supplier, and never hangs', async () => {
+    await settings({});
+    const order = await startOrder(h, flowB('cancel-gone'));
+    await reachStage(order, Stage.CREATED, waitsForBatch);
+    await terminateCoordinator();
+    const answer = await order.executeUpdate(cancelUpdate, {
+      args: [{ reason: 'customer asked' }],
+    });
+    expect(answer.accepted).toBe(true);
+    const done = (await order.result()) as OrderStatus;
+    expect(done.stage).toBe(Stage.CANCELLED);
+    expect(done.timeline.some((t) => /deleted .* at the supplier/.test(t.note ?? ''))).toBe(true);
+    expect((await order.query(statusQuery)).stage).toBe(Stage.CANCELLED);
+    await stageVisible(h, order);
+  });
+});
+
+describe('a shipment shared by orders of one batch', () => {
+  /**
+   * Two orders confirmed into one shipment and handed back to go on alone, as the coordinator
+   * tells it when it cannot pay the shipment itself; the balance is empty, so both wait for funds.
+   */
+  async function sharedShipment(tag: string) {
+    await settings({ quietMs: NEVER });
+    await setBalance(0);
+    const a = await startOrder(h, flowB(`${tag}-a`));
+    const b = await startOrder(h, flowB(`${tag}-b`));
+    const sa = await reachStage(a, Stage.CREATED, waitsForBatch);
+    const sb = await reachStage(b, Stage.CREATED, waitsForBatch);
+    const ids = [sa.svcOrderId!, sb.svcOrderId!];
+    await h.account.client.api.addCart({ svcOrderIdList: ids });
+    const confirmed = await h.account.client.api.addCartConfirm({ svcOrderIdList: ids });
+    const shipmentOrderId = confirmed.shipmentsId!;
+    for (const [me, other] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      await me.signal(checkoutOutcomeSignal, {
+        kind: 'alone',
+        why: 'its batch B9 handed it back',
+        progress: { inCart: true, shipmentOrderId, siblings: [other.workflowId] },
+      });
+    }
+    await reachStage(a, Stage.AWAITING_FUNDS);
+    await reachStage(b, Stage.AWAITING_FUNDS);
+    return { a, b, shipmentOrderId };
+  }
+
+  it('no sibling is cancelled: cancel is refused, naming the shipment paid whole with its other orders', async () => {
+    const { b, shipmentOrderId } = await sharedShipment('refuse');
+    const refusal = await b
+      .executeUpdate(cancelUpdate, { args: [{ reason: 'customer asked' }] })
+      .then(
+        () => undefined,
+        (e: unknown) => e as { cause?: { message?: string } },
+      );
+    expect(refusal?.cause?.message).toMatch(
+      new RegExp(
+        `cancel refused: .*shipment ${shipmentOrderId}.*pays only whole, with its 1 other order`,
+      ),
+    );
+    expect((await stageVisible(h, b)).stage).toBe(Stage.AWAITING_FUNDS);
+  });
+
+  it('one payment settles every sibling: the other ends PAID with the same payId, paid once', async () => {
+    const { a, b, shipmentOrderId } = await sharedShipment('shared');
+    const paymentsBefore = (await accountStats(h.account.openId)).payments;
+    await setBalance(10_000);
+    await a.executeUpdate(resumeUpdate, { args: [{ by: 'test' }] });
+    const paidA = await reachStage(a, Stage.AWAITING_SHIPMENT);
+    const paidB = await reachStage(b, Stage.AWAITING_SHIPMENT);
+    expect(paidB.payId).toBe(paidA.payId);
+    expect(paidB.shipmentOrderId).toBe(shipmentOrderId);
+    expect(paidB.timeline.some((t) => /paid with its shipment/.test(t.note ?? ''))).toBe(true);
+    expect((await accountStats(h.account.openId)).payments).toBe(paymentsBefore + 1);
+  });
+});
