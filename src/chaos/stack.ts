@@ -17,6 +17,7 @@ import { SupplierClient } from '../supplier/client.js';
 import { dataConverterFor, EncryptionCodec } from '../temporal/encryption.js';
 import { taskQueues } from '../temporal/taskQueues.js';
 import { DropflowProcess } from './dropflowProcess.js';
+import { checkoutBudgetEnv, checkoutBudgetsUnder } from './limits.js';
 import { freePort } from './ports.js';
 import { SandboxControls } from './sandboxControls.js';
 import { startRunServer, type TemporalServer } from './temporalServer.js';
@@ -124,6 +125,9 @@ export async function startStack(o: StackOptions): Promise<ChaosStack> {
       DROPFLOW_ENCRYPTION_KEY: key.toString('base64'),
       DROPFLOW_ENCRYPTION_KEY_ID: KEY_ID,
       METRICS_PORT: '0',
+      // The coordinator continues as new below the server's lowered limits, not only at its hint.
+      ...(o.loweredLimits !== undefined &&
+        checkoutBudgetEnv(checkoutBudgetsUnder(o.loweredLimits))),
     });
 
     if (o.gateway) {
