@@ -55,12 +55,16 @@ export async function configureCheckout(
 
 /**
  * A top-up was paid: the coordinator reads the balance now and tells the orders it covers. One
- * signal, with start: a coordinator an operator terminated comes back (with the default
- * settings, until a worker starts and gives it its own), and its waiting orders re-join it.
+ * signal, with start: a coordinator an operator terminated comes back with the deployment's
+ * `settings` (its budgets too), and its waiting orders re-join it.
  */
-export async function tellCheckoutToppedUp(client: Client, queues: TaskQueues): Promise<void> {
+export async function tellCheckoutToppedUp(
+  client: Client,
+  queues: TaskQueues,
+  settings: CheckoutSettings,
+): Promise<void> {
   await client.workflow.signalWithStart(CHECKOUT_WORKFLOW, {
-    ...startOptions(queues, DEFAULT_CHECKOUT_SETTINGS),
+    ...startOptions(queues, settings),
     signal: checkoutFundsSignal,
     signalArgs: [{ kind: 'toppedUp' }],
   });

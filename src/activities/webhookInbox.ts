@@ -10,6 +10,7 @@ import { WebhookRouter } from '../gateway/routing.js';
 import { unreadableReason } from '../gateway/unreadable.js';
 import { parseWebhookMessage } from '../supplier/webhookMessages.js';
 import type { TaskQueues } from '../temporal/taskQueues.js';
+import type { CheckoutSettings } from '../workflows/checkout/messages.js';
 
 export type HeldEventOutcome =
   | { messageId: string; outcome: 'delivered' | 'closed' }
@@ -25,8 +26,9 @@ export type HeldEventOutcome =
 /** Events routed at once. */
 const CONCURRENCY = 10;
 
-export function inboxActivities(client: Client, queues: TaskQueues) {
-  const router = new WebhookRouter(client, queues);
+/** `checkout`: the worker's checkout settings, for a coordinator a routed top-up must start. */
+export function inboxActivities(client: Client, queues: TaskQueues, checkout: CheckoutSettings) {
+  const router = new WebhookRouter(client, queues, checkout);
 
   async function routeOne(event: WebhookEvent): Promise<HeldEventOutcome> {
     const { messageId } = event;

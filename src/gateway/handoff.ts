@@ -13,6 +13,7 @@ import {
   type HoldRequest,
 } from '../client/webhookDefinitions.js';
 import type { WebhookMessage } from '../supplier/webhookMessages.js';
+import type { CheckoutSettings } from '../workflows/checkout/messages.js';
 import { queuePrefix, type TaskQueues } from '../temporal/taskQueues.js';
 import { webhookEvent } from './news.js';
 import { WebhookRouter, type RouteOutcome } from './routing.js';
@@ -31,8 +32,9 @@ export class Handoff {
   constructor(
     private readonly client: Client,
     private readonly queues: TaskQueues,
+    checkout: CheckoutSettings,
   ) {
-    this.router = new WebhookRouter(client, queues);
+    this.router = new WebhookRouter(client, queues, checkout);
   }
 
   async handOff(message: IncomingWebhook, receivedAt: Date): Promise<HandoffOutcome> {

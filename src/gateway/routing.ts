@@ -29,7 +29,7 @@ import { queuePrefix, type TaskQueues } from '../temporal/taskQueues.js';
 import { tellCheckoutToppedUp } from '../activities/checkoutStart.js';
 import { orderStatusWorthTelling, TrackingTold } from './newsWorth.js';
 import { MakeupStatus } from '../supplier/api/constants.js';
-import { checkoutWorkflowId } from '../workflows/checkout/messages.js';
+import { checkoutWorkflowId, type CheckoutSettings } from '../workflows/checkout/messages.js';
 import { WebhookChange, WebhookType } from '../supplier/api/webhooks.js';
 import type { WebhookMessage } from '../supplier/webhookMessages.js';
 import {
@@ -78,9 +78,11 @@ export class WebhookRouter {
   private readonly targets: OrderTargets;
   private readonly trackingTold = new TrackingTold();
 
+  /** `checkout`: the deployment's checkout settings, for a coordinator that must be started. */
   constructor(
     private readonly client: Client,
     private readonly queues: TaskQueues,
+    private readonly checkout: CheckoutSettings,
   ) {
     this.targets = new OrderTargets(client, queues);
   }
@@ -160,7 +162,7 @@ export class WebhookRouter {
     const news = makeupNews(m);
     if (m.params.status === MakeupStatus.Paid) {
       // Fails only when Temporal does: the webhook is answered 503 and the supplier retries.
-      await tellCheckoutToppedUp(this.client, this.queues);
+      await tellCheckoutToppedUp(this.client, this.queues, this.checkout);
       return { outcome: 'delivered', workflowIds: [checkoutWorkflowId(queuePrefix(this.queues))] };
     }
     const related = m.params.relationOrderId ?? undefined;

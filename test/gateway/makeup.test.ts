@@ -20,7 +20,7 @@ import {
   type OrderHarness,
 } from '../support/orders.js';
 import { usOrder } from '../supplier/orderHelpers.js';
-import { messageId, pushSigned, startTestGateway } from './support.js';
+import { makeupMessage, pushSigned, startTestGateway } from './support.js';
 
 let h: OrderHarness;
 let gateway: StartedGateway;
@@ -44,21 +44,7 @@ async function setBalance(amount: number): Promise<void> {
   expect(res.status).toBe(200);
 }
 
-const makeup = (status: string) => ({
-  messageId: messageId('makeup'),
-  type: 'MAKEUP',
-  messageType: status,
-  params: {
-    orderId: `BT${Date.now()}`,
-    amount: 500,
-    reason: 'balance top-up',
-    type: 1,
-    diffUseType: 1,
-    status,
-    createDate: '2026-03-01 10:00:00',
-    ...(status === 'PAID' && { payOrderId: 'PAY-1', paymentDate: '2026-03-01 10:01:00' }),
-  },
-});
+const makeup = makeupMessage;
 
 it("with nobody waiting for funds, a top-up still reaches the account's checkout", async () => {
   const message = makeup('PAID');

@@ -19,6 +19,10 @@ import {
 import { startGateway, type StartedGateway } from '../../src/gateway/server.js';
 import type { OpenIdSource } from '../../src/gateway/signingKey.js';
 import { queuePrefix } from '../../src/temporal/taskQueues.js';
+import {
+  DEFAULT_CHECKOUT_SETTINGS,
+  type CheckoutSettings,
+} from '../../src/workflows/checkout/messages.js';
 import { eventually } from '../support/eventually.js';
 import type { OrderHarness } from '../support/orders.js';
 
@@ -26,12 +30,19 @@ export const quietLog = pino({ level: 'warn' }, pino.destination(2));
 
 export function startTestGateway(
   h: OrderHarness,
-  options: { openId?: OpenIdSource; intakeToken?: string; webhookDeadlineMs?: number } = {},
+  options: {
+    openId?: OpenIdSource;
+    intakeToken?: string;
+    webhookDeadlineMs?: number;
+    /** The deployment's checkout settings (default: the product's defaults). */
+    checkout?: CheckoutSettings;
+  } = {},
 ): Promise<StartedGateway> {
   return startGateway({
     temporalClient: h.client,
     queues: h.queues,
     openId: options.openId ?? h.account.openId,
+    checkout: options.checkout ?? DEFAULT_CHECKOUT_SETTINGS,
     ...(options.intakeToken !== undefined && { intakeToken: options.intakeToken }),
     ...(options.webhookDeadlineMs !== undefined && {
       webhookDeadlineMs: options.webhookDeadlineMs,
@@ -75,6 +86,23 @@ export function messageId(tag: string): string {
   seq += 1;
   return `${tag}-${process.pid}-${Date.now().toString(36)}-${seq}`;
 }
+
+/** A MAKEUP (top-up) webhook message in `status` (PAID: the balance was topped up). */
+export const makeupMessage = (status: string) => ({
+  messageId: messageId('makeup'),
+  type: 'MAKEUP',
+  messageType: status,
+  params: {
+    orderId: `BT${Date.now()}`,
+    amount: 500,
+    reason: 'balance top-up',
+    type: 1,
+    diffUseType: 1,
+    status,
+    createDate: '2026-03-01 10:00:00',
+    ...(status === 'PAID' && { payOrderId: 'PAY-1', paymentDate: '2026-03-01 10:01:00' }),
+  },
+});
 
 /** The account's inbox; empty when the gateway never held anything (no workflow yet). */
 export async function inbox(h: OrderHarness): Promise<InboxView> {

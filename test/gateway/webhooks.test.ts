@@ -33,6 +33,7 @@ import {
   quietLog,
   startTestGateway,
 } from './support.js';
+import { DEFAULT_CHECKOUT_SETTINGS } from '../../src/workflows/checkout/messages.js';
 
 let h: OrderHarness;
 let gateway: StartedGateway;
@@ -340,6 +341,7 @@ describe('a slow Temporal', () => {
     const { port } = blackhole.address() as { port: number };
     connection = Connection.lazy({ address: `127.0.0.1:${port}` });
     slow = await startGateway({
+      checkout: DEFAULT_CHECKOUT_SETTINGS,
       temporalClient: new Client({ connection }),
       queues: taskQueues('gw-slow'),
       openId,
