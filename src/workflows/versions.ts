@@ -65,4 +65,11 @@ export const Patch = {
    * ./v2.
    */
   DisputeAdopt: 'dispute-adopt-2026-11',
+  /**
+   * Orders a batch confirmed into one shipment without naming each other (their coordinator gone,
+   * or the confirmation's answer lost) pay it once: the one with the smallest svc order id pays,
+   * the others look it up until it is paid (steps/batchedCheckout.ts). Asked where such an order
+   * learns its shipment.
+   */
+  SharedShipmentPayer: 'shipment-payer-2026-11',
 } as const;

@@ -35,11 +35,11 @@ import {
 } from '../checkout/messages.js';
 import { PAYMENT_STEP, type Order } from '../order.js';
 import { Patch } from '../versions.js';
-import { cartToParentOrder, createOrder } from './checkout.js';
+import { cartToParentOrder, createOrder, type ParentOrder } from './checkout.js';
 import { intercepted } from './interception.js';
-import { orderReached } from './lookup.js';
+import { orderReached, PAID_STATUS } from './lookup.js';
 import { approval, awaitFunds, pay } from './payment.js';
-import { settleOutcome } from './supplierStep.js';
+import { settleOutcome, supplierCall } from './supplierStep.js';
 
 type Settled = Extract<CheckoutOutcome, { kind: 'paid' | 'alone' | 'intercepted' }>;
 
@@ -49,6 +49,8 @@ const BRIEF_WAIT = '10 seconds';
 const DEFAULT_BOUND_MS = 5 * 60_000;
 /** The least bound of a wait for funds. */
 const FUNDS_BOUND_MS = 30 * 60_000;
+/** How often an order whose shared shipment another order pays looks whether it is paid, at most. */
+const SHARED_PAYMENT_CHECK_MS = 30_000;
 
 /** The batch's cart steps, as the order's own reconciling steps name them. */
 const CART_STEP = 'addCart';
@@ -84,12 +86,59 @@ export async function checkoutAndPay(
   if (shares && from.unknownStep === CONFIRM_STEP && from.shipmentOrderId === undefined) {
     // A batch's confirmation whose answer was lost: other orders may share this shipment.
     o.confirmedInBatch(parent.shipmentOrderId, { siblings: undefined });
+    if (patched(Patch.SharedShipmentPayer) && (await paidByItsPayer(o, acts, parent))) return;
   }
   await pay(o, acts, parent, {
     awaitFunds: fundsFromCoordinator,
     ...(shares && { paidElsewhere: () => o.paidBySibling() }),
   });
   if (shares && o.paidItsShipment) await tellSiblings(o);
+}
+
+/**
+ * A shipment its batch confirmed with orders this one cannot name (the coordinator is gone, or
+ * the confirmation's answer was lost): each of them goes on alone, and one payment settles them
+ * all. The one with the smallest svc order id pays (unless it finds the shipment paid); the others
+ * look every while whether it is paid, and resume pays it from this order instead. True: paid.
+ */
+async function paidByItsPayer(o: Order, acts: Activities, parent: ParentOrder): Promise<boolean> {
+  const { shipmentOrderId } = parent;
+  // The unpaid orders of the shipment: none once any of them paid it.
+  const unpaid = (
+    await supplierCall(o, {
+      name: 'ordersOfShipment',
+      send: () => acts.supplier.ordersOfShipment(shipmentOrderId),
+    })
+  ).value;
+  const me = o.status.svcOrderId;
+  const members = [...new Set(unpaid)].sort();
+  if (members.length === 1 && members[0] === me) return false;
+  const paid = async (by: string): Promise<boolean> => {
+    const seen = (
+      await supplierCall(o, {
+        name: 'the shipment payment look-up',
+        send: () => orderReached(o, acts, PAID_STATUS),
+      })
+    ).value;
+    if (seen.done) o.paymentMade(`paid with its shipment ${shipmentOrderId} by ${by}`);
+    return seen.done;
+  };
+  const payer = members[0];
+  if (payer === undefined || payer === me) return paid('another order of it');
+  const every = Math.min(await waitBound(acts, false), SHARED_PAYMENT_CHECK_MS);
+  for (;;) {
+    if (o.paidBySibling() || (await paid(`its order ${payer}`))) return true;
+    const action = await o.waitAt(
+      Stage.AWAITING_PAYMENT,
+      `shipment ${shipmentOrderId}, which the supplier pays only whole, to be paid by its order ${payer} (looked up every ${Math.round(every / 1000)} s); resume pays it from this order`,
+      ['resume'],
+      { timeout: every, until: () => o.siblingPaidHeard },
+    );
+    if (action) {
+      o.answer(action, `paying shipment ${shipmentOrderId} from this order`);
+      return false;
+    }
+  }
 }
 
 function confirmedInBatch(o: Order, from: CheckoutProgress, shares: boolean): void {
