@@ -72,4 +72,10 @@ export const Patch = {
    * learns its shipment.
    */
   SharedShipmentPayer: 'shipment-payer-2026-11',
+  /**
+   * supplierSession continues as new at its budget also while it waits to renew (a refused key,
+   * getAccessToken's spacing): `token` updates then answer at once instead of waiting, so the run
+   * can end. Decided at the start of a run.
+   */
+  SessionDrains: 'session-drain-2026-11',
 } as const;
