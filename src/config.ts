@@ -11,7 +11,7 @@ import {
   STORE_SECRET_RULE,
   StoreSecretError,
 } from './storeEvents/contract.js';
-import type { CheckoutSettings } from './checkout/contract.js';
+import { DEFAULT_CHECKOUT_BUDGETS, type CheckoutSettings } from './checkout/contract.js';
 
 const port = z.coerce.number().int().min(0).max(65_535);
 
@@ -103,6 +103,31 @@ export const Env = z.object({
    * (default: twice CHECKOUT_MAX_WAIT_MS, at least 5 minutes).
    */
   CHECKOUT_ORDER_BOUND_MS: z.coerce.number().int().min(1_000).max(86_400_000).optional(),
+  /**
+   * The checkout coordinator's budgets per run: it continues as new once a run received
+   * CHECKOUT_SIGNALS_PER_RUN signals or holds CHECKOUT_HISTORY_PER_RUN events, and signals at
+   * most CHECKOUT_OUTCOMES_IN_FLIGHT outcomes at once. Keep them well below the Temporal
+   * cluster's limits (by default 10,000 signals per run, 51,200 events, 2,000 pending signals):
+   * a full run still takes signals while it drains.
+   */
+  CHECKOUT_SIGNALS_PER_RUN: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .max(9_000)
+    .default(DEFAULT_CHECKOUT_BUDGETS.signalsPerRun),
+  CHECKOUT_HISTORY_PER_RUN: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(45_000)
+    .default(DEFAULT_CHECKOUT_BUDGETS.historyPerRun),
+  CHECKOUT_OUTCOMES_IN_FLIGHT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1_800)
+    .default(DEFAULT_CHECKOUT_BUDGETS.outcomesInFlight),
   /** Minutes between balance reads while orders wait for funds (one read for all of them). */
   FUNDS_CHECK_MINUTES: z.coerce.number().positive().max(1_440).default(30),
   /** Seconds between tracking sweeps of one supplier account (its long-running sweeper). */
@@ -222,6 +247,9 @@ export function checkoutSettings(config: Config): CheckoutSettings {
     maxWaitMs: config.CHECKOUT_MAX_WAIT_MS,
     maxBatch: config.CHECKOUT_MAX_BATCH,
     fundsCheckMs: Math.round(config.FUNDS_CHECK_MINUTES * 60_000),
+    signalsPerRun: config.CHECKOUT_SIGNALS_PER_RUN,
+    historyPerRun: config.CHECKOUT_HISTORY_PER_RUN,
+    outcomesInFlight: config.CHECKOUT_OUTCOMES_IN_FLIGHT,
   };
 }
 

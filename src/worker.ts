@@ -127,7 +127,7 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
         activities: {
           ...orchestrationActivities(client),
           // The gateway's durable destinations: the inbox's replays, catalogue forwarding.
-          ...inboxActivities(new WebhookRouter(client, queues)),
+          ...inboxActivities(new WebhookRouter(client, queues, checkout)),
           ...catalogueForwardingActivities({ url: opts.catalogueEventsUrl }),
           ...storeEventActivities(opts.storeEvents),
           ...checkoutActivities(client, queues, checkout, opts.checkoutOrderBoundMs),

@@ -14,6 +14,7 @@ import type { Activities } from '../durable/activityProxies.js';
 import { supplierCall, type Seen } from '../durable/supplierStep.js';
 import type { OutcomeInDoubt, StepHost } from '../durable/stepHost.js';
 import {
+  checkoutBudgets,
   checkoutOutcomeSignal,
   type CheckoutOutcome,
   type CheckoutProgress,
@@ -72,12 +73,6 @@ const eachOrderLooksUp = (step: string) => (): Promise<never> =>
     }),
   );
 
-/**
- * Outcomes being signalled at once, at most: Temporal fails a workflow task past 2,000 pending
- * outgoing signals, and a release of a long funds list could otherwise ask for more.
- */
-export const MAX_TELLS_IN_FLIGHT = 200;
-
 /** Tells an order its outcome, paced; the coordinator does not continue as new before it ends. */
 export async function tell(
   c: CheckoutState,
@@ -85,11 +80,13 @@ export async function tell(
   outcome: CheckoutOutcome,
 ): Promise<void> {
   c.tellOwed();
-  // Checked again after each wait: one wake frees a slot for one tell, not for all that wait.
-  // Bounded: every tell in flight is one signal, which the server answers or refuses.
-  while (c.tellsInFlight >= MAX_TELLS_IN_FLIGHT) {
-    await condition(() => c.tellsInFlight < MAX_TELLS_IN_FLIGHT);
-  }
+  // Outcomes signalled at once, at most (the settings' `outcomesInFlight`): Temporal fails a
+  // workflow task past its pending outgoing signals (2,000 by default), and a release of a long
+  // funds list could otherwise ask for more. Checked again after each wait: one wake frees a slot
+  // for one tell, not for all that wait. Bounded: every tell in flight is one signal, which the
+  // server answers or refuses.
+  const room = () => c.tellsInFlight < checkoutBudgets(c.settings).outcomesInFlight;
+  while (!room()) await condition(room);
   c.tellStarted();
   try {
     await getExternalWorkflowHandle(workflowId).signal(checkoutOutcomeSignal, outcome);

@@ -36,11 +36,11 @@ import {
 } from './contract.js';
 import { PAYMENT_STEP, type Order } from '../order/order.js';
 import { Patch } from '../durable/versions.js';
-import { cartToParentOrder, createOrder } from './orderCheckout.js';
+import { cartToParentOrder, createOrder, type ParentOrder } from './orderCheckout.js';
 import { intercepted } from '../order/steps/interception.js';
-import { orderReached } from '../order/steps/lookup.js';
+import { orderReached, PAID_STATUS } from '../order/steps/lookup.js';
 import { approval, awaitFunds, pay } from './payment.js';
-import { settleOutcome } from '../durable/supplierStep.js';
+import { settleOutcome, supplierCall } from '../durable/supplierStep.js';
 
 type Settled = Extract<CheckoutOutcome, { kind: 'paid' | 'alone' | 'intercepted' }>;
 
@@ -50,6 +50,8 @@ const BRIEF_WAIT = '10 seconds';
 const DEFAULT_BOUND_MS = 5 * 60_000;
 /** The least bound of a wait for funds. */
 const FUNDS_BOUND_MS = 30 * 60_000;
+/** How often an order whose shared shipment another order pays looks whether it is paid, at most. */
+const SHARED_PAYMENT_CHECK_MS = 30_000;
 
 /** The batch's cart steps, as the order's own reconciling steps name them. */
 const CART_STEP = 'addCart';
@@ -85,12 +87,59 @@ export async function checkoutAndPay(
   if (shares && from.unknownStep === CONFIRM_STEP && from.shipmentOrderId === undefined) {
     // A batch's confirmation whose answer was lost: other orders may share this shipment.
     o.confirmedInBatch(parent.shipmentOrderId, { siblings: undefined });
+    if (patched(Patch.SharedShipmentPayer) && (await paidByItsPayer(o, acts, parent))) return;
   }
   await pay(o, acts, parent, {
     awaitFunds: fundsFromCoordinator,
     ...(shares && { paidElsewhere: () => o.paidBySibling() }),
   });
   if (shares && o.paidItsShipment) await tellSiblings(o);
+}
+
+/**
+ * A shipment its batch confirmed with orders this one cannot name (the coordinator is gone, or
+ * the confirmation's answer was lost): each of them goes on alone, and one payment settles them
+ * all. The one with the smallest svc order id pays (unless it finds the shipment paid); the others
+ * look every while whether it is paid, and resume pays it from this order instead. True: paid.
+ */
+async function paidByItsPayer(o: Order, acts: Activities, parent: ParentOrder): Promise<boolean> {
+  const { shipmentOrderId } = parent;
+  // The unpaid orders of the shipment: none once any of them paid it.
+  const unpaid = (
+    await supplierCall(o, {
+      name: 'ordersOfShipment',
+      send: () => acts.supplier.ordersOfShipment(shipmentOrderId),
+    })
+  ).value;
+  const me = o.status.svcOrderId;
+  const members = [...new Set(unpaid)].sort();
+  if (members.length === 1 && members[0] === me) return false;
+  const paid = async (by: string): Promise<boolean> => {
+    const seen = (
+      await supplierCall(o, {
+        name: 'the shipment payment look-up',
+        send: () => orderReached(o, acts, PAID_STATUS),
+      })
+    ).value;
+    if (seen.done) o.paymentMade(`paid with its shipment ${shipmentOrderId} by ${by}`);
+    return seen.done;
+  };
+  const payer = members[0];
+  if (payer === undefined || payer === me) return paid('another order of it');
+  const every = Math.min(await waitBound(acts, false), SHARED_PAYMENT_CHECK_MS);
+  for (;;) {
+    if (o.paidBySibling() || (await paid(`its order ${payer}`))) return true;
+    const action = await o.waitAt(
+      Stage.AWAITING_PAYMENT,
+      `shipment ${shipmentOrderId}, which the supplier pays only whole, to be paid by its order ${payer} (looked up every ${Math.round(every / 1000)} s); resume pays it from this order`,
+      ['resume'],
+      { timeout: every, until: () => o.siblingPaidHeard },
+    );
+    if (action) {
+      o.answer(action, `paying shipment ${shipmentOrderId} from this order`);
+      return false;
+    }
+  }
 }
 
 function confirmedInBatch(o: Order, from: CheckoutProgress, shares: boolean): void {

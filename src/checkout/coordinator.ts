@@ -7,7 +7,8 @@
  * balance for every order of the account that waits for funds. It never fails.
  *
  * It continues as new when Temporal suggests it, or once this run received `signalsPerRun`
- * signals or holds `historyPerRun` events — whether or not batches are under way. Then it drains:
+ * signals or holds `historyPerRun` events (budgets of its settings: CHECKOUT_SIGNALS_PER_RUN,
+ * CHECKOUT_HISTORY_PER_RUN) — whether or not batches are under way. Then it drains:
  * it starts no batch and no balance read, lets the batches under way end (each is bounded by its
  * reconciling steps, and lagging ones raise a metric), and carries everything else over.
  * Batches stay in this workflow rather than in child workflows: a batch is four calls, draining
@@ -38,6 +39,7 @@ import {
   checkoutSettingsSignal,
   checkoutStatusQuery,
   checkoutWithdrawSignal,
+  checkoutBudgets,
   DEFAULT_CHECKOUT_SETTINGS,
   type CheckoutSettings,
 } from './contract.js';
@@ -56,25 +58,26 @@ export interface CheckoutLimits {
   lagBoundMs: number;
 }
 
-export const DEFAULT_CHECKOUT_LIMITS: CheckoutLimits = {
-  signalsPerRun: 4_000,
-  historyPerRun: 10_000,
-  lagBoundMs: 10 * 60_000,
-};
+const LAG_BOUND_MS = 10 * 60_000;
 
 export interface CheckoutInput {
   settings?: CheckoutSettings;
   /** State carried over from the previous run. */
   carried?: CheckoutCarryOver;
-  /** Default DEFAULT_CHECKOUT_LIMITS (tests set smaller ones). */
+  /** Over the budgets of the settings (tests set smaller ones). */
   limits?: Partial<CheckoutLimits>;
+}
+
+/** The run's limits now: its settings' budgets (a settings signal may change them), `override` first. */
+function limitsOf(c: CheckoutState, override: Partial<CheckoutLimits> | undefined): CheckoutLimits {
+  const { signalsPerRun, historyPerRun } = checkoutBudgets(c.settings);
+  return { signalsPerRun, historyPerRun, lagBoundMs: LAG_BOUND_MS, ...override };
 }
 
 export async function accountCheckout(input: CheckoutInput = {}): Promise<void> {
   // Runs that started before it keep their commands until they next continue as new (v1).
   // (Such a run only ever held the v1 shape: input from before the patch.)
   if (!patched(Patch.CheckoutCoordinator)) return accountCheckoutV1(input as CheckoutInputV1);
-  const limits = { ...DEFAULT_CHECKOUT_LIMITS, ...input.limits };
   const c = new CheckoutState(
     input.carried ?? {
       settings: input.settings ?? DEFAULT_CHECKOUT_SETTINGS,
@@ -108,6 +111,7 @@ export async function accountCheckout(input: CheckoutInput = {}): Promise<void> 
   for (;;) {
     // Taken first: whatever wakes the loop while it works makes it look again at once.
     const seen = c.wakeVersion;
+    const limits = limitsOf(c, input.limits);
     const now = new Date().getTime();
     const draining = runIsFull(c, limits);
     if (!draining) {
@@ -135,7 +139,10 @@ export async function accountCheckout(input: CheckoutInput = {}): Promise<void> 
         counterOf(metricMeter, METRICS.checkoutOrdersLeftOut).add(leftOut);
         log.warn(`checkout: ${leftOut} unconfirmed orders left out of the next run; they re-join`);
       }
-      await continueAsNew<typeof accountCheckout>({ carried, limits });
+      await continueAsNew<typeof accountCheckout>({
+        carried,
+        ...(input.limits !== undefined && { limits: input.limits }),
+      });
     }
     // A full run wakes it too: signals that change nothing due (an order joining a queue that
     // waits already) must not leave it asleep on a long timer past its budget.

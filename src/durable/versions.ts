@@ -65,4 +65,17 @@ export const Patch = {
    * ./v2.
    */
   DisputeAdopt: 'dispute-adopt-2026-11',
+  /**
+   * Orders a batch confirmed into one shipment without naming each other (their coordinator gone,
+   * or the confirmation's answer lost) pay it once: the one with the smallest svc order id pays,
+   * the others look it up until it is paid (steps/batchedCheckout.ts). Asked where such an order
+   * learns its shipment.
+   */
+  SharedShipmentPayer: 'shipment-payer-2026-11',
+  /**
+   * supplierSession continues as new at its budget also while it waits to renew (a refused key,
+   * getAccessToken's spacing): `token` updates then answer at once instead of waiting, so the run
+   * can end. Decided at the start of a run.
+   */
+  SessionDrains: 'session-drain-2026-11',
 } as const;

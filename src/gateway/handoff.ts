@@ -14,6 +14,7 @@ import {
   type RouteOutcome,
 } from '../inbox/contract.js';
 import type { WebhookMessage } from '../supplier/webhookMessages.js';
+import type { CheckoutSettings } from '../checkout/contract.js';
 import { queuePrefix, type TaskQueues } from '../temporal/taskQueues.js';
 import { webhookEvent } from './news.js';
 import { WebhookRouter } from './routing.js';
@@ -32,8 +33,9 @@ export class Handoff {
   constructor(
     private readonly client: Client,
     private readonly queues: TaskQueues,
+    checkout: CheckoutSettings,
   ) {
-    this.router = new WebhookRouter(client, queues);
+    this.router = new WebhookRouter(client, queues, checkout);
   }
 
   async handOff(message: IncomingWebhook, receivedAt: Date): Promise<HandoffOutcome> {

@@ -34,7 +34,7 @@ import {
   checkoutFundsSignal,
   checkoutStartOptions,
   checkoutWorkflowId,
-  DEFAULT_CHECKOUT_SETTINGS,
+  type CheckoutSettings,
 } from '../checkout/contract.js';
 import { WebhookChange, WebhookType } from '../supplier/api/webhooks.js';
 import type { WebhookMessage } from '../supplier/webhookMessages.js';
@@ -67,9 +67,11 @@ export class WebhookRouter {
   private readonly targets: OrderTargets;
   private readonly trackingTold = new TrackingTold();
 
+  /** `checkout`: the deployment's checkout settings, for a coordinator that must be started. */
   constructor(
     private readonly client: Client,
     private readonly queues: TaskQueues,
+    private readonly checkout: CheckoutSettings,
   ) {
     this.targets = new OrderTargets(client, queues);
   }
@@ -149,7 +151,7 @@ export class WebhookRouter {
     const news = makeupNews(m);
     if (m.params.status === MakeupStatus.Paid) {
       // Fails only when Temporal does: the webhook is answered 503 and the supplier retries.
-      await tellCheckoutToppedUp(this.client, this.queues);
+      await tellCheckoutToppedUp(this.client, this.queues, this.checkout);
       return { outcome: 'delivered', workflowIds: [checkoutWorkflowId(queuePrefix(this.queues))] };
     }
     const related = m.params.relationOrderId ?? undefined;
@@ -186,12 +188,16 @@ export class WebhookRouter {
 
 /**
  * A top-up was paid: the coordinator reads the balance now and tells the orders it covers. One
- * signal, with start: a coordinator an operator terminated comes back (with the default
- * settings, until a worker starts and gives it its own), and its waiting orders re-join it.
+ * signal, with start: a coordinator an operator terminated comes back with the deployment's
+ * `settings` (its budgets too), and its waiting orders re-join it.
  */
-async function tellCheckoutToppedUp(client: Client, queues: TaskQueues): Promise<void> {
+async function tellCheckoutToppedUp(
+  client: Client,
+  queues: TaskQueues,
+  settings: CheckoutSettings,
+): Promise<void> {
   await client.workflow.signalWithStart(CHECKOUT_WORKFLOW, {
-    ...checkoutStartOptions(queuePrefix(queues), queues.orders, DEFAULT_CHECKOUT_SETTINGS),
+    ...checkoutStartOptions(queuePrefix(queues), queues.orders, settings),
     signal: checkoutFundsSignal,
     signalArgs: [{ kind: 'toppedUp' }],
   });

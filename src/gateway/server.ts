@@ -16,6 +16,7 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { OrderClient } from '../client/orderClient.js';
 import type { Logger } from '../log.js';
 import type { TaskQueues } from '../temporal/taskQueues.js';
+import type { CheckoutSettings } from '../checkout/contract.js';
 import { bearerCheck } from './bearer.js';
 import { CODEC_PATH, registerCodecRoutes } from './codecRoutes.js';
 import { withinDeadline } from './deadline.js';
@@ -32,6 +33,11 @@ export interface GatewayOptions {
   queues: TaskQueues;
   /** The webhook signing key (the account's openId), or how to learn it. */
   openId: OpenIdSource;
+  /**
+   * The account's checkout settings (`checkoutSettings(config)`, as the workers'): a top-up
+   * starts a terminated checkout coordinator with them.
+   */
+  checkout: CheckoutSettings;
   /** Bearer token of the order intake; without one the intake answers 401 to everyone. */
   intakeToken?: string;
   log: Logger;
@@ -101,7 +107,7 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
     done();
   });
 
-  const handoff = new Handoff(client, queues);
+  const handoff = new Handoff(client, queues, opts.checkout);
   registerWebhookRoute(app, {
     signingKey: signingKey(opts.openId),
     handOff: (message, receivedAt, ms) =>

@@ -128,4 +128,6 @@ export interface SupplierSessionInput {
    * sandbox with another `--token-interval-s` (tests) sets it when it starts the session.
    */
   obtainIntervalMs?: number;
+  /** Updates handled per run (default UPDATES_PER_RUN; tests set fewer). */
+  updatesPerRun?: number;
 }

@@ -112,6 +112,11 @@ export async function supplierSession(input: SupplierSessionInput = {}): Promise
    */
   let backoff = false;
   const onNewPath = () => (backoff ||= patched(Patch.SessionBackoff));
+  /**
+   * The run ends at its budget even while it waits to renew: 200 orders asking for a token every
+   * few seconds fill a history in minutes, and a `token` update that waits keeps the run open.
+   */
+  const drains = patched(Patch.SessionDrains);
   const obtainIntervalMs = input.obtainIntervalMs ?? OBTAIN_INTERVAL_MS;
 
   let tokens = input.tokens;
@@ -140,8 +145,11 @@ export async function supplierSession(input: SupplierSessionInput = {}): Promise
     tokens !== undefined && tokens.accessToken !== reported && now() < tokens.accessExpiresAt;
   const renewalNeeded = () =>
     tokens === undefined || tokens.accessToken === reported || now() >= dueAt(tokens);
-  const timeToContinue = () =>
-    (shouldContinueAsNew() || updates >= UPDATES_PER_RUN) && allHandlersFinished();
+  const updatesPerRun = input.updatesPerRun ?? UPDATES_PER_RUN;
+  const wantsToContinue = () => shouldContinueAsNew() || updates >= updatesPerRun;
+  const timeToContinue = () => wantsToContinue() && allHandlersFinished();
+  /** A run that is due to continue as new answers its updates at once (drains). */
+  const draining = () => drains && wantsToContinue();
   const noteNoToken = () => {
     if (!usable()) noTokenSince ??= now();
   };
@@ -156,17 +164,17 @@ export async function supplierSession(input: SupplierSessionInput = {}): Promise
         if (rejected === refreshedUnchanged) obtainNext = true;
         reported = rejected;
         const seen = renewals;
-        await condition(() => renewals > seen, READ_WAIT_MS);
+        await condition(() => renewals > seen || draining(), READ_WAIT_MS);
       }
       noteNoToken();
       // A refused key will not mend within the wait: say so at once.
-      const answerable = () => usable() || keyRefusedSince !== undefined;
+      const answerable = () => usable() || keyRefusedSince !== undefined || draining();
       if (!(await condition(answerable, Math.max(1, deadline - now()))) || !usable()) {
         throw noTokenFailure();
       }
       // Due for renewal: give the renewal until the deadline, else answer the still valid token.
       const fresh = () => tokens !== undefined && usable() && now() < dueAt(tokens);
-      if (!fresh()) await condition(fresh, Math.max(1, deadline - now()));
+      if (!fresh()) await condition(() => fresh() || draining(), Math.max(1, deadline - now()));
       return grantOf(tokens!);
     },
     {
@@ -361,7 +369,8 @@ export async function supplierSession(input: SupplierSessionInput = {}): Promise
       if (wait > 0) {
         waitingFor = spacingNote(call, wait);
         // An operator's reauth turns a refresh into getAccessToken: decide again.
-        if (await condition(() => reauthAsked && call !== 'obtain', wait)) continue;
+        const due = () => drains && timeToContinue();
+        if (await condition(() => (reauthAsked && call !== 'obtain') || due(), wait)) continue;
       }
       lastCallSentAt = now();
       try {
@@ -438,7 +447,7 @@ export async function supplierSession(input: SupplierSessionInput = {}): Promise
           pauseMs: ms,
         });
         // An operator's reauth cuts the pause (the supplier's spacing still holds).
-        await condition(() => reauthAsked, ms);
+        await condition(() => reauthAsked || (drains && timeToContinue()), ms);
       }
     }
   }
@@ -466,6 +475,7 @@ export async function supplierSession(input: SupplierSessionInput = {}): Promise
       keyRefusedSince,
       noTokenSince,
       ...(input.obtainIntervalMs !== undefined && { obtainIntervalMs: input.obtainIntervalMs }),
+      ...(input.updatesPerRun !== undefined && { updatesPerRun: input.updatesPerRun }),
     }),
   });
 

@@ -300,13 +300,15 @@ describe('taskFailuresIn', () => {
     ]);
   });
 
-  it('leaves out what the server, a cache eviction or a reset wrote', () => {
+  it('leaves out what the server, a cache eviction, a reset or a terminate wrote', () => {
     expect(
       taskFailuresIn([
         failed(Cause.WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_COMMAND, 'new events'),
         failed(Cause.WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_UPDATE, 'an update came'),
         failed(Cause.WORKFLOW_TASK_FAILED_CAUSE_RESET_STICKY_TASK_QUEUE, 'evicted'),
         failed(Cause.WORKFLOW_TASK_FAILED_CAUSE_RESET_WORKFLOW, 'reset'),
+        // The server fails the task in flight of a run it terminates (an operator's terminate).
+        failed(Cause.WORKFLOW_TASK_FAILED_CAUSE_FORCE_CLOSE_COMMAND, ''),
       ]),
     ).toEqual([]);
   });

@@ -13,6 +13,7 @@ import { isLoopbackHost, startGateway, type StartedGateway } from '../../src/gat
 import { EncryptionCodec } from '../../src/temporal/encryption.js';
 import { taskQueues } from '../../src/temporal/taskQueues.js';
 import { quietLog } from './support.js';
+import { DEFAULT_CHECKOUT_SETTINGS } from '../../src/checkout/contract.js';
 
 const UI_ORIGIN = 'http://localhost:8233';
 const CODEC_TOKEN = 'codec-access-token-0123456789';
@@ -44,6 +45,7 @@ describe('the codec routes, by where the gateway listens', () => {
 
   const start = async (host: string, token?: string): Promise<StartedGateway> => {
     const gateway = await startGateway({
+      checkout: DEFAULT_CHECKOUT_SETTINGS,
       temporalClient: new Client({ connection, namespace: inject('temporalNamespace') }),
       queues: taskQueues('codec-access'),
       openId: 'unused-open-id',

@@ -18,7 +18,7 @@ import {
   visibleIn,
 } from '../support/orders.js';
 import { usOrder } from '../supplier/orderHelpers.js';
-import { messageId, pushSigned, useTestGateway } from './support.js';
+import { makeupMessage, pushSigned, useTestGateway } from './support.js';
 
 // No money: payments meet 1604000.
 const h = useOrderHarness('gw-makeup', 0);
@@ -26,21 +26,7 @@ const gateway = useTestGateway(h);
 
 const setBalance = (amount: number) => setAccountBalance(h.account.openId, amount);
 
-const makeup = (status: string) => ({
-  messageId: messageId('makeup'),
-  type: 'MAKEUP',
-  messageType: status,
-  params: {
-    orderId: `BT${Date.now()}`,
-    amount: 500,
-    reason: 'balance top-up',
-    type: 1,
-    diffUseType: 1,
-    status,
-    createDate: '2026-03-01 10:00:00',
-    ...(status === 'PAID' && { payOrderId: 'PAY-1', paymentDate: '2026-03-01 10:01:00' }),
-  },
-});
+const makeup = makeupMessage;
 
 it("with nobody waiting for funds, a top-up still reaches the account's checkout", async () => {
   const message = makeup('PAID');

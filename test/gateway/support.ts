@@ -20,6 +20,10 @@ import {
 import { startGateway, type StartedGateway } from '../../src/gateway/server.js';
 import type { OpenIdSource } from '../../src/gateway/signingKey.js';
 import { queuePrefix } from '../../src/temporal/taskQueues.js';
+import {
+  DEFAULT_CHECKOUT_SETTINGS,
+  type CheckoutSettings,
+} from '../../src/checkout/contract.js';
 import { eventually } from '../support/eventually.js';
 import { madeLater, type OrderHarness } from '../support/orders.js';
 
@@ -29,6 +33,8 @@ export interface TestGatewayOptions {
   openId?: OpenIdSource;
   intakeToken?: string;
   webhookDeadlineMs?: number;
+  /** The deployment's checkout settings (default: the product's defaults). */
+  checkout?: CheckoutSettings;
 }
 
 /**
@@ -54,6 +60,7 @@ export function startTestGateway(
     temporalClient: h.client,
     queues: h.queues,
     openId: options.openId ?? h.account.openId,
+    checkout: options.checkout ?? DEFAULT_CHECKOUT_SETTINGS,
     ...(options.intakeToken !== undefined && { intakeToken: options.intakeToken }),
     ...(options.webhookDeadlineMs !== undefined && {
       webhookDeadlineMs: options.webhookDeadlineMs,
@@ -97,6 +104,23 @@ export function messageId(tag: string): string {
   seq += 1;
   return `${tag}-${process.pid}-${Date.now().toString(36)}-${seq}`;
 }
+
+/** A MAKEUP (top-up) webhook message in `status` (PAID: the balance was topped up). */
+export const makeupMessage = (status: string) => ({
+  messageId: messageId('makeup'),
+  type: 'MAKEUP',
+  messageType: status,
+  params: {
+    orderId: `BT${Date.now()}`,
+    amount: 500,
+    reason: 'balance top-up',
+    type: 1,
+    diffUseType: 1,
+    status,
+    createDate: '2026-03-01 10:00:00',
+    ...(status === 'PAID' && { payOrderId: 'PAY-1', paymentDate: '2026-03-01 10:01:00' }),
+  },
+});
 
 /** The account's inbox; empty when the gateway never held anything (no workflow yet). */
 export async function inbox(h: OrderHarness): Promise<InboxView> {

@@ -27,6 +27,7 @@ import {
   quietLog,
   useTestGateway,
 } from './support.js';
+import { DEFAULT_CHECKOUT_SETTINGS } from '../../src/checkout/contract.js';
 
 const h = useOrderHarness('gw-webhooks');
 const gateway = useTestGateway(h);
@@ -327,6 +328,7 @@ describe('a slow Temporal', () => {
     const { port } = blackhole.address() as { port: number };
     connection = Connection.lazy({ address: `127.0.0.1:${port}` });
     slow = await startGateway({
+      checkout: DEFAULT_CHECKOUT_SETTINGS,
       temporalClient: new Client({ connection }),
       queues: taskQueues('gw-slow'),
       openId,

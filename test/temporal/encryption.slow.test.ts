@@ -35,6 +35,7 @@ import {
   useOrderHarness,
 } from '../support/orders.js';
 import { usOrder } from '../supplier/orderHelpers.js';
+import { DEFAULT_CHECKOUT_SETTINGS } from '../../src/checkout/contract.js';
 
 const key = (id: string) => ({ id, key: randomBytes(32) });
 const text = (bytes: Uint8Array | null | undefined) => Buffer.from(bytes ?? []).toString('utf8');
@@ -241,6 +242,7 @@ describe('an order with encryption on, on the real dev server', () => {
     plain = new Client({ connection: h.client.connection, namespace: inject('temporalNamespace') });
     const gateway = (codec: { token?: string; corsOrigins?: string[] }) =>
       startGateway({
+        checkout: DEFAULT_CHECKOUT_SETTINGS,
         temporalClient: h.client,
         queues: h.queues,
         openId: h.account.openId,

@@ -38,6 +38,7 @@ import {
   newSandboxAccount,
   type TestAccount,
 } from '../support/sandbox.js';
+import { DEFAULT_CHECKOUT_SETTINGS } from '../../src/checkout/contract.js';
 
 const WORKER_SETS = 4;
 const GATEWAYS = 2;
@@ -95,6 +96,7 @@ async function startWorkerProcess(): Promise<WorkerProcess> {
 async function startGatewayProcess(): Promise<GatewayProcess> {
   const { connection, client, tokens } = await processClient();
   const gateway = await startGateway({
+    checkout: DEFAULT_CHECKOUT_SETTINGS,
     temporalClient: client,
     queues,
     openId: () => tokens.openId(),

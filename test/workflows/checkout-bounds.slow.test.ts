@@ -111,6 +111,33 @@ describe('an order and a coordinator that is gone', () => {
     expect((await order.query(statusQuery)).stage).toBe(Stage.CANCELLED);
     await stageVisible(h, order);
   });
+
+  it('orders a vanished batch confirmed into one shipment pay it once: one pays, the others find it paid', async () => {
+    await settings({ quietMs: NEVER });
+    const a = await startOrder(h, flowB('vanished-a'));
+    const b = await startOrder(h, flowB('vanished-b'));
+    const sa = await reachStage(a, Stage.CREATED, waitsForBatch);
+    const sb = await reachStage(b, Stage.CREATED, waitsForBatch);
+    // The batch carted and confirmed them, then its coordinator was terminated before it paid
+    // (or told them): neither knows its shipment, nor that another order shares it.
+    const ids = [sa.svcOrderId!, sb.svcOrderId!];
+    await h.account.client.api.addCart({ svcOrderIdList: ids });
+    const shipmentOrderId = (await h.account.client.api.addCartConfirm({ svcOrderIdList: ids }))
+      .shipmentsId!;
+    const before = await accountStats(h.account.openId);
+    await terminateCoordinator();
+
+    const [paidA, paidB] = await Promise.all([
+      reachStage(a, Stage.AWAITING_SHIPMENT),
+      reachStage(b, Stage.AWAITING_SHIPMENT),
+    ]);
+    expect(paidA.shipmentOrderId).toBe(shipmentOrderId);
+    expect(paidB.shipmentOrderId).toBe(shipmentOrderId);
+    const after = await accountStats(h.account.openId);
+    expect(after.payments).toBe(before.payments + 1);
+    // Never a payment sent for a shipment already paid.
+    expect(after.repeatedPaymentsRefused).toBe(before.repeatedPaymentsRefused);
+  });
 });
 
 describe('a shipment shared by orders of one batch', () => {

@@ -6,6 +6,7 @@
  * orders, so what they were told is read from their history.
  */
 import type { WorkflowHandle } from '@temporalio/client';
+import type { temporal } from '@temporalio/proto';
 import { describe, expect, it } from 'vitest';
 import { Stage } from '../../src/order/contract.js';
 import { queuePrefix } from '../../src/temporal/taskQueues.js';
@@ -291,20 +292,49 @@ describe('the checkout coordinator', () => {
       120_000,
       1_000,
     );
-    let pending = 0;
-    let most = 0;
-    for (const e of events) {
-      if (e.signalExternalWorkflowExecutionInitiatedEventAttributes != null) pending += 1;
-      if (
-        e.signalExternalWorkflowExecutionFailedEventAttributes != null ||
-        e.externalWorkflowExecutionSignaledEventAttributes != null
-      ) {
-        pending -= 1;
-      }
-      most = Math.max(most, pending);
-    }
-    expect(most).toBeLessThanOrEqual(200);
+    expect(mostPending(events)).toBeLessThanOrEqual(200);
     expect((await c.query(checkoutStatusQuery)).awaitingFunds).toEqual([]);
+  });
+
+  it('takes its budgets from its settings: outcomes at once, and the signals after which it continues as new, carrying them', async () => {
+    const settings: CheckoutSettings = { ...QUIET, signalsPerRun: 40, outcomesInFlight: 3 };
+    const c = await coordinator({ settings });
+    const first = (await c.describe()).runId;
+    const since = new Date().toISOString();
+    const WAITERS = 20;
+    for (let i = 0; i < WAITERS; i++) {
+      await c.signal(checkoutFundsSignal, {
+        kind: 'wait',
+        workflowId: `gone-${i}-${c.workflowId}`,
+        amount: 1,
+        since,
+      });
+    }
+    await c.signal(checkoutFundsSignal, { kind: 'toppedUp' });
+    const events = await eventually(
+      'every waiter told',
+      async () => (await c.fetchHistory()).events ?? [],
+      (es) =>
+        es.filter((e) => e.signalExternalWorkflowExecutionFailedEventAttributes != null).length ===
+        WAITERS,
+      120_000,
+      1_000,
+    );
+    expect(mostPending(events)).toBeLessThanOrEqual(3);
+
+    for (let i = 0; i < 20; i++)
+      await c.signal(checkoutReadySignal, ready(`ghost-${i}-${c.workflowId}`));
+    await eventually(
+      'a new run',
+      () => c.describe(),
+      (d) => d.runId !== first,
+    );
+    const next = await eventually(
+      'the queue carried over',
+      () => h.client.workflow.getHandle(c.workflowId).query(checkoutStatusQuery),
+      (v) => v.waiting === 20,
+    );
+    expect(next.settings).toMatchObject({ signalsPerRun: 40, outcomesInFlight: 3 });
   });
 
   it('shows which orders wait on a batch that lags past its bound, and when no batch can start', async () => {
@@ -335,3 +365,22 @@ describe('the checkout coordinator', () => {
     });
   });
 });
+
+/** The most outgoing signals a history had pending at once. */
+function mostPending(events: readonly HistoryEvent[]): number {
+  let pending = 0;
+  let most = 0;
+  for (const e of events) {
+    if (e.signalExternalWorkflowExecutionInitiatedEventAttributes != null) pending += 1;
+    if (
+      e.signalExternalWorkflowExecutionFailedEventAttributes != null ||
+      e.externalWorkflowExecutionSignaledEventAttributes != null
+    ) {
+      pending -= 1;
+    }
+    most = Math.max(most, pending);
+  }
+  return most;
+}
+
+type HistoryEvent = temporal.api.history.v1.IHistoryEvent;

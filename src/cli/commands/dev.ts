@@ -189,6 +189,7 @@ export function register(program: Command): void {
         temporalClient: workers.client,
         queues,
         openId: () => supplier.tokens.openId(),
+        checkout: checkoutSettings(config),
         intakeToken,
         log: createLogger('gateway'),
         port: gatewayPort,

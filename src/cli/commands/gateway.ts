@@ -7,7 +7,7 @@
  */
 import type { Command } from 'commander';
 
-import { loadConfig } from '../../config.js';
+import { checkoutSettings, loadConfig } from '../../config.js';
 import { startGateway } from '../../gateway/server.js';
 import { createLogger } from '../../log.js';
 import { portOption, untilSignal } from '../options.js';
@@ -52,6 +52,7 @@ export function register(program: Command): void {
         temporalClient: temporal.client,
         queues: temporal.target.queues,
         openId,
+        checkout: checkoutSettings(config),
         intakeToken: config.GATEWAY_TOKEN,
         log,
         port: flags.port ?? config.GATEWAY_PORT,

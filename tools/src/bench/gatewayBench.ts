@@ -19,6 +19,7 @@ import { taskQueues } from '../../../src/temporal/taskQueues.js';
 import { startBareServer } from './bareServer.js';
 import { runLoad, type LoadRequest } from './load.js';
 import type { LoadStats } from './stats.js';
+import { DEFAULT_CHECKOUT_SETTINGS } from '../../../src/checkout/contract.js';
 
 export interface GatewayBenchOptions {
   concurrency: number;
@@ -94,6 +95,7 @@ export async function runGatewayBench(opts: GatewayBenchOptions): Promise<Gatewa
     );
 
     const gateway = await startGateway({
+      checkout: DEFAULT_CHECKOUT_SETTINGS,
       temporalClient: client,
       queues,
       openId,

@@ -1,3 +1,5 @@
+import { DEFAULT_CHECKOUT_BUDGETS, type CheckoutBudgets } from '../../../src/checkout/contract.js';
+
 /**
  * `--lowered-limits`: the dev server's history and signal limits cut so that a few hundred
  * orders press on the account's singletons (checkout coordinator, session, inbox, sweeper) as a
@@ -22,4 +24,44 @@ export function dynamicConfigArgs(values: Readonly<Record<string, unknown>>): st
     '--dynamic-config-value',
     `${key}=${JSON.stringify(value)}`,
   ]);
+}
+
+/** Temporal's defaults of the limits the checkout coordinator's budgets stay under. */
+const TEMPORAL_DEFAULTS = {
+  'history.maximumSignalsPerExecution': 10_000,
+  'limit.historyCount.error': 51_200,
+  'limit.numPendingSignals.error': 2_000,
+} as const;
+
+/**
+ * The checkout coordinator's budgets under these limits: the share of each limit that the
+ * defaults take of Temporal's defaults (a limit not lowered keeps its default budget).
+ */
+export function checkoutBudgetsUnder(limits: Readonly<Record<string, number>>): CheckoutBudgets {
+  const share = (budget: number, key: keyof typeof TEMPORAL_DEFAULTS): number => {
+    const limit = limits[key];
+    return limit === undefined
+      ? budget
+      : Math.max(1, Math.floor((budget * limit) / TEMPORAL_DEFAULTS[key]));
+  };
+  return {
+    signalsPerRun: share(
+      DEFAULT_CHECKOUT_BUDGETS.signalsPerRun,
+      'history.maximumSignalsPerExecution',
+    ),
+    historyPerRun: share(DEFAULT_CHECKOUT_BUDGETS.historyPerRun, 'limit.historyCount.error'),
+    outcomesInFlight: share(
+      DEFAULT_CHECKOUT_BUDGETS.outcomesInFlight,
+      'limit.numPendingSignals.error',
+    ),
+  };
+}
+
+/** The workers' and the gateway's environment for these budgets (src/config.ts). */
+export function checkoutBudgetEnv(budgets: CheckoutBudgets): Record<string, string> {
+  return {
+    CHECKOUT_SIGNALS_PER_RUN: String(budgets.signalsPerRun),
+    CHECKOUT_HISTORY_PER_RUN: String(budgets.historyPerRun),
+    CHECKOUT_OUTCOMES_IN_FLIGHT: String(budgets.outcomesInFlight),
+  };
 }

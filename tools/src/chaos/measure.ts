@@ -152,8 +152,9 @@ export interface StageMismatch {
 
 /**
  * Causes of a failed workflow task that are not the workflow code's doing: the server refusing a
- * completion because new events arrived, a worker's cache eviction, a failover, or a reset (which
- * writes one into the history).
+ * completion because new events arrived, a worker's cache eviction, a failover, a reset (which
+ * writes one into the history), or the server closing a run whose task was in flight (an
+ * operator's terminate, the current run a reset ends: FORCE_CLOSE_COMMAND).
  */
 const NOT_THE_CODE: ReadonlySet<number> = new Set([
   Cause.WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_COMMAND,
@@ -161,6 +162,7 @@ const NOT_THE_CODE: ReadonlySet<number> = new Set([
   Cause.WORKFLOW_TASK_FAILED_CAUSE_RESET_STICKY_TASK_QUEUE,
   Cause.WORKFLOW_TASK_FAILED_CAUSE_FAILOVER_CLOSE_COMMAND,
   Cause.WORKFLOW_TASK_FAILED_CAUSE_RESET_WORKFLOW,
+  Cause.WORKFLOW_TASK_FAILED_CAUSE_FORCE_CLOSE_COMMAND,
 ]);
 const MESSAGE_CHARS = 160;
 

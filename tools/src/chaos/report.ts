@@ -57,7 +57,7 @@ export function summary(r: ChaosReport): ChaosSummary {
   };
 }
 
-/** The counters that must be 0 for the run to pass. */
+/** The counters that must be 0 for the run to pass (issue 16: task failures and stage mismatches too). */
 export function failingCounters(s: ChaosSummary): string[] {
   const counters = {
     failedWorkflows: s.failedWorkflows,
@@ -65,6 +65,8 @@ export function failingCounters(s: ChaosSummary): string[] {
     secondPayments: s.secondPayments,
     stuckWithoutReason: s.stuckWithoutReason,
     mismatches: s.mismatches,
+    stageMismatches: s.stageMismatches.length,
+    workflowTaskFailures: s.workflowTaskFailures,
   };
   return Object.entries(counters)
     .filter(([, n]) => n !== 0)

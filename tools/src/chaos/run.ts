@@ -22,7 +22,7 @@ import { queuePrefix } from '../../../src/temporal/taskQueues.js';
 import { checkoutWorkflowId } from '../../../src/checkout/contract.js';
 import { disputeSettled, judge, orderSettled } from './measure.js';
 import { observe } from './observe.js';
-import { LOWERED_LIMITS } from './limits.js';
+import { checkoutBudgetsUnder, LOWERED_LIMITS } from './limits.js';
 import { reauth, resetToLastWorkflowTask, terminate, type OperatedRun } from './operator.js';
 import { chaosOrders, type ChaosOrder } from './orders.js';
 import {
@@ -126,6 +126,11 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   say(`chaos: ${opts.orders} orders, seed ${opts.seed}, run ${runId}, files in ${workDir}`);
 
   const loweredLimits = opts.loweredLimits ? LOWERED_LIMITS : undefined;
+  if (loweredLimits !== undefined) {
+    say(
+      `checkout budgets under the lowered limits: ${JSON.stringify(checkoutBudgetsUnder(loweredLimits))}`,
+    );
+  }
   const stack = await startStack({ ...opts, loweredLimits, workDir, log, notes });
   let report: ChaosReport;
   try {

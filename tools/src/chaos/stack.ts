@@ -20,7 +20,7 @@ import {
   startLocalStack,
   workerProcess,
 } from '../localStack/stack.js';
-import { dynamicConfigArgs } from './limits.js';
+import { checkoutBudgetEnv, checkoutBudgetsUnder, dynamicConfigArgs } from './limits.js';
 import type { TemporalServer } from '../localStack/temporalServer.js';
 import { waitFor } from '../localStack/wait.js';
 
@@ -78,6 +78,9 @@ export async function startStack(o: StackOptions): Promise<ChaosStack> {
     const env: NodeJS.ProcessEnv = {
       ...stack.env,
       SUPPLIER_API_KEY: account.apiKey,
+      // The coordinator continues as new below the server's lowered limits, not only at its hint.
+      ...(o.loweredLimits !== undefined &&
+        checkoutBudgetEnv(checkoutBudgetsUnder(o.loweredLimits))),
       SUPPLIER_RATE_PER_SECOND: String(o.ratePerSecond),
       SUPPLIER_BATCH_RATE_PER_SECOND: String(o.batchRatePerSecond),
       TRACKING_EVERY_SECONDS: String(o.trackingEverySeconds),
