@@ -5,7 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { checkoutBudgetEnv, checkoutBudgetsUnder, LOWERED_LIMITS } from '../../tools/src/chaos/limits.js';
+import {
+  checkoutBudgetEnv,
+  checkoutBudgetsUnder,
+  LOWERED_LIMITS,
+} from '../../tools/src/chaos/limits.js';
 import { checkoutSettings, loadConfig } from '../../src/config.js';
 import { DEFAULT_CHECKOUT_BUDGETS } from '../../src/checkout/contract.js';
 

@@ -20,10 +20,7 @@ import {
 import { startGateway, type StartedGateway } from '../../src/gateway/server.js';
 import type { OpenIdSource } from '../../src/gateway/signingKey.js';
 import { queuePrefix } from '../../src/temporal/taskQueues.js';
-import {
-  DEFAULT_CHECKOUT_SETTINGS,
-  type CheckoutSettings,
-} from '../../src/checkout/contract.js';
+import { DEFAULT_CHECKOUT_SETTINGS, type CheckoutSettings } from '../../src/checkout/contract.js';
 import { eventually } from '../support/eventually.js';
 import { madeLater, type OrderHarness } from '../support/orders.js';
 
