@@ -15,9 +15,12 @@ import proto from '@temporalio/proto';
 
 const { TaskQueueKind, TaskQueueType } = proto.temporal.api.enums.v1;
 
-/** gRPC status codes Temporal answers with here. */
-const DEADLINE_EXCEEDED = 4;
-const FAILED_PRECONDITION = 9;
+/**
+ * gRPC status codes that are an answer (bad input, no such workflow, no access). Any other failure
+ * of a query or Update to a workflow (a deadline, no recent poller, a busy or restarting server)
+ * is a call it did not answer, and the caller is told why as far as Temporal knows.
+ */
+const ANSWERS = new Set([3, 5, 6, 7, 12, 16]);
 
 /** How long finding out why may take. */
 const DIAGNOSIS_MS = 5_000;
@@ -27,8 +30,7 @@ export function isUnanswered(err: unknown): boolean {
   if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return true;
   const grpc = err instanceof ServiceError ? err.cause : err;
   if (!isGrpcServiceError(grpc)) return false;
-  const code = grpc.code as number;
-  return code === DEADLINE_EXCEEDED || code === FAILED_PRECONDITION;
+  return !ANSWERS.has(grpc.code);
 }
 
 /** Why `workflowId` does not answer, in a sentence for a person; never throws. */
