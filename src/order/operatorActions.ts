@@ -57,6 +57,8 @@ export class OperatorActions {
   async request(kind: ActionKind, input: unknown): Promise<ActionResult> {
     const action: PendingAction = { id: this.nextActionId++, kind, input };
     this.waiting.push(action);
+    // Bounded: the workflow answers every waiting action before it ends (fulfillOrder), and the
+    // caller's Update gives up after ANSWER_TIMEOUT_SECONDS (src/client/unanswered.ts).
     await condition(() => action.result !== undefined);
     return action.result!;
   }
