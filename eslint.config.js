@@ -17,7 +17,7 @@ const workflowSandboxMessage =
   '(docs/architecture.md §2.1, §19). Do it in an activity.';
 
 /** The business areas: each holds its contract.ts, its activities and its workflows. */
-const AREAS = '{order,checkout,tracking,dispute,session,inbox,storeEvents}';
+const AREAS = '{accounts,order,checkout,tracking,dispute,session,inbox,storeEvents}';
 
 /** Area files that run in the worker process, outside the workflow sandbox, besides activities. */
 const WORKER_SIDE = [
@@ -26,6 +26,8 @@ const WORKER_SIDE = [
   'src/order/gauges.ts',
   'src/tracking/sweeperStart.ts',
   'src/storeEvents/{signing,sending,history,backlogGauge}.ts',
+  // The account registry's store and watcher: the worker, the gateway and the CLI read it.
+  'src/accounts/*.ts',
 ];
 
 /**

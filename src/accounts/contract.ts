@@ -1,0 +1,73 @@
+/**
+ * Supplier accounts as data (issue 17): one deployment of workers serves many supplier accounts.
+ * An account is a record of the registry, not a queue set or a deployment. This contract is what
+ * every other area imports: the id rule, the rate tiers, the record, and the directory that
+ * workers, the gateway and the CLI read. The registry's store is in src/accounts/registry*.ts.
+ * Sandbox-safe: no imports, no I/O.
+ */
+
+/** The account of a deployment's own environment (SUPPLIER_API_KEY, or the local sandbox). */
+export const DEFAULT_ACCOUNT = 'default';
+
+/** Lower-case letters, digits and `-`, 1 to 32, starting with a letter or digit. */
+export const ACCOUNT_ID = /^[a-z0-9][a-z0-9-]{0,31}$/;
+export const ACCOUNT_ID_RULE =
+  'must be 1 to 32 lower-case letters, digits or "-", starting with a letter or digit';
+
+export function isAccountId(value: unknown): value is string {
+  return typeof value === 'string' && ACCOUNT_ID.test(value);
+}
+
+/** The supplier's request-rate tiers: requests per second of one account. */
+export const RATE_TIERS = [1, 2, 4, 6] as const;
+export type RateTier = (typeof RATE_TIERS)[number];
+
+/** What the registry holds about an account, secrets aside: safe to list and to log. */
+export interface AccountSettings {
+  id: string;
+  /** The account's general request rate (requests per second). */
+  tier: RateTier;
+  /** The supplier's base URL; absent: the deployment's (SUPPLIER_BASE_URL, or the sandbox). */
+  baseUrl?: string;
+  /** Where the account's order and dispute events go; absent: the deployment's (STORE_EVENTS_URL). */
+  storeEventsUrl?: string;
+}
+
+/** An account with its secrets: held by workers and the gateway only, never logged. */
+export interface Account extends AccountSettings {
+  /** The supplier API key. Secret. */
+  apiKey: string;
+  /** The webhook signing key (the account's openId); absent: learned from its token response. */
+  openId?: string;
+  /** The store-events signing secret(s) (`whsec_…`); required with storeEventsUrl. Secret. */
+  storeEventsSecret?: string;
+  /** SHA-256 (hex) of each store intake token that may act on this account's orders. */
+  intakeTokenSha256: readonly string[];
+}
+
+/** The accounts a process knows now; the registry reloads it when the store changes. */
+export interface AccountDirectory {
+  /** The account, or undefined when the registry has no such account (refuse, never guess). */
+  get(id: string): Account | undefined;
+  list(): readonly Account[];
+  /** Called after each change the process has taken in (added, removed, tier changed, …). */
+  subscribe(listener: (accounts: readonly Account[]) => void): () => void;
+}
+
+/**
+ * The scope that names an account's per-account workflows (session, coordinator, sweeper, inbox)
+ * within a queue set: the default account keeps the ids it had before accounts were data
+ * (the queue prefix alone), so runs in flight keep their ids; another account adds its id.
+ */
+export function accountScope(queuePrefix: string, account: string): string {
+  if (account === DEFAULT_ACCOUNT) return queuePrefix;
+  return queuePrefix === '' ? account : `${queuePrefix}/${account}`;
+}
+
+/** Thrown where an order or a command names an account that the registry does not have. */
+export class UnknownAccountError extends Error {
+  override readonly name = 'UnknownAccountError';
+  constructor(readonly account: string) {
+    super(`no supplier account "${account}" (add it with \`dropflow account add ${account}\`)`);
+  }
+}
