@@ -14,6 +14,7 @@ import {
   searchAttributeKeys,
   searchAttributeTypes,
   StoreEventsBehind,
+  SupplierAccount,
   SvcOrderId,
 } from '../src/temporal/searchAttributes.js';
 
@@ -31,7 +32,7 @@ describe('Temporal dev server', () => {
     await connection.close();
   });
 
-  it("defines dropflow's six search attributes", () => {
+  it("defines dropflow's seven search attributes", () => {
     expect(searchAttributeTypes).toEqual({
       FulfillmentStage: 'KEYWORD',
       OrderNumber: 'KEYWORD',
@@ -39,6 +40,7 @@ describe('Temporal dev server', () => {
       FulfillmentFlow: 'KEYWORD',
       NeedsAttention: 'BOOL',
       StoreEventsBehind: 'BOOL',
+      SupplierAccount: 'KEYWORD',
     });
     expect(searchAttributeKeys).toEqual([
       FulfillmentStage,
@@ -47,6 +49,7 @@ describe('Temporal dev server', () => {
       FulfillmentFlow,
       NeedsAttention,
       StoreEventsBehind,
+      SupplierAccount,
     ]);
   });
 

@@ -39,6 +39,15 @@ export const StoreEventsBehind = defineSearchAttributeKey(
   SearchAttributeType.BOOL,
 );
 
+/**
+ * The supplier account a workflow works for (src/accounts/contract.ts): set by whoever starts it,
+ * carried over continue-as-new. Absent on runs started before accounts were data: `default`.
+ */
+export const SupplierAccount = defineSearchAttributeKey(
+  'SupplierAccount',
+  SearchAttributeType.KEYWORD,
+);
+
 /** Every search-attribute key of dropflow, e.g. for `TestWorkflowEnvironment.createLocal`. */
 export const searchAttributeKeys = [
   FulfillmentStage,
@@ -47,6 +56,7 @@ export const searchAttributeKeys = [
   FulfillmentFlow,
   NeedsAttention,
   StoreEventsBehind,
+  SupplierAccount,
 ] as const;
 
 /**
