@@ -22,6 +22,13 @@ export function isAccountId(value: unknown): value is string {
 export const RATE_TIERS = [1, 2, 4, 6] as const;
 export type RateTier = (typeof RATE_TIERS)[number];
 
+/**
+ * The memo key that carries an account's tier into its workflows: a workflow's supplier tasks
+ * carry it as their fairness weight, so the server limits the account to `tier` requests per
+ * second (src/durable/account.ts). Its starter sets it from the registry.
+ */
+export const SUPPLIER_TIER_MEMO = 'supplierTier';
+
 /** What the registry holds about an account, secrets aside: safe to list and to log. */
 export interface AccountSettings {
   id: string;

@@ -5,9 +5,18 @@
  */
 import { workflowInfo } from '@temporalio/workflow';
 
-import { DEFAULT_ACCOUNT } from '../accounts/contract.js';
+import { DEFAULT_ACCOUNT, SUPPLIER_TIER_MEMO } from '../accounts/contract.js';
 import { SupplierAccount } from '../temporal/searchAttributes.js';
 
 export function workflowAccount(): string {
   return workflowInfo().typedSearchAttributes.get(SupplierAccount) ?? DEFAULT_ACCOUNT;
+}
+
+/**
+ * The account's tier as its starter saw it in the registry (memo `supplierTier`): the fairness
+ * weight of the workflow's supplier tasks. Undefined on runs started before accounts were data.
+ */
+export function accountTier(): number | undefined {
+  const tier = workflowInfo().memo?.[SUPPLIER_TIER_MEMO];
+  return typeof tier === 'number' && tier > 0 ? tier : undefined;
 }
