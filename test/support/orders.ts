@@ -8,6 +8,7 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import {
   ORDER_WORKFLOW,
   orderWorkflowId,
+  resumeUpdate,
   statusQuery,
   type OrderStatus,
   type Stage,
@@ -215,6 +216,27 @@ export async function startOrder(h: OrderHarness, input: OrderInput): Promise<Wo
  * Waits until the order is at `stage` (and `also` holds of its status), failing early if it stops
  * somewhere else a person would have to act, or finishes.
  */
+/**
+ * Resumes an order as an operator would, once it waits for a person: a status query can show a
+ * stage a moment before the wait that takes `resume` begins, or between two checks of one wait,
+ * and the order then refuses with "it is not waiting for a person"; an operator tries again.
+ */
+export async function resumeWhenWaiting(handle: WorkflowHandle, by = 'test'): Promise<void> {
+  await eventually(
+    `${handle.workflowId} to take resume`,
+    () =>
+      handle.executeUpdate(resumeUpdate, { args: [{ by }] }).then(
+        () => true,
+        (err: unknown) => {
+          const cause = (err as { cause?: { message?: string } }).cause?.message ?? '';
+          if (/not waiting for a person/.test(cause)) return false;
+          throw err;
+        },
+      ),
+    (taken) => taken,
+  );
+}
+
 export async function reachStage(
   handle: WorkflowHandle,
   stage: Stage,

@@ -5,13 +5,7 @@
  * cancelled while a sibling may pay it. Batches here never close by time (the test closes them).
  */
 import { describe, expect, it } from 'vitest';
-import {
-  cancelUpdate,
-  resumeUpdate,
-  Stage,
-  statusQuery,
-  type OrderStatus,
-} from '../../src/order/contract.js';
+import { cancelUpdate, Stage, statusQuery, type OrderStatus } from '../../src/order/contract.js';
 import { configureCheckout } from '../../src/checkout/startActivities.js';
 import { queuePrefix } from '../../src/temporal/taskQueues.js';
 import {
@@ -24,6 +18,7 @@ import {
 import { eventually } from '../support/eventually.js';
 import {
   reachStage,
+  resumeWhenWaiting,
   stageVisible,
   startOrder,
   validOrder,
@@ -191,7 +186,7 @@ describe('a shipment shared by orders of one batch', () => {
     const { a, b, shipmentOrderId } = await sharedShipment('shared');
     const paymentsBefore = (await accountStats(h.account.openId)).payments;
     await setBalance(10_000);
-    await a.executeUpdate(resumeUpdate, { args: [{ by: 'test' }] });
+    await resumeWhenWaiting(a);
     const paidA = await reachStage(a, Stage.AWAITING_SHIPMENT);
     const paidB = await reachStage(b, Stage.AWAITING_SHIPMENT);
     expect(paidB.payId).toBe(paidA.payId);
