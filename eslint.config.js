@@ -70,7 +70,13 @@ const LAYERS = [
   {
     name: 'entry points',
     what: 'the worker, the client, the gateway and the CLI',
-    files: ['src/workflows.ts', 'src/worker.ts', 'src/client/**', 'src/gateway/**', 'src/cli/**'],
+    files: [
+      'src/{workflows,versionedWorkflows}.ts',
+      'src/worker.ts',
+      'src/client/**',
+      'src/gateway/**',
+      'src/cli/**',
+    ],
   },
 ];
 
@@ -176,7 +182,7 @@ export default defineConfig(
   // Workflow code: deterministic, sandboxed (docs/architecture.md §2.1, §19).
   {
     files: [
-      'src/workflows.ts',
+      'src/{workflows,versionedWorkflows}.ts',
       'src/durable/**/*.ts',
       'src/frozen/**/*.ts',
       `src/${AREAS}/**/*.ts`,

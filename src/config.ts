@@ -21,6 +21,12 @@ const keyRule = 'must be the base64 of 32 random bytes (e.g. `openssl rand -base
 const isAesKey = (value: string): boolean =>
   z.base64().safeParse(value).success && Buffer.from(value, 'base64').length === 32;
 
+// Visibility names a version `<deployment>:<buildId>`: neither may hold the separators.
+const DEPLOYMENT_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+const deploymentNameRule = 'must be 1 to 64 letters, digits, "_" or "-"';
+const BUILD_ID = /^[A-Za-z0-9._-]{1,128}$/;
+const buildIdRule = 'must be 1 to 128 letters, digits, ".", "_" or "-"';
+
 /** An AES-256 key: base64 of 32 bytes. */
 const aesKey = z.string().refine(isAesKey, { error: keyRule });
 
@@ -196,6 +202,17 @@ export const Env = z.object({
    */
   REPLAY_CHECK_LIMIT: z.coerce.number().int().min(0).max(1_000).default(50),
   /**
+   * Worker Deployment Versioning: the workers of `dropflow worker` poll the orders queue as the
+   * version WORKER_DEPLOYMENT_NAME / WORKER_BUILD_ID (docs/changing-workflows.md, "Versioned
+   * deploys"). Unset: unversioned, every worker takes every task. The build id defaults to the
+   * package version and a hash of the workflow code (src/temporal/deployment.ts).
+   */
+  WORKER_DEPLOYMENT_NAME: z
+    .string()
+    .regex(DEPLOYMENT_NAME, { error: deploymentNameRule })
+    .optional(),
+  WORKER_BUILD_ID: z.string().regex(BUILD_ID, { error: buildIdRule }).optional(),
+  /**
    * Encrypts Temporal payloads (inputs, results, signals, queries, memo) with AES-256-GCM; every
    * worker, gateway and CLI of the deployment needs it. Unset: payloads are stored in clear
    * (`dropflow dev` then keeps a key of its own in the data directory). Never logged.
@@ -270,4 +287,23 @@ export function storeEventsOptions(config: Config): StoreEventsOptions {
     );
   }
   return { ...timing, url: config.STORE_EVENTS_URL, secret: config.STORE_EVENTS_SECRET };
+}
+
+/**
+ * The deployment `dropflow worker` polls as, with the build id when one is set (otherwise the
+ * worker derives it from its workflow code); undefined: unversioned.
+ */
+export function workerDeployment(
+  config: Config,
+): { deploymentName: string; buildId?: string } | undefined {
+  if (config.WORKER_DEPLOYMENT_NAME === undefined) {
+    if (config.WORKER_BUILD_ID === undefined) return undefined;
+    throw new ConfigError(
+      'invalid environment: WORKER_BUILD_ID: is used only with WORKER_DEPLOYMENT_NAME',
+    );
+  }
+  return {
+    deploymentName: config.WORKER_DEPLOYMENT_NAME,
+    ...(config.WORKER_BUILD_ID !== undefined && { buildId: config.WORKER_BUILD_ID }),
+  };
 }

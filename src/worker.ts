@@ -18,7 +18,7 @@
 import { fileURLToPath } from 'node:url';
 
 import { Client } from '@temporalio/client';
-import type { DataConverter } from '@temporalio/common';
+import type { DataConverter, WorkerDeploymentVersion } from '@temporalio/common';
 import {
   NativeConnection,
   Worker,
@@ -45,6 +45,10 @@ import { DEFAULT_CHECKOUT_SETTINGS, type CheckoutSettings } from './checkout/con
 
 /** The workflow code the orders worker bundles when no prebuilt bundle is given. */
 export const WORKFLOWS_PATH = fileURLToPath(new URL('./workflows.ts', import.meta.url));
+/** The same workflows with their versioning behaviours: what a versioned orders worker bundles. */
+export const VERSIONED_WORKFLOWS_PATH = fileURLToPath(
+  new URL('./versionedWorkflows.ts', import.meta.url),
+);
 
 export interface CreateWorkersOptions {
   /** An existing connection (not closed by the workers); otherwise one is opened from `address`. */
@@ -83,6 +87,11 @@ export interface CreateWorkersOptions {
    * (src/temporal/encryption.ts). Default: the SDK's, payloads in clear.
    */
   dataConverter?: DataConverter;
+  /**
+   * The Worker Deployment Version the orders worker polls as (WORKER_DEPLOYMENT_NAME); a prebuilt
+   * `workflowBundle` must then come from VERSIONED_WORKFLOWS_PATH. Default: unversioned.
+   */
+  deployment?: WorkerDeploymentVersion;
   /** How long in-flight tasks may finish after shutdown is asked (default 10 s). */
   shutdownGraceTime?: string;
   log?: Logger;
@@ -123,7 +132,11 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
         taskQueue: queues.orders,
         ...(opts.workflowBundle !== undefined
           ? { workflowBundle: opts.workflowBundle }
-          : { workflowsPath: WORKFLOWS_PATH }),
+          : {
+              workflowsPath:
+                opts.deployment === undefined ? WORKFLOWS_PATH : VERSIONED_WORKFLOWS_PATH,
+            }),
+        ...versionedAs(opts.deployment),
         activities: {
           ...orchestrationActivities(client),
           // The gateway's durable destinations: the inbox's replays, catalogue forwarding.
@@ -205,4 +218,21 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
       },
     };
   }
+}
+
+/**
+ * The orders worker as a deployment version, or unversioned. Only the orders queue is versioned:
+ * the supplier queues stay one queue whatever builds run, so the account's rate limit holds across
+ * a rolling deploy; a versioned run's supplier calls go to their unversioned workers.
+ */
+function versionedAs(deployment: WorkerDeploymentVersion | undefined) {
+  if (deployment === undefined) return {};
+  return {
+    workerDeploymentOptions: {
+      useWorkerVersioning: true,
+      version: deployment,
+      // What a workflow without a declared behaviour gets: the one patching keeps safe.
+      defaultVersioningBehavior: 'AUTO_UPGRADE',
+    },
+  } as const;
 }

@@ -8,14 +8,18 @@
  * coordinator, supplier session, tracking sweeper, webhook inbox, catalogue events), which started
  * long before the newest orders, and the oldest open run of every workflow type, the one most
  * likely to have recorded a path the code no longer takes.
+ *
+ * A versioned worker (WORKER_DEPLOYMENT_NAME) replays only the runs its version may take over: the
+ * unpinned ones and those pinned to its own build id; runs pinned to another build never reach it.
  */
 import {
   isGrpcServiceError,
   ServiceError,
   WorkflowNotFoundError,
   type Client,
+  type WorkflowExecutionInfo,
 } from '@temporalio/client';
-import type { DataConverter } from '@temporalio/common';
+import type { DataConverter, WorkerDeploymentVersion } from '@temporalio/common';
 import { Worker, type WorkflowBundle } from '@temporalio/worker';
 
 import { ORDER_WORKFLOW } from '../order/contract.js';
@@ -35,6 +39,7 @@ import {
 } from '../tracking/contract.js';
 import { queuePrefix, queuesOf } from './taskQueues.js';
 import { literal } from './visibility.js';
+import { isTakenOverBy, takenOverBy, versionOf } from './deployment.js';
 
 /** Every workflow type the orders worker runs (src/workflows.ts). */
 export const WORKFLOW_TYPES: readonly string[] = [
@@ -59,6 +64,8 @@ const NOT_FOUND = 5;
 export interface ReplayCheck {
   /** Workflows whose histories were replayed. */
   checked: number;
+  /** How many of them last ran on each version (`<deployment>:<buildId>`, or `unversioned`). */
+  versions: Record<string, number>;
   /** Those the code cannot replay, with the error. */
   failures: { workflowId: string; type: string; error: string }[];
 }
@@ -67,6 +74,8 @@ export interface OpenRun {
   workflowId: string;
   runId: string;
   type: string;
+  /** The version it last ran on (`<deployment>:<buildId>`), or `unversioned`. */
+  version: string;
 }
 
 export async function replayOpenWorkflows(
@@ -77,6 +86,8 @@ export async function replayOpenWorkflows(
     /** This many of the newest open workflows, besides the singletons and each type's oldest. */
     limit: number;
     dataConverter?: DataConverter;
+    /** The version the worker polls as; only the runs it may take over are replayed. */
+    deployment?: WorkerDeploymentVersion;
   },
 ): Promise<ReplayCheck> {
   const open = await openWorkflowsToReplay(client, opts);
@@ -105,7 +116,9 @@ export async function replayOpenWorkflows(
       });
     }
   }
-  return { checked: open.length, failures };
+  const versions: Record<string, number> = {};
+  for (const w of open) versions[w.version] = (versions[w.version] ?? 0) + 1;
+  return { checked: open.length, versions, failures };
 }
 
 /**
@@ -114,16 +127,19 @@ export async function replayOpenWorkflows(
  */
 export async function openWorkflowsToReplay(
   client: Client,
-  opts: { taskQueue: string; limit: number },
+  opts: { taskQueue: string; limit: number; deployment?: WorkerDeploymentVersion },
 ): Promise<OpenRun[]> {
   const open = new Map<string, OpenRun>();
   const add = (run: OpenRun | undefined): void => {
     if (run !== undefined && !open.has(run.runId)) open.set(run.runId, run);
   };
-  const onQueue = `ExecutionStatus = 'Running' AND TaskQueue = ${literal(opts.taskQueue)}`;
+  const { deployment } = opts;
+  const onQueue =
+    `ExecutionStatus = 'Running' AND TaskQueue = ${literal(opts.taskQueue)}` +
+    (deployment === undefined ? '' : ` AND ${takenOverBy(deployment)}`);
   for (const run of await newestOpen(client, onQueue, opts.limit)) add(run);
   for (const workflowId of singletonIds(opts.taskQueue)) {
-    add(await runningOn(client, workflowId, opts.taskQueue));
+    add(await runningOn(client, workflowId, opts.taskQueue, deployment));
   }
   const sorting = { supported: true };
   for (const type of WORKFLOW_TYPES) {
@@ -151,22 +167,29 @@ async function newestOpen(client: Client, query: string, limit: number): Promise
     query,
     pageSize: Math.min(limit, SCAN_PAGE_SIZE),
   })) {
-    runs.push({ workflowId: w.workflowId, runId: w.runId, type: w.type });
+    runs.push(openRun(w));
     if (runs.length >= limit) break;
   }
   return runs;
 }
 
-/** The current run of `workflowId` when it is open on `taskQueue` (describe: no visibility lag). */
+/**
+ * The current run of `workflowId` when it is open on `taskQueue` and `deployment` may take it over
+ * (describe: no visibility lag).
+ */
 async function runningOn(
   client: Client,
   workflowId: string,
   taskQueue: string,
+  deployment: WorkerDeploymentVersion | undefined,
 ): Promise<OpenRun | undefined> {
   try {
     const d = await client.workflow.getHandle(workflowId).describe();
     if (d.status.name !== 'RUNNING' || d.taskQueue !== taskQueue) return undefined;
-    return { workflowId, runId: d.runId, type: d.type };
+    if (deployment !== undefined && !isTakenOverBy(deployment, d.typedSearchAttributes)) {
+      return undefined;
+    }
+    return openRun(d);
   } catch (err) {
     if (isNotFound(err)) return undefined;
     throw err;
@@ -188,7 +211,7 @@ async function oldestOpen(
         query: `${query} ORDER BY StartTime ASC`,
         pageSize: 1,
       })) {
-        return { workflowId: w.workflowId, runId: w.runId, type: w.type };
+        return openRun(w);
       }
       return undefined;
     } catch (err) {
@@ -196,14 +219,22 @@ async function oldestOpen(
       sorting.supported = false;
     }
   }
-  let oldest: (OpenRun & { started: number }) | undefined;
+  let oldest: WorkflowExecutionInfo | undefined;
   for await (const w of client.workflow.list({ query, pageSize: SCAN_PAGE_SIZE })) {
-    const started = w.startTime.getTime();
-    if (oldest === undefined || started < oldest.started) {
-      oldest = { workflowId: w.workflowId, runId: w.runId, type: w.type, started };
-    }
+    if (oldest === undefined || w.startTime < oldest.startTime) oldest = w;
   }
-  return oldest && { workflowId: oldest.workflowId, runId: oldest.runId, type: oldest.type };
+  return oldest && openRun(oldest);
+}
+
+function openRun(
+  w: Pick<WorkflowExecutionInfo, 'workflowId' | 'runId' | 'type' | 'typedSearchAttributes'>,
+): OpenRun {
+  return {
+    workflowId: w.workflowId,
+    runId: w.runId,
+    type: w.type,
+    version: versionOf(w.typedSearchAttributes),
+  };
 }
 
 function grpcCode(err: unknown): number | undefined {

@@ -3,6 +3,7 @@
  * rate limits and sweeps touch only its orders), one sandbox account, workflows bundled once.
  */
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
+import type { WorkerDeploymentVersion } from '@temporalio/common';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { afterAll, beforeAll, inject } from 'vitest';
 import {
@@ -23,7 +24,12 @@ import {
   type EncryptionKey,
 } from '../../src/temporal/encryption.js';
 import { taskQueues, type TaskQueues } from '../../src/temporal/taskQueues.js';
-import { createWorkers, WORKFLOWS_PATH, type WorkerSet } from '../../src/worker.js';
+import {
+  createWorkers,
+  VERSIONED_WORKFLOWS_PATH,
+  WORKFLOWS_PATH,
+  type WorkerSet,
+} from '../../src/worker.js';
 import { DEFAULT_CHECKOUT_SETTINGS, type CheckoutSettings } from '../../src/checkout/contract.js';
 import type { trackingSweep } from '../../src/tracking/trackingSweep.js';
 import { eventually } from './eventually.js';
@@ -65,6 +71,8 @@ export interface HarnessOptions {
   account?: TestAccount;
   /** NO_TOKEN_ATTENTION_MINUTES of the workers, in ms. */
   noTokenAttentionMs?: number;
+  /** The orders worker polls as this deployment version (WORKER_DEPLOYMENT_NAME); default: not. */
+  deployment?: WorkerDeploymentVersion;
 }
 
 export async function orderHarness(
@@ -84,7 +92,7 @@ export async function orderHarness(
         });
   const queues = taskQueues(`${tag}-${process.pid}-${Date.now().toString(36)}`);
   const workflowBundle = await bundleWorkflowCode({
-    workflowsPath: WORKFLOWS_PATH,
+    workflowsPath: options.deployment === undefined ? WORKFLOWS_PATH : VERSIONED_WORKFLOWS_PATH,
     // Encrypting workers' workflow code encodes its failures (src/temporal/encryption.ts).
     failureConverterPath: options.encryptionKey === undefined ? undefined : FAILURE_CONVERTER_PATH,
     logger: quietBundlerLogger,
@@ -112,6 +120,7 @@ export async function orderHarness(
       ...(options.noTokenAttentionMs !== undefined && {
         noTokenAttentionMs: options.noTokenAttentionMs,
       }),
+      ...(options.deployment !== undefined && { deployment: options.deployment }),
     });
   let workers = await start();
   let running = workers.run();
@@ -275,13 +284,15 @@ export async function visibleIn(
   );
 }
 
-/** Runs one tracking sweep on the harness's queues, as the schedule would. */
-export async function sweepOnce(h: OrderHarness): Promise<void> {
+/** Runs one tracking sweep on the harness's queues, as the schedule would; its workflow id. */
+export async function sweepOnce(h: OrderHarness): Promise<string> {
+  const workflowId = `sweep-${h.queues.orders}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
   await h.client.workflow.execute<typeof trackingSweep>('trackingSweep', {
-    workflowId: `sweep-${h.queues.orders}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`,
+    workflowId,
     taskQueue: h.queues.orders,
     args: [{}],
   });
+  return workflowId;
 }
 
 /**

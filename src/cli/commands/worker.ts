@@ -4,10 +4,18 @@
  * SIGINT/SIGTERM, then a graceful drain. Run as many as you like: the account's rate limit lives in
  * its task queue, not in the process.
  */
+import type { WorkerDeploymentVersion } from '@temporalio/common';
 import { bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
 import type { Command } from 'commander';
 
-import { checkoutSettings, loadConfig, storeEventsOptions, supplierTarget } from '../../config.js';
+import pkg from '../../../package.json' with { type: 'json' };
+import {
+  checkoutSettings,
+  loadConfig,
+  storeEventsOptions,
+  supplierTarget,
+  workerDeployment,
+} from '../../config.js';
 import { createLogger, type Logger } from '../../log.js';
 import { SupplierClient } from '../../supplier/client.js';
 import { dataConverterFor } from '../../temporal/encryption.js';
@@ -18,7 +26,8 @@ import { queuePrefix } from '../../temporal/taskQueues.js';
 import { ensureTrackingSweeper } from '../../tracking/sweeperStart.js';
 import { replayOpenWorkflows } from '../../temporal/replayCheck.js';
 import { refuseRunsOfRetiredCode } from '../frozenRuns.js';
-import { createWorkers, WORKFLOWS_PATH } from '../../worker.js';
+import { defaultBuildId, versionName } from '../../temporal/deployment.js';
+import { createWorkers, VERSIONED_WORKFLOWS_PATH, WORKFLOWS_PATH } from '../../worker.js';
 import { nonNegativeInt, portOption, untilSignal } from '../options.js';
 import {
   cliPayloadCodec,
@@ -81,14 +90,20 @@ export function register(program: Command): void {
       storeEvents.url === undefined ? 'store events off (no STORE_EVENTS_URL)' : 'store events on',
     );
     const dataConverter = dataConverterFor(codec);
+    const versioned = workerDeployment(config);
     const workflowBundle = await bundleWorkflowCode({
-      workflowsPath: WORKFLOWS_PATH,
+      workflowsPath: versioned === undefined ? WORKFLOWS_PATH : VERSIONED_WORKFLOWS_PATH,
       ...(dataConverter?.failureConverterPath !== undefined && {
         failureConverterPath: dataConverter.failureConverterPath,
       }),
     });
+    const deployment = versioned && deploymentVersion(versioned, workflowBundle);
+    log.info(
+      { version: deployment && versionName(deployment) },
+      deployment === undefined ? 'unversioned (no WORKER_DEPLOYMENT_NAME)' : 'versioned',
+    );
     const limit = flags.replayCheck ?? config.REPLAY_CHECK_LIMIT;
-    if (limit > 0) await refuseBreakingCode(flags, workflowBundle, limit, log);
+    if (limit > 0) await refuseBreakingCode(flags, workflowBundle, limit, log, deployment);
     // The account's one token comes from its session workflow, asked through a client that
     // encodes payloads like the workers.
     const sessionClient = await connectTemporal(flags);
@@ -116,6 +131,7 @@ export function register(program: Command): void {
         }),
         storeEvents,
         dataConverter,
+        ...(deployment !== undefined && { deployment }),
         log,
       });
       const running = workers.run();
@@ -136,8 +152,9 @@ export function register(program: Command): void {
       const { orders, supplier: supplierQueue, retiredBatch } = target.queues;
       // Listening before saying so: a stop asked right after the line must find the handler.
       const stopAsked = untilSignal();
+      const as = deployment === undefined ? '' : ` as version ${versionName(deployment)}`;
       process.stdout.write(
-        `worker: polling ${orders}, ${supplierQueue} (draining ${retiredBatch}) on ${target.address} (namespace ${target.namespace})\n`,
+        `worker: polling ${orders}${as}, ${supplierQueue} (draining ${retiredBatch}) on ${target.address} (namespace ${target.namespace})\n`,
       );
       // A fatal worker error ends `running` first; a signal starts the drain.
       const signal = await Promise.race([stopAsked, running.then(() => undefined)]);
@@ -173,6 +190,7 @@ async function refuseBreakingCode(
   workflowBundle: WorkflowBundle,
   limit: number,
   log: Logger,
+  deployment: WorkerDeploymentVersion | undefined,
 ): Promise<void> {
   const temporal = await connectTemporal(flags);
   try {
@@ -182,6 +200,7 @@ async function refuseBreakingCode(
       workflowBundle,
       limit,
       ...(dataConverter !== undefined && { dataConverter }),
+      ...(deployment !== undefined && { deployment }),
     });
     for (const f of check.failures) log.error(f, 'this code cannot replay an open workflow');
     if (check.failures.length > 0) {
@@ -189,8 +208,23 @@ async function refuseBreakingCode(
         `refusing to start: ${check.failures.length} of ${check.checked} open workflows would break on this code (docs/changing-workflows.md)`,
       );
     }
-    log.info({ checked: check.checked }, 'open workflows replay on this code');
+    // Which builds the replayed runs last ran on: the ones this build takes over from.
+    log.info(
+      { checked: check.checked, versions: check.versions },
+      'open workflows replay on this code',
+    );
   } finally {
     await temporal.close();
   }
+}
+
+/** The version the workers poll as: the build id, when not set, derived from the workflow code. */
+function deploymentVersion(
+  versioned: NonNullable<ReturnType<typeof workerDeployment>>,
+  workflowBundle: WorkflowBundle,
+): WorkerDeploymentVersion {
+  return {
+    deploymentName: versioned.deploymentName,
+    buildId: versioned.buildId ?? defaultBuildId(pkg.version, workflowBundle),
+  };
 }
