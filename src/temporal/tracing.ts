@@ -9,7 +9,8 @@
  * below returns nothing to add. One SDK per process, like the global tracer it registers.
  *
  * No personal data: spans carry ids, names of operations, codes and the account, never a body,
- * a header or a workflow's memo (see `workflowInfoForSpans`).
+ * a header or a workflow's memo (see `workflowInfoForSpans`), nor what an error said
+ * (RedactingSpanProcessor).
  */
 import { fileURLToPath } from 'node:url';
 
@@ -44,6 +45,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { DEFAULT_ACCOUNT } from '../accounts/contract.js';
 import { SpanAttribute } from '../supplier/spanAttributes.js';
 import { withSupplierAccount } from '../supplier/spans.js';
+import { RedactingSpanProcessor } from './redactedSpans.js';
 
 /** The workflow interceptors module (workflow code) bundled when tracing is on. */
 export const WORKFLOW_TRACE_INTERCEPTORS = fileURLToPath(
@@ -109,10 +111,12 @@ export function startTracing(opts: TracingOptions): Tracing | undefined {
     [ATTR_SERVICE_VERSION]: pkg.version,
     ...envDetectorSync.detect().attributes,
   });
-  const processor =
+  // The workflows' spans (through the sink) and the process's own pass the same redaction.
+  const processor = new RedactingSpanProcessor(
     opts.exporter !== undefined
       ? new SimpleSpanProcessor(exporter)
-      : new BatchSpanProcessor(exporter);
+      : new BatchSpanProcessor(exporter),
+  );
   const sdk = new NodeSDK({
     resource,
     autoDetectResources: false,
@@ -191,6 +195,19 @@ export function tracingWorkerOptions(
       },
     },
   };
+}
+
+/**
+ * For a replay of a bundle built with `tracingBundleOptions()`: its workflow spans have a sink to
+ * go to (a replay exports nothing; without it the worker logs every span as an error).
+ */
+export const REPLAY_TRACE_SINKS: NonNullable<WorkerOptions['sinks']> = {
+  exporter: { export: { fn: () => undefined } },
+};
+
+/** The replay worker options of tracing, when it is on (src/temporal/replayCheck.ts). */
+export function tracingReplayOptions(): Pick<WorkerOptions, 'sinks'> {
+  return started === undefined ? {} : { sinks: REPLAY_TRACE_SINKS };
 }
 
 /**
