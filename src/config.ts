@@ -84,6 +84,12 @@ const originList = z.string().transform((value, ctx) => {
   return origins;
 });
 
+/** An http(s) URL; empty counts as unset (compose files pass unset variables on as empty). */
+const optionalUrl = z.preprocess(
+  (value) => (value === '' ? undefined : value),
+  z.url({ protocol: /^https?$/ }).optional(),
+);
+
 export const Env = z.object({
   /** State of `dropflow dev`: Temporal's database and the sandbox's state. */
   DROPFLOW_DATA_DIR: z.string().min(1).default('.dropflow'),
@@ -226,6 +232,14 @@ export const Env = z.object({
   CODEC_CORS_ORIGIN: originList.optional(),
   /** Bearer token the gateway's codec routes require when set. Never logged. */
   CODEC_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
+  /**
+   * Traces (docs/tracing.md): the OTLP/HTTP collector the worker, the gateway and the CLI send
+   * their spans to (`/v1/traces` is appended), or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as given.
+   * Unset, tracing is off: no SDK, no interceptors. The OpenTelemetry SDK reads its other
+   * OTEL_* variables itself (OTEL_EXPORTER_OTLP_HEADERS, OTEL_SERVICE_NAME, OTEL_SDK_DISABLED, …).
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl,
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optionalUrl,
 });
 export type Config = z.infer<typeof Env>;
 

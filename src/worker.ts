@@ -41,6 +41,7 @@ import type { SupplierClient } from './supplier/client.js';
 import { installRuntimeLogger } from './temporal/runtimeLogger.js';
 import { startVisibilityGauges } from './order/gauges.js';
 import type { TaskQueues } from './temporal/taskQueues.js';
+import { tracingClientOptions, tracingWorkerOptions } from './temporal/tracing.js';
 import { DEFAULT_CHECKOUT_SETTINGS, type CheckoutSettings } from './checkout/contract.js';
 
 /** The workflow code the orders worker bundles when no prebuilt bundle is given. */
@@ -124,8 +125,15 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
 
   try {
     const { dataConverter } = opts;
-    const client = new Client({ connection, namespace, dataConverter });
-    const common = { connection, namespace, shutdownGraceTime, dataConverter } as const;
+    const client = new Client({ connection, namespace, dataConverter, ...tracingClientOptions() });
+    const common = {
+      connection,
+      namespace,
+      shutdownGraceTime,
+      dataConverter,
+      // Traces (docs/tracing.md): nothing when tracing is off.
+      ...tracingWorkerOptions(opts.workflowBundle),
+    } as const;
     const workers = await Promise.all([
       Worker.create({
         ...common,

@@ -29,6 +29,7 @@ import * as waybill from './commands/waybill.js';
 import * as webhooks from './commands/webhooks.js';
 import * as worker from './commands/worker.js';
 import { wantsJson } from './failure.js';
+import { stopTracing } from '../temporal/tracing.js';
 
 interface CommandModule {
   register(program: Command): void;
@@ -80,7 +81,12 @@ export function createProgram(): Command {
 export async function main(argv: readonly string[] = process.argv): Promise<void> {
   const program = createProgram();
   if (wantsJson(argv)) throwUsageErrors(program);
-  await program.parseAsync(argv);
+  try {
+    await program.parseAsync(argv);
+  } finally {
+    // The spans still buffered leave before the process does.
+    await stopTracing();
+  }
 }
 
 function throwUsageErrors(command: Command): void {

@@ -17,6 +17,7 @@ import { ConfigError, loadConfig, type Config } from '../config.js';
 import { dataConverterFor, type EncryptionCodec } from '../temporal/encryption.js';
 import { codecFor, devKeyRing, keyRingFromConfig } from '../temporal/encryptionKeys.js';
 import { taskQueues, type TaskQueues } from '../temporal/taskQueues.js';
+import { startTracing, tracingClientOptions } from '../temporal/tracing.js';
 import { DEV_STATE_FILE, readDevState } from './devState.js';
 
 export interface TemporalFlags {
@@ -156,10 +157,14 @@ export async function connectTemporal(flags: TemporalFlags): Promise<TemporalCli
   const target = temporalTarget(flags, config);
   const codec = await cliPayloadCodec(config);
   const connection = await connectOrExplain(target);
+  // The commands' own Temporal calls are traced when OTLP is configured (docs/tracing.md); the
+  // worker and the gateway started theirs under their own names already.
+  startTracing({ service: 'dropflow-cli' });
   const client = new Client({
     connection,
     namespace: target.namespace,
     dataConverter: dataConverterFor(codec),
+    ...tracingClientOptions(),
   });
   return {
     client,

@@ -25,6 +25,7 @@ import { OrderNotFoundError, type AmendInput } from '../order/contract.js';
 import type { Logger } from '../log.js';
 import type { BearerCheck } from './bearer.js';
 import { DeadlineExceeded } from './deadline.js';
+import { spanOrderNumber, withRequestSpan } from './requestSpan.js';
 
 export interface IntakeRouteOptions {
   orders: OrderClient;
@@ -58,30 +59,31 @@ export function registerIntakeRoutes(app: FastifyInstance, opts: IntakeRouteOpti
     return reply.code(503).send({ error: 'Temporal is not available; retry' });
   };
 
-  app.post(
-    '/v1/orders',
-    { bodyLimit: opts.bodyLimit, onRequest: requireToken },
-    async (req, reply) => {
-      try {
-        const result = await opts.withinDeadline(() => orders.submit(req.body));
-        log.info(
-          { orderNumber: result.orderNumber, outcome: result.outcome },
-          'intake: order submitted',
-        );
-        return await reply.code(result.outcome === 'started' ? 201 : 200).send(result);
-      } catch (err) {
-        if (err instanceof OrderInvalidError) return reply.code(400).send({ errors: err.issues });
-        if (err instanceof OrderConflictError) {
-          return reply.code(409).send({
-            error: 'conflict',
-            message: err.message,
-            orderNumber: err.orderNumber,
-            workflowId: err.workflowId,
-          });
-        }
-        return unavailable(reply, err, 'submit');
+  const submit = async (req: FastifyRequest, reply: FastifyReply) => {
+    try {
+      const result = await opts.withinDeadline(() => orders.submit(req.body));
+      spanOrderNumber(result.orderNumber);
+      log.info(
+        { orderNumber: result.orderNumber, outcome: result.outcome },
+        'intake: order submitted',
+      );
+      return await reply.code(result.outcome === 'started' ? 201 : 200).send(result);
+    } catch (err) {
+      if (err instanceof OrderInvalidError) return reply.code(400).send({ errors: err.issues });
+      if (err instanceof OrderConflictError) {
+        return reply.code(409).send({
+          error: 'conflict',
+          message: err.message,
+          orderNumber: err.orderNumber,
+          workflowId: err.workflowId,
+        });
       }
-    },
+      return unavailable(reply, err, 'submit');
+    }
+  };
+
+  app.post('/v1/orders', { bodyLimit: opts.bodyLimit, onRequest: requireToken }, (req, reply) =>
+    withRequestSpan('/v1/orders', req, reply, () => submit(req, reply)),
   );
 
   const badOrderNumber = (reply: FastifyReply, orderNumber: string) => {

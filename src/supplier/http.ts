@@ -8,6 +8,7 @@ import { API_PREFIX, type Endpoint } from './endpoint.js';
 import { Envelope } from './envelope.js';
 import { SupplierTransportError } from './errors.js';
 import { recordSupplierRequest } from './metrics.js';
+import { supplierRequestSpan } from './spans.js';
 
 export interface HttpOptions {
   /** Time to establish a connection. */
@@ -58,12 +59,41 @@ export class SupplierHttp {
     });
   }
 
-  /** `signal` aborts the request (an activity cancelled or timed out while waiting for it). */
-  async send(
+  /**
+   * `signal` aborts the request (an activity cancelled or timed out while waiting for it). Each
+   * exchange is one trace span (supplier/spans.ts).
+   */
+  send(
     ep: Endpoint,
     input: Record<string, unknown>,
     token?: string,
     signal?: AbortSignal,
+  ): Promise<Exchange> {
+    const request = { operation: ep.name, method: ep.method, path: API_PREFIX + ep.path };
+    return supplierRequestSpan(request, async (record) => {
+      try {
+        const answer = await this.exchange(ep, input, token, signal);
+        const { code, requestId } = answer.envelope;
+        record({ status: answer.status, code, ...(requestId != null && { requestId }) });
+        return answer;
+      } catch (err) {
+        if (err instanceof SupplierTransportError) {
+          record({
+            ...(err.httpStatus !== undefined && { status: err.httpStatus }),
+            errorType:
+              err.httpStatus !== undefined ? 'no_envelope' : (errorCode(err.cause) ?? 'network'),
+          });
+        }
+        throw err;
+      }
+    });
+  }
+
+  private async exchange(
+    ep: Endpoint,
+    input: Record<string, unknown>,
+    token: string | undefined,
+    signal: AbortSignal | undefined,
   ): Promise<Exchange> {
     const url = new URL(this.origin + API_PREFIX + ep.path);
     const headers: Record<string, string> = { accept: 'application/json' };

@@ -40,6 +40,7 @@ import {
 import { queuePrefix, queuesOf } from './taskQueues.js';
 import { literal } from './visibility.js';
 import { isTakenOverBy, takenOverBy, versionOf } from './deployment.js';
+import { tracingReplayOptions } from './tracing.js';
 
 /** Every workflow type the orders worker runs (src/workflows.ts). */
 export const WORKFLOW_TYPES: readonly string[] = [
@@ -103,6 +104,8 @@ export async function replayOpenWorkflows(
     {
       workflowBundle: opts.workflowBundle,
       replayName: `replay-check-${opts.taskQueue}`,
+      // A bundle with the tracing interceptors (built when tracing is on) needs their sink.
+      ...tracingReplayOptions(),
       ...(opts.dataConverter !== undefined && { dataConverter: opts.dataConverter }),
     },
     histories,

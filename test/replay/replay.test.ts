@@ -6,29 +6,44 @@
  */
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { REPLAY_TRACE_SINKS, WORKFLOW_TRACE_INTERCEPTORS } from '../../src/temporal/tracing.js';
 import { WORKFLOWS_PATH } from '../../src/worker.js';
 import { loadHistories } from '../support/histories.js';
 import { silentLogger as quiet } from '../support/logger.js';
 
 Runtime.install({ logger: new DefaultLogger('WARN') });
 const recorded = await loadHistories();
-let workflowBundle: Awaited<ReturnType<typeof bundleWorkflowCode>>;
 
 /**
- * Each history's replay error, in the order recorded. One replay worker replays them all: a worker
- * per history loads the bundle's source map again each time, and with hundreds of histories its
- * WebAssembly parser runs out of memory.
+ * Each history's replay error, in the order recorded, with tracing off and on (its workflow
+ * interceptors bundled, docs/tracing.md: they must not change a command). One replay worker per
+ * bundle replays them all: a worker per history loads the bundle's source map again each time, and
+ * with hundreds of histories its WebAssembly parser runs out of memory.
  */
 const errors: unknown[] = [];
+const tracedErrors: unknown[] = [];
 
-beforeAll(async () => {
-  workflowBundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quiet });
+async function replayAll(interceptors: string[], into: unknown[]): Promise<void> {
+  const workflowBundle = await bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    workflowInterceptorModules: interceptors,
+    logger: quiet,
+  });
   const results = Worker.runReplayHistories(
-    { workflowBundle, replayName: 'recorded-histories' },
+    {
+      workflowBundle,
+      replayName: 'recorded-histories',
+      ...(interceptors.length > 0 && { sinks: REPLAY_TRACE_SINKS }),
+    },
     recorded.map((r) => ({ workflowId: r.recorded.workflowId, history: r.history })),
   );
-  for await (const result of results) errors.push(result.error);
-}, 600_000);
+  for await (const result of results) into.push(result.error);
+}
+
+beforeAll(async () => {
+  await replayAll([], errors);
+  await replayAll([WORKFLOW_TRACE_INTERCEPTORS], tracedErrors);
+}, 2_400_000);
 
 describe('recorded histories replay through the current workflow code', () => {
   it('has histories of every workflow type', () => {
@@ -53,5 +68,15 @@ describe('recorded histories replay through the current workflow code', () => {
 
   it.each(recorded.map((r, i) => [r.file, r, i] as const))('%s', (_file, r, i) => {
     expect(errors[i], `${r.recorded.scenario}: ${String(errors[i])}`).toBeUndefined();
+  });
+});
+
+describe('and with tracing on', () => {
+  it('replayed every history', () => {
+    expect(tracedErrors).toHaveLength(recorded.length);
+  });
+
+  it.each(recorded.map((r, i) => [r.file, r, i] as const))('%s', (_file, r, i) => {
+    expect(tracedErrors[i], `${r.recorded.scenario}: ${String(tracedErrors[i])}`).toBeUndefined();
   });
 });

@@ -24,6 +24,7 @@ import {
   type EncryptionKey,
 } from '../../src/temporal/encryption.js';
 import { taskQueues, type TaskQueues } from '../../src/temporal/taskQueues.js';
+import { tracingBundleOptions, tracingClientOptions } from '../../src/temporal/tracing.js';
 import {
   createWorkers,
   VERSIONED_WORKFLOWS_PATH,
@@ -96,6 +97,8 @@ export async function orderHarness(
     // Encrypting workers' workflow code encodes its failures (src/temporal/encryption.ts).
     failureConverterPath: options.encryptionKey === undefined ? undefined : FAILURE_CONVERTER_PATH,
     logger: quietBundlerLogger,
+    // With tracing started in the test file (src/temporal/tracing.ts), its workflow interceptors.
+    ...tracingBundleOptions(),
   });
   const codec =
     options.encryptionKey === undefined
@@ -126,7 +129,12 @@ export async function orderHarness(
   let running = workers.run();
   // The test's own client: it outlives the workers when a test stops and restarts them.
   const connection = await Connection.connect({ address: inject('temporalAddress') });
-  const client = new Client({ connection, namespace: inject('temporalNamespace'), dataConverter });
+  const client = new Client({
+    connection,
+    namespace: inject('temporalNamespace'),
+    dataConverter,
+    ...tracingClientOptions(),
+  });
   const h: OrderHarness = {
     account,
     queues,

@@ -23,6 +23,7 @@ import { DEV_KEY_FILE, devKeyRing, keyRingFromConfig } from '../../temporal/encr
 import { installRuntimeLogger } from '../../temporal/runtimeLogger.js';
 import { SessionTokenSource } from '../../session/sessionTokens.js';
 import { taskQueues } from '../../temporal/taskQueues.js';
+import { startTracing } from '../../temporal/tracing.js';
 import { ensureTrackingSweeper } from '../../tracking/sweeperStart.js';
 import { createWorkers } from '../../worker.js';
 import { DEV_STATE_FILE, writeDevState } from '../devState.js';
@@ -82,6 +83,9 @@ export function register(program: Command): void {
       const config = loadConfig();
       const storeEvents = storeEventsOptions(config);
       const log = createLogger('dev');
+      // Before any client or worker is made: they take their interceptors from it.
+      const tracing = startTracing({ service: 'dropflow-dev' });
+      log.info(tracing === undefined ? 'tracing off (no OTLP endpoint)' : 'tracing on (OTLP)');
       // The sandbox, unless SUPPLIER_BASE_URL names the supplier (as for `dropflow worker`). It is
       // one of the dev tools, loaded before anything starts: the worker image has none.
       const target = devSupplier(config, flags.sandboxPort);

@@ -13,6 +13,7 @@ import { createLogger } from '../../log.js';
 import { portOption, untilSignal } from '../options.js';
 import { installRuntimeLogger, shutdownRuntime } from '../../temporal/runtimeLogger.js';
 import { SessionTokenSource } from '../../session/sessionTokens.js';
+import { startTracing } from '../../temporal/tracing.js';
 import { connectTemporal, temporalOptions, type TemporalFlags } from '../temporal.js';
 
 interface GatewayFlags extends TemporalFlags {
@@ -37,6 +38,9 @@ export function register(program: Command): void {
   ).action(async (flags: GatewayFlags) => {
     const config = loadConfig();
     const log = createLogger('gateway');
+    // Before the Temporal client is made: it takes its interceptors from it.
+    const tracing = startTracing({ service: 'dropflow-gateway' });
+    log.info(tracing === undefined ? 'tracing off (no OTLP endpoint)' : 'tracing on (OTLP)');
     const metricsPort = flags.metricsPort ?? config.GATEWAY_METRICS_PORT;
     // The gateway needs the SDK's native runtime only to export its metrics (installed once per
     // process, before anything else touches it); without it the metrics go nowhere.

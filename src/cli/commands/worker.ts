@@ -23,6 +23,7 @@ import { installRuntimeLogger } from '../../temporal/runtimeLogger.js';
 import { SessionTokenSource } from '../../session/sessionTokens.js';
 import { requireSearchAttributes } from '../../temporal/registerSearchAttributes.js';
 import { queuePrefix } from '../../temporal/taskQueues.js';
+import { startTracing, tracingBundleOptions } from '../../temporal/tracing.js';
 import { ensureTrackingSweeper } from '../../tracking/sweeperStart.js';
 import { replayOpenWorkflows } from '../../temporal/replayCheck.js';
 import { refuseRunsOfRetiredCode } from '../frozenRuns.js';
@@ -71,6 +72,9 @@ export function register(program: Command): void {
     const storeEvents = storeEventsOptions(config);
     const log = createLogger('worker');
     const metricsPort = flags.metricsPort ?? config.METRICS_PORT;
+    // Before any client or bundle is made: they take their interceptors from it.
+    const tracing = startTracing({ service: 'dropflow-worker' });
+    log.info(tracing === undefined ? 'tracing off (no OTLP endpoint)' : 'tracing on (OTLP)');
     // Before the SDK runtime starts (once it runs, a refusal would leave the process hanging).
     await refuseUnfitNamespace(flags, log);
     // First, before any connection: the runtime is installed once per process.
@@ -93,6 +97,7 @@ export function register(program: Command): void {
     const versioned = workerDeployment(config);
     const workflowBundle = await bundleWorkflowCode({
       workflowsPath: versioned === undefined ? WORKFLOWS_PATH : VERSIONED_WORKFLOWS_PATH,
+      ...tracingBundleOptions(),
       ...(dataConverter?.failureConverterPath !== undefined && {
         failureConverterPath: dataConverter.failureConverterPath,
       }),
