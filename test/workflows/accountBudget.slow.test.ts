@@ -6,7 +6,13 @@
  */
 import { fileURLToPath } from 'node:url';
 import { Context } from '@temporalio/activity';
-import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
+import {
+  ApplicationFailure,
+  Client,
+  Connection,
+  WorkflowFailedError,
+  type WorkflowHandle,
+} from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import {
   bundleWorkflowCode,
@@ -17,7 +23,11 @@ import {
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { activityAccount } from '../../src/accounts/activityAccount.js';
-import { SUPPLIER_TIER_MEMO, type RateTier } from '../../src/accounts/contract.js';
+import {
+  SUPPLIER_TIER_MEMO,
+  UNKNOWN_ACCOUNT_FAILURE,
+  type RateTier,
+} from '../../src/accounts/contract.js';
 import { installRuntimeLogger } from '../../src/temporal/runtimeLogger.js';
 import { SupplierAccount } from '../../src/temporal/searchAttributes.js';
 import { taskQueues, type TaskQueues } from '../../src/temporal/taskQueues.js';
@@ -283,5 +293,32 @@ describe('two accounts on one worker set', () => {
     } finally {
       await c.client.close();
     }
+  });
+
+  it("the directory's changes reach the server's budget and the workers: a new tier, a removed account", async () => {
+    const queueLimit = async () => {
+      const { config } = await client.workflowService.describeTaskQueue({
+        namespace: namespace(),
+        taskQueue: { name: queues.supplier },
+        taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
+        reportConfig: true,
+      });
+      return config?.queueRateLimit?.rateLimit?.requestsPerSecond;
+    };
+    directory.put(accountOf('acct-b', b, 4));
+    const expected = 1 + directory.list().reduce((sum, x) => sum + x.tier, 0);
+    await eventually('the queue limit follows the new tier', queueLimit, (n) => n === expected);
+
+    directory.remove('acct-a');
+    const probe = await startProbe(queues, 'removed-a', { id: 'acct-a', tier: TIER_A });
+    const failed = await probe.result().then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(failed).toBeInstanceOf(WorkflowFailedError);
+    const cause = (failed as WorkflowFailedError).cause?.cause;
+    expect(cause).toBeInstanceOf(ApplicationFailure);
+    expect((cause as ApplicationFailure).type).toBe(UNKNOWN_ACCOUNT_FAILURE);
+    expect((cause as ApplicationFailure).message).toContain('no supplier account "acct-a"');
   });
 });
