@@ -27,7 +27,7 @@ const RELEASE_AFTER_MS = 3 * 60_000;
 
 export class PerAccount<T> {
   private readonly made = new Map<string, { fingerprint: string; held: Held<T> }>();
-  private readonly releasing = new Set<NodeJS.Timeout>();
+  private readonly releasing = new Map<NodeJS.Timeout, Held<T>>();
   private readonly unsubscribe: () => void;
   private closed = false;
 
@@ -63,11 +63,14 @@ export class PerAccount<T> {
   async close(): Promise<void> {
     this.closed = true;
     this.unsubscribe();
-    for (const timer of this.releasing) clearTimeout(timer);
+    const all = [...this.made.values()].map(({ held }) => held);
+    for (const [timer, held] of this.releasing) {
+      clearTimeout(timer);
+      all.push(held);
+    }
     this.releasing.clear();
-    const all = [...this.made.values()];
     this.made.clear();
-    await Promise.all(all.map(({ held }) => held.close().catch(() => undefined)));
+    await Promise.all(all.map((held) => held.close().catch(() => undefined)));
   }
 
   private forgetChanged(): void {
@@ -85,7 +88,7 @@ export class PerAccount<T> {
       void held.close().catch(() => undefined);
     }, RELEASE_AFTER_MS);
     timer.unref();
-    this.releasing.add(timer);
+    this.releasing.set(timer, held);
   }
 }
 
