@@ -1,14 +1,16 @@
 /**
- * The workers of one supplier account: Workers on one NativeConnection.
+ * The workers of a queue set (a fleet), for every supplier account of its directory: Workers on
+ * one NativeConnection. A task acts for the account of its fairness key (accounts/perAccount.ts):
+ * that account's API key, token session and in-process pacer.
  *
  * - `orders`: the workflows, the activities that talk to Temporal itself (orchestration, the
  *   webhook inbox's replays), the forwarding of catalogue webhook events upstream, the delivery
  *   of store events (STORE_EVENTS_URL), the token calls of the account's session workflow
  *   (session/supplierSession.ts), which carry no token, and the orders' wait for the token.
- * - `supplier`: every supplier call of the account, at the account's rate
- *   (`maxTaskQueueActivitiesPerSecond`, enforced by the server across every worker process),
- *   payments first (durable/supplierPriority.ts). The batch queries' own, higher limit is paced
- *   in the process (supplier/pacing.ts).
+ * - `supplier`: every supplier call of every account, each account at its tier and the queue at
+ *   the sum of the tiers (enforced by the server across every worker process:
+ *   accounts/supplierBudget.ts), payments first within each account (durable/supplierPriority.ts).
+ *   The batch queries' own, higher limit is paced in the process (supplier/pacing.ts).
  * - `retiredBatch`: drains the batch queries scheduled on their former queue before the deploy
  *   that merged it into `supplier` (docs/changing-workflows.md), at the batch rate.
  *
@@ -33,11 +35,14 @@ import { orchestrationActivities } from './tracking/orchestrationActivities.js';
 import { storeEventActivities } from './storeEvents/activities.js';
 import type { StoreEventsOptions } from './storeEvents/contract.js';
 import { supplierSessionActivities } from './session/activities.js';
-import { tokenWaitActivities } from './session/tokenWaitActivities.js';
+import { tokenWaitActivities, type TokenWaitOptions } from './session/tokenWaitActivities.js';
 import { inboxActivities } from './inbox/activities.js';
 import { WebhookRouter } from './gateway/routing.js';
 import { createLogger, type Logger } from './log.js';
 import type { SupplierClient } from './supplier/client.js';
+import { DEFAULT_ACCOUNT, type Account, type AccountDirectory } from './accounts/contract.js';
+import { accountSupplier, PerAccount } from './accounts/perAccount.js';
+import { followSupplierBudget, unsupported } from './accounts/supplierBudget.js';
 import { installRuntimeLogger } from './temporal/runtimeLogger.js';
 import { startVisibilityGauges } from './order/gauges.js';
 import type { TaskQueues } from './temporal/taskQueues.js';
@@ -60,9 +65,15 @@ export interface CreateWorkersOptions {
   connectionOptions?: Omit<NativeConnectionOptions, 'address'>;
   namespace?: string;
   queues: TaskQueues;
+  /** The default account's client (SUPPLIER_API_KEY, or the sandbox's). */
   supplier: SupplierClient;
-  /** The account's rate: supplier-queue activities per second (default 1). */
+  /** The default account's rate (tier): its supplier calls per second (default 1). */
   ratePerSecond?: number;
+  /**
+   * Every other account the workers serve, as the process knows them now (the registry). Absent:
+   * the default account only, which then also caps the supplier queue in this worker, as before.
+   */
+  accounts?: AccountDirectory;
   /** The batch queries' own limit (default 2): what drains the retired batch queue. */
   batchRatePerSecond?: number;
   /**
@@ -108,6 +119,52 @@ export interface WorkerSet {
   shutdown(): Promise<void>;
 }
 
+/** What the workers hold for one account: the activities that act for it. */
+function accountWork(
+  supplier: SupplierClient,
+  storeEvents: StoreEventsOptions | undefined,
+  tokenWait: TokenWaitOptions,
+) {
+  return {
+    supplier: { ...supplierActivities(supplier), ...batchActivities(supplier) },
+    batch: batchActivities(supplier),
+    // The account's session workflow's token calls: they carry no token.
+    session: supplierSessionActivities(supplier.tokenCalls),
+    // Orders wait here for the account's token: it sends no supplier request.
+    tokenWait: tokenWaitActivities(supplier.tokens, tokenWait),
+    storeEvents: storeEventActivities(storeEvents),
+  };
+}
+type AccountWork = ReturnType<typeof accountWork>;
+
+/** The activities of `group`, each run with the activities of its task's account. */
+function forEachAccount<K extends keyof AccountWork>(
+  work: PerAccount<AccountWork>,
+  group: K,
+): AccountWork[K] {
+  const names = Object.keys(work.of(DEFAULT_ACCOUNT)[group]);
+  type Fn = (...args: unknown[]) => unknown;
+  // Async: an unknown account's failure is the activity's, not a throw of the call.
+  const run =
+    (name: string) =>
+    (...args: unknown[]) =>
+      Promise.resolve().then(() => (work.current()[group] as Record<string, Fn>)[name]!(...args));
+  return Object.fromEntries(names.map((name) => [name, run(name)])) as AccountWork[K];
+}
+
+/** An account's own store-events target, or the deployment's. */
+function storeEventsOf(account: Account, base: StoreEventsOptions | undefined) {
+  if (account.storeEventsUrl === undefined) return base;
+  return { ...base, url: account.storeEventsUrl, secret: account.storeEventsSecret };
+}
+
+/** The directory of a process configured for the default account only. */
+const DEFAULT_ONLY: AccountDirectory = {
+  get: () => undefined,
+  list: () => [],
+  subscribe: () => () => undefined,
+};
+
 export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerSet> {
   const log = opts.log ?? createLogger('worker');
   installRuntimeLogger();
@@ -122,6 +179,11 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
   const batchRatePerSecond = opts.batchRatePerSecond ?? 2;
   const shutdownGraceTime = opts.shutdownGraceTime ?? '10s';
   const checkout = opts.checkout ?? DEFAULT_CHECKOUT_SETTINGS;
+  const directory = opts.accounts ?? DEFAULT_ONLY;
+  const tokenWait: TokenWaitOptions =
+    opts.noTokenAttentionMs === undefined ? {} : { attentionAfterMs: opts.noTokenAttentionMs };
+  let work: PerAccount<AccountWork> | undefined;
+  let budget: { stop(): void } | undefined;
 
   try {
     const { dataConverter } = opts;
@@ -134,6 +196,38 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
       // Traces (docs/tracing.md): nothing when tracing is off.
       ...tracingWorkerOptions(opts.workflowBundle),
     } as const;
+    work = new PerAccount(directory, accountWork(supplier, opts.storeEvents, tokenWait), (a) => {
+      const own = accountSupplier(a, {
+        client,
+        queues,
+        baseUrl: supplier.baseUrl,
+        batchRatePerSecond,
+      });
+      return {
+        value: accountWork(own, storeEventsOf(a, opts.storeEvents), tokenWait),
+        close: () => own.close(),
+      };
+    });
+    const followed = followSupplierBudget(
+      { client, namespace, taskQueue: queues.supplier },
+      ratePerSecond,
+      directory,
+      log,
+    );
+    budget = followed;
+    await followed.applied.catch((err: unknown) => {
+      // With other accounts, the server's per-account limits are what keeps each to its tier.
+      if (opts.accounts !== undefined) {
+        throw new Error(
+          `the Temporal server did not take the supplier queue's budget (task queue config): ${String(err)}`,
+          { cause: err },
+        );
+      }
+      log.warn(
+        { err, unsupported: unsupported(err) },
+        "supplier queue budget not set on the server; this worker's own limit stays",
+      );
+    });
     const workers = await Promise.all([
       Worker.create({
         ...common,
@@ -150,41 +244,44 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
           // The gateway's durable destinations: the inbox's replays, catalogue forwarding.
           ...inboxActivities(new WebhookRouter(client, queues, checkout)),
           ...catalogueForwardingActivities({ url: opts.catalogueEventsUrl }),
-          ...storeEventActivities(opts.storeEvents),
           ...checkoutActivities(client, queues, checkout, opts.checkoutOrderBoundMs),
-          // The account's session workflow's token calls: they carry no token.
-          ...supplierSessionActivities(supplier.tokenCalls),
-          // Orders wait here for the account's token: it sends no supplier request.
-          ...tokenWaitActivities(supplier.tokens, {
-            ...(opts.noTokenAttentionMs !== undefined && {
-              attentionAfterMs: opts.noTokenAttentionMs,
-            }),
-          }),
+          ...forEachAccount(work, 'storeEvents'),
+          ...forEachAccount(work, 'session'),
+          ...forEachAccount(work, 'tokenWait'),
         },
       }),
       Worker.create({
         ...common,
         taskQueue: queues.supplier,
-        activities: { ...supplierActivities(supplier), ...batchActivities(supplier) },
-        maxTaskQueueActivitiesPerSecond: ratePerSecond,
+        activities: forEachAccount(work, 'supplier'),
+        // One account: its rate is the queue's, as before accounts were data. Several: the
+        // server's config holds each to its tier and the queue to their sum.
+        ...(opts.accounts === undefined && { maxTaskQueueActivitiesPerSecond: ratePerSecond }),
       }),
       // Tasks scheduled on the retired queue before the deploy, and their retries: few, and their
       // calls pass this process's pacing of the account like every other.
       Worker.create({
         ...common,
         taskQueue: queues.retiredBatch,
-        activities: batchActivities(supplier),
+        activities: forEachAccount(work, 'batch'),
         maxTaskQueueActivitiesPerSecond: batchRatePerSecond,
       }),
     ]);
     await configureCheckout(client, queues, checkout);
-    return workerSet(client, workers);
+    return workerSet(client, workers, work, followed);
   } catch (err) {
+    budget?.stop();
+    await work?.close();
     if (owned) await connection.close().catch(() => undefined);
     throw err;
   }
 
-  function workerSet(client: Client, workers: readonly Worker[]): WorkerSet {
+  function workerSet(
+    client: Client,
+    workers: readonly Worker[],
+    held: PerAccount<AccountWork>,
+    followed: { stop(): void },
+  ): WorkerSet {
     let running: Promise<void> | undefined;
 
     const stopAll = (): void => {
@@ -193,7 +290,11 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
 
     const run = (): Promise<void> => {
       running ??= (async () => {
-        log.info({ namespace, queues, ratePerSecond, batchRatePerSecond }, 'workers polling');
+        const accounts = directory.list().map((a) => a.id);
+        log.info(
+          { namespace, queues, ratePerSecond, batchRatePerSecond, accounts },
+          'workers polling',
+        );
         // Orders per stage, orders needing a person, the store-events backlog: while they run.
         const gauges = startVisibilityGauges(client, queues.orders, { log });
         const results = await Promise.allSettled(
@@ -206,6 +307,8 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
           ),
         );
         await gauges.stop();
+        followed.stop();
+        await held.close();
         if (owned) await connection.close();
         log.info({ queues }, 'workers stopped');
         const failed = results.find((r) => r.status === 'rejected');

@@ -78,3 +78,9 @@ export class UnknownAccountError extends Error {
     super(`no supplier account "${account}" (add it with \`dropflow account add ${account}\`)`);
   }
 }
+
+/**
+ * The type of the non-retryable activity failure of a task whose account (its fairness key) the
+ * worker's directory does not have: the call was never sent; a person adds the account and resumes.
+ */
+export const UNKNOWN_ACCOUNT_FAILURE = 'UnknownAccount';

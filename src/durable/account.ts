@@ -20,3 +20,19 @@ export function accountTier(): number | undefined {
   const tier = workflowInfo().memo?.[SUPPLIER_TIER_MEMO];
   return typeof tier === 'number' && tier > 0 ? tier : undefined;
 }
+
+/**
+ * The priority fields every activity of the workflow carries: its account as fairness key, so the
+ * worker acts for that account (src/accounts/activityAccount.ts) and the server dispatches each
+ * account's tasks in turn. On the supplier queue also the tier as weight: the server limits each
+ * key to 1 request/s per unit of weight (src/accounts/supplierBudget.ts). A run without a tier in
+ * its memo (started before accounts were data) leaves the weight unset: the server's default, 1,
+ * the lowest tier, which no account is below.
+ */
+export function accountPriority(options: { weighted?: boolean } = {}): {
+  fairnessKey: string;
+  fairnessWeight?: number;
+} {
+  const tier = options.weighted === true ? accountTier() : undefined;
+  return { fairnessKey: workflowAccount(), ...(tier !== undefined && { fairnessWeight: tier }) };
+}

@@ -2,7 +2,8 @@
  * The activity stubs of an order workflow. Every supplier call goes to the one supplier queue of
  * the workflow's own queue set (temporal/taskQueues.ts), where the server enforces the account's
  * rate, with the priority of its class (supplierPriority.ts): one stub per class, and each method
- * name routed to its class's stub.
+ * name routed to its class's stub. Every activity carries the workflow's account as fairness key
+ * (supplier calls also its tier as weight: durable/account.ts).
  */
 import { proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import type { BatchActivities, SupplierActivities } from './supplierActivities.js';
@@ -12,6 +13,7 @@ import type { StoreEventActivities } from '../storeEvents/activities.js';
 import type { TokenWaitActivities } from '../session/tokenWaitActivities.js';
 import { FailureType } from '../supplier/failureDetails.js';
 import { queuesOf } from '../temporal/taskQueues.js';
+import { accountPriority } from './account.js';
 import {
   BATCH_ACTIVITY_PRIORITY,
   byPriority,
@@ -53,11 +55,16 @@ export interface Activities {
 /** Call inside a workflow only. */
 export function activities(): Activities {
   const queues = queuesOf(workflowInfo().taskQueue);
-  /** A stub per priority class, on the account's supplier queue. */
+  const weighted = accountPriority({ weighted: true });
+  /** A stub per priority class, on the supplier queue, in the account's line. */
   const onSupplierQueue =
     <T>(options: Pick<ActivityOptions, 'startToCloseTimeout' | 'retry'>) =>
     (priorityKey: SupplierPriority) =>
-      proxyActivities<T>({ ...options, taskQueue: queues.supplier, priority: { priorityKey } });
+      proxyActivities<T>({
+        ...options,
+        taskQueue: queues.supplier,
+        priority: { priorityKey, ...weighted },
+      });
   return {
     supplier: byPriority(
       SUPPLIER_ACTIVITY_PRIORITY,
@@ -78,6 +85,7 @@ export function activities(): Activities {
       taskQueue: queues.orders,
       startToCloseTimeout: '2 minutes',
       retry: { ...retry, maximumAttempts: 10 },
+      priority: accountPriority(),
     }),
   };
 }
@@ -92,6 +100,7 @@ export function storeEventDelivery(): StoreEventActivities['deliverStoreEvent'] 
     // Above the longest request timeout the workers accept (STORE_EVENTS_TIMEOUT_MS).
     startToCloseTimeout: '2 minutes',
     retry: { maximumAttempts: 1 },
+    priority: accountPriority(),
   }).deliverStoreEvent;
 }
 
@@ -106,5 +115,6 @@ export function accessTokenWait(): TokenWaitActivities['awaitAccessToken'] {
     taskQueue: workflowInfo().taskQueue,
     startToCloseTimeout: '2 minutes',
     retry: { maximumAttempts: 1 },
+    priority: accountPriority(),
   }).awaitAccessToken;
 }

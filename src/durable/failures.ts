@@ -7,6 +7,7 @@ import {
   type FailureInfo,
 } from '../supplier/failureDetails.js';
 import { SupplierCode } from '../supplier/errors.js';
+import { UNKNOWN_ACCOUNT_FAILURE } from '../accounts/contract.js';
 
 export interface SupplierFailure {
   type: FailureTypeName;
@@ -72,6 +73,7 @@ export function paramErrorFields(message: string): string[] {
  */
 export function mayHaveActed(err: unknown): boolean {
   if (!(err instanceof ActivityFailure)) return false;
+  if (unknownAccount(err)) return false;
   const f = supplierFailure(err);
   return f === undefined || f.type === FailureType.Ambiguous;
 }
@@ -95,6 +97,7 @@ export function isThrottled(f: SupplierFailure | undefined): boolean {
 
 /** Whether trying again later may succeed (5xx, a reset before sending, an activity timeout). */
 export function isTransient(err: unknown): boolean {
+  if (unknownAccount(err)) return false;
   const f = supplierFailure(err);
   return f === undefined || f.type === FailureType.Retryable || f.type === FailureType.Ambiguous;
 }
@@ -121,3 +124,15 @@ export function pacedDelay(f: SupplierFailure): number {
 }
 
 const MIN_PACED_DELAY_MS = 1_000;
+
+/**
+ * The worker does not know the task's account (accounts/activityAccount.ts): nothing was sent, and
+ * only a person adding the account helps. No run before accounts were data met this failure.
+ */
+export function unknownAccount(err: unknown): boolean {
+  return (
+    err instanceof ActivityFailure &&
+    err.cause instanceof ApplicationFailure &&
+    err.cause.type === UNKNOWN_ACCOUNT_FAILURE
+  );
+}

@@ -25,6 +25,7 @@ import {
   type WebhookEvent,
 } from './contract.js';
 import { BoundedList, pushBounded, shouldContinueAsNew } from '../durable/longRunning.js';
+import { accountPriority } from '../durable/account.js';
 
 /** Latest events listed by the query (count, and characters of JSON). */
 export const RECENT_LIMIT = 100;
@@ -63,6 +64,7 @@ export async function catalogueEvents(input: CatalogueEventsInput = {}): Promise
     taskQueue: workflowInfo().taskQueue,
     startToCloseTimeout: '30 seconds',
     retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 10 },
+    priority: accountPriority(),
   });
 
   setHandler(catalogueEventSignal, (event) => {

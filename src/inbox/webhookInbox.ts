@@ -33,6 +33,7 @@ import {
 } from './contract.js';
 import { InboxState, type InboxSnapshot } from './inboxState.js';
 import { shouldContinueAsNew } from '../durable/longRunning.js';
+import { accountPriority } from '../durable/account.js';
 import { chunk } from '../tracking/trackingChanges.js';
 
 export type WebhookInboxInput = Partial<InboxSnapshot>;
@@ -70,6 +71,7 @@ export async function webhookInbox(input: WebhookInboxInput = {}): Promise<void>
     taskQueue: workflowInfo().taskQueue,
     startToCloseTimeout: '1 minute',
     retry: { initialInterval: '1 second', maximumInterval: '10 seconds', maximumAttempts: 5 },
+    priority: accountPriority(),
   });
 
   // One routing attempt at a time, so an event is never routed by two attempts at once. Several

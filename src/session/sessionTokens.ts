@@ -29,6 +29,8 @@ import { TokenCallPacer } from '../supplier/tokenCallPacer.js';
 import { TOKEN_CALL_INTERVAL_MS } from '../supplier/tokens.js';
 import { TokenUnavailable, type TokenSource } from '../supplier/tokenSource.js';
 import { queuePrefix, type TaskQueues } from '../temporal/taskQueues.js';
+import { SupplierAccount } from '../temporal/searchAttributes.js';
+import { accountScope, DEFAULT_ACCOUNT } from '../accounts/contract.js';
 
 export interface SessionTokenOptions {
   /** How long one ask may take before the caller's call fails as not sent (default 20 s). */
@@ -38,6 +40,11 @@ export interface SessionTokenOptions {
    * starts (default: the documented 5 minutes). A sandbox with a shorter `--token-interval-s`.
    */
   obtainIntervalMs?: number;
+  /**
+   * The account whose session this is (default: the deployment's own, under the ids it always
+   * had). Another account's session is its own workflow, started with its `SupplierAccount`.
+   */
+  account?: string;
 }
 
 /**
@@ -62,13 +69,15 @@ export class SessionTokenSource implements TokenSource {
   private readonly workflowId: string;
   private readonly answerWithinMs: number;
   private readonly sessionInput: SupplierSessionInput;
+  private readonly account: string;
 
   constructor(
     private readonly client: Client,
     private readonly queues: TaskQueues,
     options: SessionTokenOptions = {},
   ) {
-    this.workflowId = supplierSessionId(queuePrefix(queues));
+    this.account = options.account ?? DEFAULT_ACCOUNT;
+    this.workflowId = supplierSessionId(accountScope(queuePrefix(queues), this.account));
     this.answerWithinMs = options.answerWithinMs ?? DEFAULT_ANSWER_WITHIN_MS;
     this.sessionInput =
       options.obtainIntervalMs === undefined ? {} : { obtainIntervalMs: options.obtainIntervalMs };
@@ -184,6 +193,9 @@ export class SessionTokenSource implements TokenSource {
         taskQueue: this.queues.orders,
         args: [this.sessionInput],
         workflowIdConflictPolicy: 'USE_EXISTING',
+        ...(this.account !== DEFAULT_ACCOUNT && {
+          typedSearchAttributes: [{ key: SupplierAccount, value: this.account }],
+        }),
       })
       .then(
         () => undefined,

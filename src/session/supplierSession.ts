@@ -60,6 +60,7 @@ import type { IssuedTokens } from '../supplier/tokenExchange.js';
 import { OBTAIN_INTERVAL_MS, REFRESH_INTERVAL_MS, renewalDue } from '../supplier/tokenTiming.js';
 import { shouldContinueAsNew } from '../durable/longRunning.js';
 import { Patch } from '../durable/versions.js';
+import { accountPriority } from '../durable/account.js';
 
 /** How long a `token` update waits for a usable token before it fails, saying why. */
 const READ_WAIT_MS = 15_000;
@@ -104,6 +105,8 @@ export async function supplierSession(input: SupplierSessionInput = {}): Promise
     startToCloseTimeout: '1 minute',
     // The workflow decides what follows a failure: spacing, pauses, refresh or obtain.
     retry: { maximumAttempts: 1 },
+    // The worker calls with this account's API key.
+    priority: accountPriority(),
   });
   /**
    * On the session-backoff path. Asked before each renewal and each turn of the old renewal loop

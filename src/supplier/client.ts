@@ -115,6 +115,11 @@ export class SupplierClient {
     return { data: data as ResponseOf<E>, requestId };
   }
 
+  /** The supplier's API root this client calls. */
+  get baseUrl(): string {
+    return this.config.baseUrl;
+  }
+
   async close(): Promise<void> {
     await this.http.close();
   }

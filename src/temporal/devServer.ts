@@ -37,9 +37,10 @@ export interface DevServer {
 }
 
 /**
- * One task-queue partition, so that `maxTaskQueueActivitiesPerSecond` (the supplier's rate limit)
- * is enforced exactly rather than per partition; and the priority-aware matcher, so that a
- * backlog leaves in priority order (server 1.29 still defaults to the FIFO one).
+ * One task-queue partition, so that the supplier queue's rate limits are enforced exactly rather
+ * than per partition; the priority-aware matcher, so that a backlog leaves in priority order
+ * (server 1.29 still defaults to the FIFO one); and fairness, so that each account's tasks (their
+ * fairness key) take turns and each key keeps to its rate limit (accounts/supplierBudget.ts).
  */
 const MATCHING_ARGS = [
   '--dynamic-config-value',
@@ -48,6 +49,8 @@ const MATCHING_ARGS = [
   'matching.numTaskqueueWritePartitions=1',
   '--dynamic-config-value',
   'matching.useNewMatcher=true',
+  '--dynamic-config-value',
+  'matching.enableFairness=true',
 ];
 
 /**

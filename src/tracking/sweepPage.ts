@@ -18,6 +18,7 @@ import { chunk, judge, needsProof, told, type Observation } from './trackingChan
 import { askKey, canAskByNumber, matchAnswers, proofOf } from './trackingMatch.js';
 import { memoryIn, remember, type SweepMemory } from './trackingMemory.js';
 import type { SweepCounts } from './contract.js';
+import { accountPriority } from '../durable/account.js';
 
 export const PAGE_SIZE = 1_000;
 export const STALE_AFTER_SECONDS = 14 * 24 * 3_600;
@@ -30,13 +31,14 @@ export const orchestration = () =>
     taskQueue: workflowInfo().taskQueue,
     startToCloseTimeout: '1 minute',
     retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 5 },
+    priority: accountPriority(),
   });
 
 export const batch = () =>
   proxyActivities<BatchActivities>({
     // The account's one supplier queue, behind payments, carts and creates.
     taskQueue: queuesOf(workflowInfo().taskQueue).supplier,
-    priority: { priorityKey: SupplierPriority.Tracking },
+    priority: { priorityKey: SupplierPriority.Tracking, ...accountPriority({ weighted: true }) },
     // Waiting in the queue's backlog counts here, not in startToClose.
     scheduleToCloseTimeout: '10 minutes',
     startToCloseTimeout: '1 minute',

@@ -96,6 +96,8 @@ describe('docker-compose.yml', () => {
       'matching.numTaskqueueReadPartitions': [{ value: 1 }],
       'matching.numTaskqueueWritePartitions': [{ value: 1 }],
       'matching.useNewMatcher': [{ value: true }],
+      // Each account's key keeps to its rate limit on the one supplier queue (issue 17).
+      'matching.enableFairness': [{ value: true, constraints: { taskQueueName: 'supplier-api' } }],
     });
   });
 

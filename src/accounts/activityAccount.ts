@@ -1,0 +1,40 @@
+/**
+ * The account a running activity acts for: its task's fairness key, which every workflow sets to
+ * its own account (src/durable/activityProxies.ts). No key (a task scheduled before accounts were
+ * data) means the default account. Call inside an activity only.
+ */
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+
+import {
+  DEFAULT_ACCOUNT,
+  UNKNOWN_ACCOUNT_FAILURE,
+  UnknownAccountError,
+  type Account,
+  type AccountDirectory,
+} from './contract.js';
+
+export function activityAccount(): string {
+  const key = Context.current().info.priority?.fairnessKey;
+  return key === undefined || key === '' ? DEFAULT_ACCOUNT : key;
+}
+
+/**
+ * The running activity's account as the directory has it now; an account it does not have fails
+ * the activity for good (type `UnknownAccount`): nothing was sent, a person must add the account.
+ */
+export function activityAccountIn(directory: AccountDirectory): Account {
+  const id = activityAccount();
+  const account = directory.get(id);
+  if (account === undefined) throw unknownAccount(id);
+  return account;
+}
+
+export function unknownAccount(id: string): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: UNKNOWN_ACCOUNT_FAILURE,
+    message: new UnknownAccountError(id).message,
+    details: [{ account: id }],
+    nonRetryable: true,
+  });
+}

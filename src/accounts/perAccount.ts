@@ -1,0 +1,121 @@
+/**
+ * What a worker process holds for each account it serves (its supplier client, with its own key,
+ * token session and in-process pacer, and the activities built on it): made when the account's
+ * first task comes, made again when the directory changes the account, dropped when the account
+ * is removed. The default account's is the one the process was configured with, unchanged.
+ */
+import { createHash } from 'node:crypto';
+import type { Client } from '@temporalio/client';
+
+import { SessionTokenSource } from '../session/sessionTokens.js';
+import { SupplierClient } from '../supplier/client.js';
+import type { TaskQueues } from '../temporal/taskQueues.js';
+import { activityAccount, unknownAccount } from './activityAccount.js';
+import { DEFAULT_ACCOUNT, type Account, type AccountDirectory } from './contract.js';
+
+export interface Held<T> {
+  value: T;
+  /** Releases what `value` holds (its HTTP connections); called once no task may still use it. */
+  close(): Promise<void>;
+}
+
+/**
+ * An account's value is released this long after the directory changed or removed the account:
+ * longer than any activity that may still use it runs (startToClose is at most 2 minutes).
+ */
+const RELEASE_AFTER_MS = 3 * 60_000;
+
+export class PerAccount<T> {
+  private readonly made = new Map<string, { fingerprint: string; held: Held<T> }>();
+  private readonly releasing = new Map<NodeJS.Timeout, Held<T>>();
+  private readonly unsubscribe: () => void;
+  private closed = false;
+
+  constructor(
+    private readonly directory: AccountDirectory,
+    private readonly defaultValue: T,
+    private readonly make: (account: Account) => Held<T>,
+  ) {
+    this.unsubscribe = directory.subscribe(() => {
+      this.forgetChanged();
+    });
+  }
+
+  /** The running activity's account's value; an unknown account fails it (`UnknownAccount`). */
+  current(): T {
+    return this.of(activityAccount());
+  }
+
+  of(id: string): T {
+    if (id === DEFAULT_ACCOUNT) return this.defaultValue;
+    const account = this.directory.get(id);
+    if (account === undefined || this.closed) throw unknownAccount(id);
+    const fingerprint = fingerprintOf(account);
+    const had = this.made.get(id);
+    if (had?.fingerprint === fingerprint) return had.held.value;
+    if (had !== undefined) this.release(had.held);
+    const held = this.make(account);
+    this.made.set(id, { fingerprint, held });
+    return held.value;
+  }
+
+  /** Releases every account's value now (the workers have stopped). */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.unsubscribe();
+    const all = [...this.made.values()].map(({ held }) => held);
+    for (const [timer, held] of this.releasing) {
+      clearTimeout(timer);
+      all.push(held);
+    }
+    this.releasing.clear();
+    this.made.clear();
+    await Promise.all(all.map((held) => held.close().catch(() => undefined)));
+  }
+
+  private forgetChanged(): void {
+    for (const [id, { fingerprint, held }] of this.made) {
+      const account = this.directory.get(id);
+      if (account !== undefined && fingerprintOf(account) === fingerprint) continue;
+      this.made.delete(id);
+      this.release(held);
+    }
+  }
+
+  private release(held: Held<T>): void {
+    const timer = setTimeout(() => {
+      this.releasing.delete(timer);
+      void held.close().catch(() => undefined);
+    }, RELEASE_AFTER_MS);
+    timer.unref();
+    this.releasing.set(timer, held);
+  }
+}
+
+/** Whether the record changed (a hash: the secrets it covers are not kept in another form). */
+function fingerprintOf(account: Account): string {
+  return createHash('sha256').update(JSON.stringify(account)).digest('hex');
+}
+
+export interface AccountSupplierOptions {
+  /** A client on the workers' connection, encoding payloads like them (tokens travel in them). */
+  client: Client;
+  queues: TaskQueues;
+  /** The deployment's supplier API root, for an account that names none. */
+  baseUrl: string;
+  batchRatePerSecond: number;
+}
+
+/**
+ * Another account's supplier client: its own API key and base URL, its token from its own session
+ * workflow, and its own pacer in this process at its tier.
+ */
+export function accountSupplier(account: Account, o: AccountSupplierOptions): SupplierClient {
+  return new SupplierClient({
+    baseUrl: account.baseUrl ?? o.baseUrl,
+    apiKey: account.apiKey,
+    ratePerSecond: account.tier,
+    batchRatePerSecond: o.batchRatePerSecond,
+    tokens: new SessionTokenSource(o.client, o.queues, { account: account.id }),
+  });
+}
