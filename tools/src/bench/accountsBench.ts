@@ -1,7 +1,7 @@
 /**
  * `dropflow bench accounts` (issue 17): many supplier accounts on one fleet of two workers, each
- * at its own tier. First the small accounts' orders alone on the idle fleet (the baseline), then
- * the measured round: one account's backlog, and the small accounts' orders while it drains.
+ * at its own tier. After a warm-up (one order per account), the small accounts' orders alone on
+ * the idle fleet (the baseline), then the measured round: one account's backlog, and the small accounts' orders while it drains.
  * Measured per account by the sandbox (requests, refusals, the most in any 1 s) and by the orders'
  * own timelines; the backlog's Temporal actions from its workflows' histories.
  */
@@ -99,6 +99,17 @@ async function measure(fleet: AccountsFleet, o: AccountsBenchOptions) {
   const big = fleet.accounts.find((a) => a.role === AccountRole.big)!;
   const small = fleet.accounts.filter((a) => a.role === AccountRole.small);
   const round = { backlog: o.backlog, smallOrders: o.smallOrders, say: o.say };
+
+  // Unmeasured: each account's first order waits for its session's first token and its workers'
+  // first tasks, which neither round below should carry.
+  o.say('bench accounts: warming up, one order per account with orders');
+  await runRound(fleet, {
+    ...round,
+    label: 'warm',
+    small: [big, ...small],
+    smallOrders: 1,
+    deadlineMs: o.deadlineMs ?? idleDeadlineMs(o),
+  });
 
   o.say('bench accounts: the small accounts alone on the idle fleet');
   const idle: RoundResult = await runRound(fleet, {

@@ -71,7 +71,7 @@ export async function runRound(fleet: AccountsFleet, o: RoundOptions): Promise<R
     for (const order of orders) order.body['account'] = account.id;
     ordersOf.set(account.id, orders);
   }
-  const watch = new SupplierWatch(fleet, accounts, ordersOf);
+  const watch = new SupplierWatch(fleet, accounts, ordersOf, o.big);
   const deadline = Date.now() + o.deadlineMs;
   const submitted: Submitted[] = [];
   let lastSaid = Date.now();
@@ -90,7 +90,7 @@ export async function runRound(fleet: AccountsFleet, o: RoundOptions): Promise<R
       const started = Math.max(1, Math.ceil(o.backlog / 10));
       const big = o.big;
       await until(() => watch.created(big) >= started, deadline);
-      backlogUnpaidAtSmallSubmit = o.backlog - watch.paid(big);
+      if (o.small.length > 0) backlogUnpaidAtSmallSubmit = o.backlog - watch.paid(big);
     }
     await Promise.all(o.small.map((a) => submitAll(fleet, a, ordersOf.get(a.id)!, submitted)));
     await until(() => accounts.every((a) => watch.allPaid(a)), deadline);
@@ -171,6 +171,7 @@ class SupplierWatch {
     private readonly fleet: AccountsFleet,
     private readonly accounts: readonly FleetAccount[],
     ordersOf: ReadonlyMap<string, readonly BenchOrder[]>,
+    private readonly big: FleetAccount | undefined,
   ) {
     for (const account of accounts) {
       const numbers = new Set(ordersOf.get(account.id)!.map((x) => x.orderNumber));
@@ -228,11 +229,10 @@ class SupplierWatch {
       const all = accounts.reduce((n, a) => n + this.byOpenId.get(a.openId)!.numbers.size, 0);
       return `${paid}/${all}`;
     };
-    const big = this.accounts.filter((a) => a.role === 'big');
-    const small = this.accounts.filter((a) => a.role === 'small');
+    const others = this.accounts.filter((a) => a !== this.big);
     return [
-      ...(big.length > 0 ? [`backlog paid ${of(big)}`] : []),
-      ...(small.length > 0 ? [`small accounts paid ${of(small)}`] : []),
+      ...(this.big === undefined ? [] : [`backlog paid ${of([this.big])}`]),
+      ...(others.length > 0 ? [`other accounts paid ${of(others)}`] : []),
     ].join(', ');
   }
 }
