@@ -9,7 +9,7 @@ export interface ControlAnswer<T> {
 
 /** A control call against `baseUrl` (default: the shared test sandbox). */
 export async function control<T = Record<string, unknown>>(
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'DELETE',
   path: string,
   body?: unknown,
   baseUrl = sandboxUrl(),

@@ -5,6 +5,7 @@
  *   concurrency, through a real gateway and a real Temporal dev server started for the run, next
  *   to a bare node:http endpoint.
  * - `bench orders` (./benchOrders.ts): orders through the whole stack, checkout batching off and on.
+ * - `bench accounts` (./benchAccounts.ts): many supplier accounts on one fleet of two workers.
  */
 import { InvalidArgumentError, type Command } from 'commander';
 
@@ -13,6 +14,7 @@ import { installRuntimeLogger } from '../../temporal/runtimeLogger.js';
 import { loadBenchTools } from '../devtools.js';
 import { nonNegativeInt, positiveNumber } from '../options.js';
 import { printJson, printLines } from '../output.js';
+import { registerAccounts } from './benchAccounts.js';
 import { registerOrders } from './benchOrders.js';
 
 interface BenchFlags {
@@ -36,7 +38,9 @@ function boundedInt(max: number) {
 export function register(program: Command): void {
   const bench = program
     .command('bench')
-    .description('measurements on this machine: `bench webhooks`, `bench orders`');
+    .description(
+      'measurements on this machine: `bench webhooks`, `bench orders`, `bench accounts`',
+    );
   bench
     .command('webhooks')
     .description('measure the gateway on loopback against a real Temporal dev server')
@@ -61,4 +65,5 @@ export function register(program: Command): void {
       else printLines(formatGatewayBench(gateway));
     });
   registerOrders(bench);
+  registerAccounts(bench);
 }

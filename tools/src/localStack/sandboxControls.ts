@@ -4,6 +4,7 @@
  * so the report can say what was left out.
  */
 import type { FaultKind } from '../sandbox/faults.js';
+import type { SandboxStats } from '../sandbox/state.js';
 
 /** The sandbox's daily-quota fault (1600201); not every sandbox version knows it. */
 export const QUOTA_FAULT = 'quota';
@@ -39,14 +40,41 @@ export class SandboxControls {
     readonly openId: string,
   ) {}
 
-  /** A fresh account: its own rate limit, balance and orders. */
+  /**
+   * A fresh account: its own rate limit, balance and orders; `tier` its general limit
+   * (requests/s), `oneBudget` whether the batch queries spend it too.
+   */
   static async createAccount(
     baseUrl: string,
     balance: number,
+    limits: { tier?: number; oneBudget?: boolean } = {},
   ): Promise<{ apiKey: string; openId: string }> {
-    const res = await post(baseUrl, '/__sandbox/accounts', { balance });
+    const res = await post(baseUrl, '/__sandbox/accounts', {
+      balance,
+      ...(limits.tier !== undefined && { ratePerSecond: limits.tier }),
+      ...(limits.oneBudget !== undefined && { oneBudget: limits.oneBudget }),
+    });
     if (res.status !== 201) throw new Error(`creating a sandbox account: HTTP ${res.status}`);
     return (await res.json()) as { apiKey: string; openId: string };
+  }
+
+  /** The account's counters: requests by endpoint, refusals, the peak requests in any 1 s. */
+  async stats(): Promise<SandboxStats> {
+    const res = await fetch(`${this.baseUrl}/__sandbox/stats?openId=${this.query}`);
+    if (res.status !== 200) throw new Error(`reading the account's stats: HTTP ${res.status}`);
+    return (await res.json()) as SandboxStats;
+  }
+
+  /** Starts the account's counters again from zero: what follows is a measure of its own. */
+  async resetStats(): Promise<void> {
+    const res = await fetch(`${this.baseUrl}/__sandbox/stats?openId=${this.query}`, {
+      method: 'DELETE',
+    });
+    if (res.status !== 200) throw new Error(`resetting the account's stats: HTTP ${res.status}`);
+  }
+
+  private get query(): string {
+    return encodeURIComponent(this.openId);
   }
 
   /** Arms a fault for this account; false when the sandbox does not know the kind. */

@@ -24,7 +24,8 @@ export const ACCOUNT_BALANCE = 1_000_000;
 const WEBHOOK_RETRY_DELAYS_MS = [1_000, 3_000, 8_000];
 
 /** Variables of this environment that would point the children somewhere else. */
-export const FOREIGN_ENV = /^(TEMPORAL_(?!CLI_PATH)|SUPPLIER_|DROPFLOW_|GATEWAY_|CODEC_)/;
+export const FOREIGN_ENV =
+  /^(TEMPORAL_(?!CLI_PATH)|SUPPLIER_|DROPFLOW_|GATEWAY_|CODEC_|ACCOUNTS_FILE$)/;
 
 export interface LocalStackOptions {
   /** `chaos`, `bench`: names the payload key, the errors and the log lines. */

@@ -7,12 +7,15 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { API_PREFIX, type Endpoint } from '../../../src/supplier/endpoint.js';
+import { API_PREFIX, type Endpoint, type RateClass } from '../../../src/supplier/endpoint.js';
 import { formatIssues, SupplierCode } from '../../../src/supplier/errors.js';
 import type { FilePart } from '../../../src/supplier/http.js';
 import { toFieldIssues } from '../../../src/supplier/issues.js';
 import type { Sandbox } from './sandbox.js';
 import type { SandboxAccount } from './state.js';
+
+/** The token endpoints' rate class: a limit of their own, outside the account's tier. */
+const TOKEN_RATE: RateClass = 'token';
 
 /** A supplier error answer; handlers throw it. */
 export class SandboxError extends Error {
@@ -116,6 +119,7 @@ export class SandboxRouter {
       sb.count(openId, (s) => {
         s.calls[ep.path] = (s.calls[ep.path] ?? 0) + 1;
       });
+      if (openId !== undefined && ep.rate !== TOKEN_RATE) sb.countRequestRate(openId);
 
       const fault = sb.faults.take(ep.path, openId, sb.now());
       if (fault) sb.count(openId, (s) => (s.faultsInjected += 1));

@@ -8,6 +8,7 @@ import { Faults } from './faults.js';
 import type { SandboxHost, SandboxOptions } from './host.js';
 import { Lifecycle } from './lifecycle.js';
 import { RateLimiter } from './rateLimit.js';
+import { RequestRate } from './requestRate.js';
 import { TokenLimits } from './tokenLimits.js';
 import {
   emptyState,
@@ -48,6 +49,7 @@ export class Sandbox implements SandboxHost {
   readonly faults = new Faults();
   readonly limiter: RateLimiter;
   readonly tokenLimits = new TokenLimits();
+  readonly requestRate = new RequestRate();
   readonly webhooks: WebhookDispatcher;
   readonly lifecycle: Lifecycle;
   /** Settings of accounts without their own; the start options until POST /__sandbox/settings. */
@@ -149,6 +151,7 @@ export class Sandbox implements SandboxHost {
     };
     this.state.seq += 1;
     this.state.accounts[openId] = account;
+    this.state.statsByAccount[openId] = { ...emptyStats(), since: this.now() };
     this.changed();
     return account;
   }
@@ -181,6 +184,29 @@ export class Sandbox implements SandboxHost {
     update(this.state.stats);
     if (openId !== undefined) update((this.state.statsByAccount[openId] ??= emptyStats()));
     this.changed();
+  }
+
+  /**
+   * A request of the account that spends its general budget (every class but the token calls):
+   * keeps its highest count in any 1 s (requestRate.ts).
+   */
+  countRequestRate(openId: string): void {
+    const now = this.now();
+    const inWindow = this.requestRate.record(openId, now);
+    const stats = (this.state.statsByAccount[openId] ??= emptyStats());
+    if (inWindow > (stats.peakRequestsPerSecond ?? 0)) {
+      stats.peakRequestsPerSecond = inWindow;
+      stats.peakAt = now;
+    }
+  }
+
+  /** Starts the account's counters again from zero (a new measure); its orders stay. */
+  resetStats(openId: string): SandboxStats {
+    const fresh = { ...emptyStats(), since: this.now() };
+    this.state.statsByAccount[openId] = fresh;
+    this.requestRate.forget(openId);
+    this.changed();
+    return fresh;
   }
 
   /** Pushes a webhook message to the account's callback for the topic, if one is enabled. */

@@ -236,6 +236,15 @@ export interface SandboxStats {
   tokensObtained: number;
   /** refreshAccessToken calls answered with tokens. */
   tokensRefreshed: number;
+  /**
+   * Per account: the most requests it sent in any 1 s (sliding window on the sandbox's clock,
+   * refused ones included, token calls not: requestRate.ts), and when (epoch ms). Absent in older
+   * state files; 0 in the global counters.
+   */
+  peakRequestsPerSecond?: number;
+  peakAt?: number;
+  /** When these counters started: the account's creation, or its last reset (epoch ms). */
+  since?: number;
 }
 
 export interface SandboxState {
@@ -270,6 +279,7 @@ export function emptyStats(): SandboxStats {
     faultsInjected: 0,
     tokensObtained: 0,
     tokensRefreshed: 0,
+    peakRequestsPerSecond: 0,
   };
 }
 

@@ -14,6 +14,10 @@ const Balance = z.object({ amount: z.number().nonnegative(), openId: z.string().
 const NewAccount = z.object({
   apiKey: z.string().min(1).max(200).optional(),
   balance: z.number().nonnegative().optional(),
+  /** The account's tier: its general limit in requests per second (settings.ratePerSecond). */
+  ratePerSecond: z.number().positive().max(50).optional(),
+  /** Every request but the token calls spends the general limit (settings.oneBudget). */
+  oneBudget: z.boolean().optional(),
 });
 const Lifecycle = z.object({ stepMs: z.number().int().nonnegative() });
 const TopUp = z.object({
@@ -25,7 +29,10 @@ const ExpireTokens = z.object({ openId: z.string().min(1) });
 export function registerControlRoutes(app: FastifyInstance, sb: Sandbox): void {
   const bad = (issues: z.ZodError) => ({ error: 'invalid request', issues: issues.issues });
 
-  /** Global counters, or one account's with ?openId=. */
+  /**
+   * Global counters, or one account's with ?openId=: requests by endpoint, refusals (1600200) and
+   * the most requests in any 1 s (peakRequestsPerSecond) since `since`.
+   */
   app.get('/__sandbox/stats', (req, reply) => {
     const { openId } = req.query as { openId?: string };
     if (openId === undefined) return sb.state.stats;
@@ -33,11 +40,28 @@ export function registerControlRoutes(app: FastifyInstance, sb: Sandbox): void {
     return sb.state.statsByAccount[openId] ?? emptyStats();
   });
 
+  /** One account's counters start again from zero (a new measure: peak, calls, refusals). */
+  app.delete('/__sandbox/stats', (req, reply) => {
+    const { openId } = req.query as { openId?: string };
+    if (openId === undefined) return reply.code(400).send({ error: 'name the account: ?openId=' });
+    if (!sb.state.accounts[openId]) return reply.code(404).send({ error: 'no such account' });
+    return sb.resetStats(openId);
+  });
+
   /** A fresh account, so that concurrent users (tests) do not share one rate limit. */
   app.post('/__sandbox/accounts', (req, reply) => {
     const p = NewAccount.safeParse(req.body ?? {});
     if (!p.success) return reply.code(400).send(bad(p.error));
-    const a = sb.createAccount(p.data.apiKey, p.data.balance);
+    const { apiKey, balance, ratePerSecond, oneBudget } = p.data;
+    const a = sb.createAccount(apiKey, balance);
+    if (ratePerSecond !== undefined || oneBudget !== undefined) {
+      a.settings = {
+        ...a.settings,
+        ...(ratePerSecond !== undefined && { ratePerSecond }),
+        ...(oneBudget !== undefined && { oneBudget }),
+      };
+      sb.changed();
+    }
     return reply.code(201).send({ apiKey: a.apiKey, openId: a.openId });
   });
 

@@ -1,0 +1,74 @@
+/**
+ * The Temporal actions and timeouts of one account's workflows within a time window: every run
+ * whose SupplierAccount is the account and that was running at some point of the window (its
+ * orders, and its coordinator, session, sweeper …), each history's events of the window counted
+ * the way `bench orders` counts a phase (./actions.ts).
+ */
+import type { Client } from '@temporalio/client';
+import proto from '@temporalio/proto';
+
+import { SupplierAccount } from '../../../src/temporal/searchAttributes.js';
+import { countActions, totalActions } from './actions.js';
+
+type HistoryEvent = proto.temporal.api.history.v1.IHistoryEvent;
+const EventType = proto.temporal.api.enums.v1.EventType;
+
+/** What ran out of time: an activity, a workflow task, a child, a whole run. */
+const TIMEOUTS = new Set([
+  EventType.EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT,
+  EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT,
+  EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_TIMED_OUT,
+  EventType.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT,
+]);
+
+/** Histories fetched at once. */
+const PARALLEL_FETCHES = 8;
+
+export interface AccountActions {
+  executions: number;
+  actions: number;
+  timeouts: number;
+}
+
+export async function countAccountActions(
+  client: Client,
+  account: string,
+  window: { from: number; to: number },
+): Promise<AccountActions> {
+  const since = new Date(window.from).toISOString();
+  const query =
+    `${SupplierAccount.name} = '${account}' AND ` +
+    `(ExecutionStatus = 'Running' OR CloseTime >= '${since}')`;
+  const runs: { workflowId: string; runId: string }[] = [];
+  for await (const info of client.workflow.list({ query })) {
+    runs.push({ workflowId: info.workflowId, runId: info.runId });
+  }
+  let actions = 0;
+  let timeouts = 0;
+  for (let i = 0; i < runs.length; i += PARALLEL_FETCHES) {
+    const histories = await Promise.all(
+      runs
+        .slice(i, i + PARALLEL_FETCHES)
+        .map((r) => client.workflow.getHandle(r.workflowId, r.runId).fetchHistory()),
+    );
+    for (const history of histories) {
+      const events = (history.events ?? []).filter((e) => within(e, window));
+      actions += totalActions(countActions(events));
+      timeouts += events.filter((e) => e.eventType != null && TIMEOUTS.has(e.eventType)).length;
+    }
+  }
+  return { executions: runs.length, actions, timeouts };
+}
+
+function within(event: HistoryEvent, window: { from: number; to: number }): boolean {
+  const at = eventTimeMs(event);
+  return at !== undefined && at >= window.from && at <= window.to;
+}
+
+export function eventTimeMs(event: HistoryEvent): number | undefined {
+  const t = event.eventTime;
+  if (t == null) return undefined;
+  const s = t.seconds;
+  const seconds = s == null ? 0 : typeof s === 'number' ? s : s.toNumber();
+  return seconds * 1_000 + Math.floor((t.nanos ?? 0) / 1_000_000);
+}

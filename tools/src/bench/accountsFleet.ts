@@ -1,0 +1,108 @@
+/**
+ * The fleet of `dropflow bench accounts`, on the local stack (../localStack/stack.ts): one Temporal
+ * dev server and the sandbox (in this process; paid orders stay paid: no lifecycle steps), a
+ * sandbox account per bench account at its tier (every request but the token calls spends it: one
+ * budget), the accounts in the registry file, and two `dropflow worker` processes that read it:
+ * one fleet, one queue set, every account.
+ */
+import { join } from 'node:path';
+
+import { OrderClient } from '../../../src/client/orderClient.js';
+import type { Logger } from '../../../src/log.js';
+import { taskQueues } from '../../../src/temporal/taskQueues.js';
+import type { DropflowProcess } from '../localStack/dropflowProcess.js';
+import { SandboxControls } from '../localStack/sandboxControls.js';
+import {
+  ACCOUNT_BALANCE,
+  startLocalStack,
+  workerProcess,
+  type LocalStack,
+} from '../localStack/stack.js';
+import type { BenchAccount } from './accountsPlan.js';
+import { writeBenchRegistry } from './accountsRegistry.js';
+
+/** Settings the bench gives the workers itself; the caller's environment does not decide them. */
+const BENCH_ENV = /^(CHECKOUT_|TRACKING_EVERY_SECONDS$|REPLAY_CHECK_LIMIT$|METRICS_PORT$)/;
+export const FLEET_WORKERS = 2;
+/** The deployment's own account (SUPPLIER_API_KEY): idle, as the environment always has one. */
+const DEFAULT_ACCOUNT_RATE = 1;
+
+export interface FleetAccount extends BenchAccount {
+  openId: string;
+  controls: SandboxControls;
+}
+
+export interface AccountsFleetOptions {
+  workDir: string;
+  accounts: readonly BenchAccount[];
+  maxBatch: number;
+  trackingEverySeconds: number;
+  log: Logger;
+}
+
+export interface AccountsFleet {
+  stack: LocalStack;
+  accounts: FleetAccount[];
+  orders: OrderClient;
+  workers: DropflowProcess[];
+  close(): Promise<void>;
+}
+
+export async function startAccountsFleet(o: AccountsFleetOptions): Promise<AccountsFleet> {
+  const stack = await startLocalStack({
+    who: 'bench',
+    workDir: o.workDir,
+    log: o.log,
+    sandbox: { ratePerSecond: DEFAULT_ACCOUNT_RATE, batchRatePerSecond: 2, lifecycleStepMs: 0 },
+    withheldEnv: BENCH_ENV,
+  });
+  try {
+    const url = stack.sandbox.url;
+    const own = await SandboxControls.createAccount(url, ACCOUNT_BALANCE);
+    const accounts: FleetAccount[] = [];
+    const keys: string[] = [];
+    for (const account of o.accounts) {
+      const made = await SandboxControls.createAccount(url, ACCOUNT_BALANCE, {
+        tier: account.tier,
+        oneBudget: true,
+      });
+      keys.push(made.apiKey);
+      accounts.push({
+        ...account,
+        openId: made.openId,
+        controls: new SandboxControls(url, made.openId),
+      });
+    }
+    const accountsFile = join(o.workDir, 'accounts.json');
+    await writeBenchRegistry(
+      accountsFile,
+      accounts.map((a, i) => ({ id: a.id, tier: a.tier, apiKey: keys[i]!, openId: a.openId })),
+    );
+
+    const env: NodeJS.ProcessEnv = {
+      ...stack.env,
+      ACCOUNTS_FILE: accountsFile,
+      SUPPLIER_API_KEY: own.apiKey,
+      SUPPLIER_RATE_PER_SECOND: String(DEFAULT_ACCOUNT_RATE),
+      CHECKOUT_BATCHING: 'on',
+      CHECKOUT_MAX_BATCH: String(o.maxBatch),
+      TRACKING_EVERY_SECONDS: String(o.trackingEverySeconds),
+    };
+    const workers = Array.from({ length: FLEET_WORKERS }, (_, i) =>
+      workerProcess({ env, logFile: join(o.workDir, `worker-${i + 1}.log`) }),
+    );
+    for (const worker of workers) stack.closers.push(() => worker.close());
+    await Promise.all(workers.map((w) => w.start()));
+
+    return {
+      stack,
+      accounts,
+      orders: new OrderClient(stack.client, taskQueues('')),
+      workers,
+      close: () => stack.close(),
+    };
+  } catch (err) {
+    await stack.close();
+    throw err;
+  }
+}
