@@ -78,4 +78,13 @@ export const Patch = {
    * can end. Decided at the start of a run.
    */
   SessionDrains: 'session-drain-2026-11',
+  /**
+   * A checkout batch settles a lost addCart or addCartConfirm answer by one look-up of all its
+   * orders (then repeats the confirmation only to learn the shipment of orders shown confirmed),
+   * keeps the orders the supplier shows done together, and lets go only of those it shows
+   * untouched; a failing look-up of the batch is looked up again a few times before its orders
+   * go on alone (checkout/batchLookUp.ts). Asked where a batch's answer is lost or its look-up
+   * fails: batches under way before it hand their orders back as they did.
+   */
+  BatchLookUp: 'batch-lookup-2026-11',
 } as const;
