@@ -38,6 +38,7 @@ import { inboxActivities } from './inbox/activities.js';
 import { WebhookRouter } from './gateway/routing.js';
 import { createLogger, type Logger } from './log.js';
 import type { SupplierClient } from './supplier/client.js';
+import type { AccountDirectory } from './accounts/contract.js';
 import { installRuntimeLogger } from './temporal/runtimeLogger.js';
 import { startVisibilityGauges } from './order/gauges.js';
 import type { TaskQueues } from './temporal/taskQueues.js';
@@ -58,6 +59,11 @@ export interface CreateWorkersOptions {
   supplier: SupplierClient;
   /** The account's rate: supplier-queue activities per second (default 1). */
   ratePerSecond?: number;
+  /**
+   * The supplier accounts the workers serve (the registry, watched; docs/accounts.md). Absent: a
+   * directory holding only the default account, made from `supplier` and `ratePerSecond`.
+   */
+  accounts?: AccountDirectory;
   /** The batch queries' own limit (default 2): what drains the retired batch queue. */
   batchRatePerSecond?: number;
   /**

@@ -7,6 +7,7 @@
 import { bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
 import type { Command } from 'commander';
 
+import { watchAccountDirectory } from '../../accounts/registry.js';
 import { checkoutSettings, loadConfig, storeEventsOptions, supplierTarget } from '../../config.js';
 import { createLogger, type Logger } from '../../log.js';
 import { SupplierClient } from '../../supplier/client.js';
@@ -87,6 +88,8 @@ export function register(program: Command): void {
         failureConverterPath: dataConverter.failureConverterPath,
       }),
     });
+    // The account registry, followed while the worker runs: accounts come and go without a restart.
+    const accounts = await watchAccountDirectory(config, log);
     const limit = flags.replayCheck ?? config.REPLAY_CHECK_LIMIT;
     if (limit > 0) await refuseBreakingCode(flags, workflowBundle, limit, log);
     // The account's one token comes from its session workflow, asked through a client that
@@ -106,6 +109,7 @@ export function register(program: Command): void {
         namespace: target.namespace,
         queues: target.queues,
         supplier,
+        accounts,
         ratePerSecond: config.SUPPLIER_RATE_PER_SECOND,
         batchRatePerSecond: config.SUPPLIER_BATCH_RATE_PER_SECOND,
         catalogueEventsUrl: config.CATALOGUE_EVENTS_URL,
@@ -146,6 +150,7 @@ export function register(program: Command): void {
         await workers.shutdown();
       }
     } finally {
+      accounts.close();
       await supplier.close();
       await sessionClient.close();
     }
