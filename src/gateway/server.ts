@@ -202,7 +202,9 @@ export async function startGateway(opts: StartGatewayOptions): Promise<StartedGa
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${boundPort}`;
   if (opts.intakeToken === undefined) {
-    opts.log.warn('gateway: no GATEWAY_TOKEN set; the order intake refuses every request (401)');
+    opts.log.warn(
+      "gateway: no GATEWAY_TOKEN set; the order intake takes only the registry's store intake tokens (401 otherwise)",
+    );
   }
   // Learn the signing key now rather than on the first push (a token call may take a while).
   if (typeof openId === 'function') {
