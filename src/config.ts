@@ -3,6 +3,8 @@
  * win over the environment. Secrets (SUPPLIER_API_KEY, the encryption keys) are never logged, and
  * a bad one is reported by its variable's name and rule, never by its value.
  */
+import { join } from 'node:path';
+
 import { z } from 'zod';
 
 import {
@@ -93,6 +95,11 @@ const optionalUrl = z.preprocess(
 export const Env = z.object({
   /** State of `dropflow dev`: Temporal's database and the sandbox's state. */
   DROPFLOW_DATA_DIR: z.string().min(1).default('.dropflow'),
+  /**
+   * The supplier account registry (docs/accounts.md): a JSON file that `dropflow account` writes
+   * and every worker and gateway re-reads when it changes. Default `<DROPFLOW_DATA_DIR>/accounts.json`.
+   */
+  ACCOUNTS_FILE: z.string().min(1).optional(),
   /** The supplier; unset means the local sandbox. */
   SUPPLIER_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   SUPPLIER_API_KEY: z.string().min(1).max(200).optional(),
@@ -268,6 +275,11 @@ export function supplierTarget(config: Config): { baseUrl: string; apiKey: strin
     );
   }
   return { baseUrl: config.SUPPLIER_BASE_URL, apiKey: config.SUPPLIER_API_KEY };
+}
+
+/** Where the account registry is kept: ACCOUNTS_FILE, or accounts.json in DROPFLOW_DATA_DIR. */
+export function accountsFile(config: Config): string {
+  return config.ACCOUNTS_FILE ?? join(config.DROPFLOW_DATA_DIR, 'accounts.json');
 }
 
 /** The checkout coordinator's settings from the environment. */

@@ -30,12 +30,18 @@ import {
   type WorkflowUpdateHandle,
 } from '@temporalio/client';
 
+import {
+  DEFAULT_ACCOUNT,
+  SUPPLIER_TIER_MEMO,
+  type AccountDirectory,
+} from '../accounts/contract.js';
 import { formatIssues, type FieldIssue } from '../supplier/errors.js';
 import {
   FulfillmentFlow,
   FulfillmentStage,
   NeedsAttention,
   OrderNumber,
+  SupplierAccount,
   SvcOrderId,
 } from '../temporal/searchAttributes.js';
 import type { TaskQueues } from '../temporal/taskQueues.js';
@@ -68,6 +74,9 @@ import { changesIssues, flowLabel, parseOrder, type OrderInput } from '../order/
 
 /** The memo key holding the sha256 of the order's canonical JSON. */
 export const INPUT_HASH_MEMO = 'inputHash';
+
+/** The rule an order's `account` breaks when the registry does not have it. */
+export const NO_SUCH_ACCOUNT = 'no such supplier account';
 
 // ---- errors ----------------------------------------------------------------------------------
 
@@ -216,6 +225,14 @@ export interface OrderClientOptions {
    * action that no worker takes, forever.
    */
   answerWithinMs?: number;
+  /**
+   * The supplier accounts an order may name (`account` in its input): one the directory does not
+   * have is refused and nothing starts. The default account always exists. Left out: the default
+   * account only.
+   */
+  accounts?: AccountDirectory;
+  /** The account whose orders the by-number calls (status, actions) address; default `default`. */
+  account?: string;
 }
 
 export class OrderClient {
@@ -225,6 +242,38 @@ export class OrderClient {
     readonly options: OrderClientOptions = {},
   ) {}
 
+  /** The account the by-number calls address. */
+  get account(): string {
+    return this.options.account ?? DEFAULT_ACCOUNT;
+  }
+
+  /** This client, addressing the orders of `account` by number. */
+  forAccount(account: string): OrderClient {
+    return new OrderClient(this.client, this.queues, { ...this.options, account });
+  }
+
+  /**
+   * The account the order's run was started for (its SupplierAccount; none: `default`), read from
+   * the run itself rather than trusted from its id. Throws OrderNotFoundError.
+   */
+  async accountOf(orderNumber: string): Promise<string> {
+    return this.withHandle(orderNumber, async (handle) => {
+      const run = await handle.describe();
+      return run.typedSearchAttributes.get(SupplierAccount) ?? DEFAULT_ACCOUNT;
+    });
+  }
+
+  /** The account an order names, refused when the directory does not have it. */
+  private accountFor(input: OrderInput): { id: string; tier: number | undefined } {
+    const id = input.account ?? DEFAULT_ACCOUNT;
+    const known = this.options.accounts?.get(id);
+    // The default account always exists: the deployment's own (SUPPLIER_API_KEY or the sandbox).
+    if (known === undefined && id !== DEFAULT_ACCOUNT) {
+      throw new OrderInvalidError([{ field: 'account', rule: NO_SUCH_ACCOUNT }]);
+    }
+    return { id, tier: known?.tier };
+  }
+
   /**
    * Validates `raw` (the createOrderV3 body plus `fulfillment`) and starts its workflow, once.
    * Throws OrderInvalidError (field issues) or OrderConflictError.
@@ -233,17 +282,18 @@ export class OrderClient {
     const parsed = parseOrder(raw);
     if (!parsed.ok) throw new OrderInvalidError(parsed.issues);
     const input = parsed.input;
+    const account = this.accountFor(input);
     const orderNumber = input.order.orderNumber;
-    const workflowId = orderWorkflowId(orderNumber);
+    const workflowId = orderWorkflowId(orderNumber, account.id);
     const hash = inputHash(input);
-    if (await this.start(input, hash, WorkflowIdReusePolicy.REJECT_DUPLICATE)) {
+    if (await this.start(input, account, hash, WorkflowIdReusePolicy.REJECT_DUPLICATE)) {
       return { outcome: 'started', workflowId, orderNumber };
     }
     const existing = await this.client.workflow.getHandle(workflowId).describe();
     if (sameOrder(existing, hash)) return { outcome: 'existing', workflowId, orderNumber };
     if (await this.neverAtSupplier(existing)) {
       // Only this start may reuse the id; a concurrent submit that won is judged as usual.
-      if (await this.start(input, hash, WorkflowIdReusePolicy.ALLOW_DUPLICATE)) {
+      if (await this.start(input, account, hash, WorkflowIdReusePolicy.ALLOW_DUPLICATE)) {
         return { outcome: 'started', workflowId, orderNumber };
       }
       const winner = await this.client.workflow.getHandle(workflowId).describe();
@@ -255,17 +305,21 @@ export class OrderClient {
   /** Starts the order's workflow; false when its id is taken as the policy sees it. */
   private async start(
     input: OrderInput,
+    account: { id: string; tier: number | undefined },
     hash: string,
     workflowIdReusePolicy: WorkflowIdReusePolicy,
   ): Promise<boolean> {
     const orderNumber = input.order.orderNumber;
     try {
       await this.client.workflow.start<FulfillOrderWorkflow>(ORDER_WORKFLOW, {
-        workflowId: orderWorkflowId(orderNumber),
+        workflowId: orderWorkflowId(orderNumber, account.id),
         taskQueue: this.queues.orders,
         args: [input],
         workflowIdReusePolicy,
-        memo: { [INPUT_HASH_MEMO]: hash },
+        memo: {
+          [INPUT_HASH_MEMO]: hash,
+          ...(account.tier !== undefined && { [SUPPLIER_TIER_MEMO]: account.tier }),
+        },
         staticSummary: startSummary(orderNumber, flowLabel(input.fulfillment)),
         // No personal data here: search attributes are never encrypted (docs/architecture.md §7).
         typedSearchAttributes: [
@@ -273,6 +327,7 @@ export class OrderClient {
           { key: FulfillmentStage, value: Stage.RECEIVED },
           { key: FulfillmentFlow, value: flowLabel(input.fulfillment) },
           { key: NeedsAttention, value: false },
+          { key: SupplierAccount, value: account.id },
         ],
       });
       return true;
@@ -380,7 +435,7 @@ export class OrderClient {
     action: string,
     send: (handle: WorkflowHandle) => Promise<WorkflowUpdateHandle<ActionResult>>,
   ): Promise<ActionResult> {
-    const handle = this.client.workflow.getHandle(orderWorkflowId(orderNumber));
+    const handle = this.client.workflow.getHandle(orderWorkflowId(orderNumber, this.account));
     let accepted = false;
     try {
       return await this.answered(orderNumber, { action, accepted: () => accepted }, async () => {
@@ -431,7 +486,7 @@ export class OrderClient {
       if ('action' in asked && asked.accepted()) {
         throw new OrderActionUnderWayError(orderNumber, asked.action, Math.round((ms ?? 0) / 1000));
       }
-      const reason = await whyUnanswered(this.client, orderWorkflowId(orderNumber));
+      const reason = await whyUnanswered(this.client, orderWorkflowId(orderNumber, this.account));
       throw new OrderUnansweredError(orderNumber, asked, reason);
     }
   }
@@ -441,7 +496,7 @@ export class OrderClient {
     fn: (handle: WorkflowHandle) => Promise<T>,
   ): Promise<T> {
     try {
-      return await fn(this.client.workflow.getHandle(orderWorkflowId(orderNumber)));
+      return await fn(this.client.workflow.getHandle(orderWorkflowId(orderNumber, this.account)));
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) throw new OrderNotFoundError(orderNumber);
       throw err;

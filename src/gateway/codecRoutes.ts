@@ -28,6 +28,8 @@ export interface CodecRouteOptions {
   origins: readonly string[];
   /** Set: every call needs the bearer token. Unset: only allowed origins may call. */
   authorized: BearerCheck | undefined;
+  /** Whether a token is one the gateway knows for something else (the intake's): 403, not 401. */
+  otherToken?: (authorization: string | undefined) => boolean;
   /** Bytes; larger bodies are refused with 413. */
   bodyLimit: number;
   log: Logger;
@@ -76,6 +78,9 @@ export function registerCodecRoutes(app: FastifyInstance, opts: CodecRouteOption
     const allowedOrigin = cors(req, reply);
     if (authorized !== undefined) {
       if (authorized(req.headers.authorization)) return;
+      if (opts.otherToken?.(req.headers.authorization) === true) {
+        return reply.code(403).send({ error: 'this token may not use the codec (CODEC_TOKEN)' });
+      }
       return reply
         .code(401)
         .header('www-authenticate', 'Bearer')

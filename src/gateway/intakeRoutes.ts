@@ -10,10 +10,18 @@
  *   while the supplier does not have the order yet: 200 with the Update's answer, 400
  *   `{errors: [{field, rule}]}`, 404 no such order, 409 refused (`message` says why).
  *
+ * Tenants (docs/accounts.md): GATEWAY_TOKEN acts on every account; a store's intake token on its
+ * accounts only. An order names its account (`account` in the body; on the by-number routes the
+ * `account` query parameter, or the token's one account, or `default`); a token acting on another
+ * account's order gets 403 before anything is read or changed, and the order's run must carry that
+ * account (its SupplierAccount), not just an id that looks like it.
+ *
  * Temporal calls run under a deadline; no answer in time → 503 (the caller may retry: a submit is
  * idempotent). Bodies are never logged (they hold personal data).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+import { ACCOUNT_ID_RULE, DEFAULT_ACCOUNT, isAccountId } from '../accounts/contract.js';
 
 import {
   OrderActionRejectedError,
@@ -23,13 +31,14 @@ import {
 } from '../client/orderClient.js';
 import { OrderNotFoundError, type AmendInput } from '../order/contract.js';
 import type { Logger } from '../log.js';
-import type { BearerCheck } from './bearer.js';
 import { DeadlineExceeded } from './deadline.js';
 import { spanOrderNumber, withRequestSpan } from './requestSpan.js';
+import { forbidden, mayActOn, type Caller, type CallerCheck } from './tenants.js';
 
 export interface IntakeRouteOptions {
   orders: OrderClient;
-  authorized: BearerCheck;
+  /** Who a request's token is: the operator, a store of some accounts, or nobody (401). */
+  caller: CallerCheck;
   /** Runs the Temporal calls of one request under the intake's deadline. */
   withinDeadline: <T>(fn: () => Promise<T>) => Promise<T>;
   /** Bytes; larger bodies are refused with 413. */
@@ -45,7 +54,7 @@ export function registerIntakeRoutes(app: FastifyInstance, opts: IntakeRouteOpti
 
   // onRequest: before the body is read, so a caller without the token learns nothing from it.
   const requireToken = async (req: FastifyRequest, reply: FastifyReply) => {
-    if (!opts.authorized(req.headers.authorization)) {
+    if (opts.caller(req.headers.authorization) === undefined) {
       return reply
         .code(401)
         .header('www-authenticate', 'Bearer')
@@ -60,6 +69,13 @@ export function registerIntakeRoutes(app: FastifyInstance, opts: IntakeRouteOpti
   };
 
   const submit = async (req: FastifyRequest, reply: FastifyReply) => {
+    const caller = callerOf(req);
+    const named = (req.body as { account?: unknown } | null)?.account;
+    const account = named === undefined ? DEFAULT_ACCOUNT : named;
+    // A malformed account is the submit's to refuse (400); a well-formed one must be the caller's.
+    if (typeof account === 'string' && isAccountId(account) && !mayActOn(caller, account)) {
+      return reply.code(403).send(forbidden(caller, account));
+    }
     try {
       const result = await opts.withinDeadline(() => orders.submit(req.body));
       spanOrderNumber(result.orderNumber);
@@ -86,6 +102,40 @@ export function registerIntakeRoutes(app: FastifyInstance, opts: IntakeRouteOpti
     withRequestSpan('/v1/orders', req, reply, () => submit(req, reply)),
   );
 
+  const callerOf = (req: FastifyRequest): Caller => opts.caller(req.headers.authorization)!;
+
+  /**
+   * The account a by-number request addresses, once the caller may act on it and the order's run
+   * belongs to it; otherwise the reply (400, 403, 404) has been sent.
+   */
+  const orderOf = async (
+    req: FastifyRequest<{ Params: { orderNumber: string }; Querystring: { account?: string } }>,
+    reply: FastifyReply,
+  ): Promise<OrderClient | undefined> => {
+    const { orderNumber } = req.params;
+    if (badOrderNumber(reply, orderNumber) !== undefined) return undefined;
+    const caller = callerOf(req);
+    const asked = req.query.account;
+    if (asked !== undefined && !isAccountId(asked)) {
+      await reply.code(400).send({ errors: [{ field: 'account', rule: ACCOUNT_ID_RULE }] });
+      return undefined;
+    }
+    const account =
+      asked ??
+      (!caller.operator && caller.accounts.size === 1 ? [...caller.accounts][0]! : DEFAULT_ACCOUNT);
+    if (!mayActOn(caller, account)) {
+      await reply.code(403).send(forbidden(caller, account));
+      return undefined;
+    }
+    const scoped = orders.forAccount(account);
+    const owner = await opts.withinDeadline(() => scoped.accountOf(orderNumber));
+    if (owner !== account || !mayActOn(caller, owner)) {
+      await reply.code(403).send(forbidden(caller, owner));
+      return undefined;
+    }
+    return scoped;
+  };
+
   const badOrderNumber = (reply: FastifyReply, orderNumber: string) => {
     if (orderNumber !== '' && orderNumber.length <= ORDER_NUMBER_MAX) return undefined;
     return reply.code(400).send({
@@ -93,15 +143,15 @@ export function registerIntakeRoutes(app: FastifyInstance, opts: IntakeRouteOpti
     });
   };
 
-  app.get<{ Params: { orderNumber: string } }>(
+  app.get<{ Params: { orderNumber: string }; Querystring: { account?: string } }>(
     '/v1/orders/:orderNumber',
     { onRequest: requireToken },
     async (req, reply) => {
       const { orderNumber } = req.params;
-      const bad = badOrderNumber(reply, orderNumber);
-      if (bad !== undefined) return bad;
       try {
-        return await opts.withinDeadline(() => orders.status(orderNumber));
+        const order = await orderOf(req, reply);
+        if (order === undefined) return undefined; // answered already
+        return await opts.withinDeadline(() => order.status(orderNumber));
       } catch (err) {
         if (err instanceof OrderNotFoundError) {
           return reply.code(404).send({ error: `no order ${orderNumber}` });
@@ -111,16 +161,16 @@ export function registerIntakeRoutes(app: FastifyInstance, opts: IntakeRouteOpti
     },
   );
 
-  app.patch<{ Params: { orderNumber: string } }>(
+  app.patch<{ Params: { orderNumber: string }; Querystring: { account?: string } }>(
     '/v1/orders/:orderNumber',
     { bodyLimit: opts.bodyLimit, onRequest: requireToken },
     async (req, reply) => {
       const { orderNumber } = req.params;
-      const bad = badOrderNumber(reply, orderNumber);
-      if (bad !== undefined) return bad;
       try {
+        const order = await orderOf(req, reply);
+        if (order === undefined) return undefined; // answered already
         const result = await opts.withinDeadline(() =>
-          orders.amend(orderNumber, { order: req.body as AmendInput['order'] }),
+          order.amend(orderNumber, { order: req.body as AmendInput['order'] }),
         );
         log.info({ orderNumber, accepted: result.accepted }, 'intake: amend answered');
         if (!result.accepted) {

@@ -13,6 +13,7 @@ import type { Client } from '@temporalio/client';
 import type { PayloadCodec } from '@temporalio/common';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 
+import type { AccountDirectory } from '../accounts/contract.js';
 import { OrderClient } from '../client/orderClient.js';
 import type { Logger } from '../log.js';
 import type { TaskQueues } from '../temporal/taskQueues.js';
@@ -25,6 +26,7 @@ import { registerHealthRoutes } from './healthRoutes.js';
 import { registerIntakeRoutes } from './intakeRoutes.js';
 import { countResponse } from './metrics.js';
 import { signingKey, type OpenIdSource } from './signingKey.js';
+import { callerCheck } from './tenants.js';
 import { registerWebhookRoute, WEBHOOK_PATH } from './webhookRoute.js';
 
 export interface GatewayOptions {
@@ -38,8 +40,16 @@ export interface GatewayOptions {
    * starts a terminated checkout coordinator with them.
    */
   checkout: CheckoutSettings;
-  /** Bearer token of the order intake; without one the intake answers 401 to everyone. */
+  /**
+   * The operator's bearer token of the order intake (GATEWAY_TOKEN): every account. Without it and
+   * without store tokens in `accounts`, the intake answers 401 to everyone.
+   */
   intakeToken?: string;
+  /**
+   * The supplier accounts (the registry, watched): which an order may name, and which store intake
+   * tokens act on which accounts. Left out: the default account only, and no store tokens.
+   */
+  accounts?: AccountDirectory;
   log: Logger;
   /** Deadline of a webhook's hand-off to Temporal (default 2500 ms: the supplier waits 3 s). */
   webhookDeadlineMs?: number;
@@ -116,9 +126,12 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
     bodyLimit: opts.webhookBodyLimit ?? MiB,
     log,
   });
+  const caller = callerCheck(opts.intakeToken, opts.accounts);
   registerIntakeRoutes(app, {
-    orders: new OrderClient(client, queues),
-    authorized: bearerCheck(opts.intakeToken),
+    orders: new OrderClient(client, queues, {
+      ...(opts.accounts !== undefined && { accounts: opts.accounts }),
+    }),
+    caller,
     withinDeadline: (fn) => withinDeadline(client, intakeDeadlineMs, fn),
     bodyLimit: opts.intakeBodyLimit ?? MiB / 4,
     log,
@@ -129,6 +142,8 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
       codec: opts.codec.codec,
       origins: opts.codec.corsOrigins ?? [],
       authorized: opts.codec.token === undefined ? undefined : bearerCheck(opts.codec.token),
+      // An intake token is known, but not for the codec: 403 rather than 401.
+      otherToken: (authorization) => caller(authorization) !== undefined,
       bodyLimit: opts.codec.bodyLimit ?? 8 * MiB,
       log,
     });
@@ -187,7 +202,9 @@ export async function startGateway(opts: StartGatewayOptions): Promise<StartedGa
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${boundPort}`;
   if (opts.intakeToken === undefined) {
-    opts.log.warn('gateway: no GATEWAY_TOKEN set; the order intake refuses every request (401)');
+    opts.log.warn(
+      "gateway: no GATEWAY_TOKEN set; the order intake takes only the registry's store intake tokens (401 otherwise)",
+    );
   }
   // Learn the signing key now rather than on the first push (a token call may take a while).
   if (typeof openId === 'function') {

@@ -9,12 +9,17 @@ import type { OrderChanges } from './orderInput.js';
 import type { DisputeSummaryNews } from '../dispute/contract.js';
 import type { DisputeStage, StoreEventsView } from '../storeEvents/contract.js';
 import type { FailureInfo } from '../supplier/failureDetails.js';
+import { DEFAULT_ACCOUNT } from '../accounts/contract.js';
 
 export const ORDER_WORKFLOW = 'fulfillOrder';
 
-/** `order:<orderNumber>`: the caller's order name is the idempotency key of an order. */
-export function orderWorkflowId(orderNumber: string): string {
-  return `order:${orderNumber}`;
+/**
+ * `order:<orderNumber>` (the default account's, as before accounts were data), or
+ * `order:<account>:<orderNumber>`: the caller's order name is the idempotency key of an order
+ * within its account. Whoever reads an order for a caller checks the run's SupplierAccount too.
+ */
+export function orderWorkflowId(orderNumber: string, account: string = DEFAULT_ACCOUNT): string {
+  return account === DEFAULT_ACCOUNT ? `order:${orderNumber}` : `order:${account}:${orderNumber}`;
 }
 
 /** No order workflow for this orderNumber. The gateway answers 404. */

@@ -12,15 +12,37 @@ import { orderWorkflowId, OrderNotFoundError } from '../order/contract.js';
 import { DISPUTE_WORKFLOW } from '../dispute/contract.js';
 import type { StoreEvent } from './contract.js';
 import { literal } from '../temporal/visibility.js';
+import { SupplierAccount } from '../temporal/searchAttributes.js';
+import { DEFAULT_ACCOUNT } from '../accounts/contract.js';
 
 /** gRPC status NOT_FOUND: what fetching the history of an unknown workflow answers. */
 const NOT_FOUND = 5;
 
 export const DELIVER_STORE_EVENT_ACTIVITY = 'deliverStoreEvent';
 
-/** The visibility query of an order's dispute workflows. */
-export function disputesQuery(orderNumber: string): string {
-  return `WorkflowType = ${literal(DISPUTE_WORKFLOW)} AND WorkflowId STARTS_WITH ${literal(`dispute:${orderNumber}:`)}`;
+/**
+ * The visibility query of an order's dispute workflows, within the order's account (its
+ * SupplierAccount; runs of the default account started before accounts were data have none).
+ */
+export function disputesQuery(orderNumber: string, account: string = DEFAULT_ACCOUNT): string {
+  const prefix =
+    account === DEFAULT_ACCOUNT ? `dispute:${orderNumber}:` : `dispute:${account}:${orderNumber}:`;
+  const owner =
+    account === DEFAULT_ACCOUNT
+      ? `(${SupplierAccount.name} IS NULL OR ${SupplierAccount.name} = ${literal(account)})`
+      : `${SupplierAccount.name} = ${literal(account)}`;
+  return `WorkflowType = ${literal(DISPUTE_WORKFLOW)} AND WorkflowId STARTS_WITH ${literal(prefix)} AND ${owner}`;
+}
+
+/** The order's run belongs to another account than the one asked for: nothing is sent. */
+export class OrderOfAnotherAccountError extends Error {
+  override readonly name = 'OrderOfAnotherAccountError';
+  constructor(
+    readonly orderNumber: string,
+    readonly account: string,
+  ) {
+    super(`order ${orderNumber} is not an order of account "${account}"; nothing sent`);
+  }
 }
 
 /**
@@ -31,10 +53,16 @@ export function disputesQuery(orderNumber: string): string {
 export async function recordedStoreEvents(
   client: Client,
   orderNumber: string,
+  account: string = DEFAULT_ACCOUNT,
 ): Promise<StoreEvent[]> {
   let orderHistory: temporal.api.history.v1.IHistory;
   try {
-    orderHistory = await client.workflow.getHandle(orderWorkflowId(orderNumber)).fetchHistory();
+    const handle = client.workflow.getHandle(orderWorkflowId(orderNumber, account));
+    // The run's own account, not its id: another account's events never go to this one's store.
+    const owner =
+      (await handle.describe()).typedSearchAttributes.get(SupplierAccount) ?? DEFAULT_ACCOUNT;
+    if (owner !== account) throw new OrderOfAnotherAccountError(orderNumber, account);
+    orderHistory = await handle.fetchHistory();
   } catch (err) {
     if (
       err instanceof WorkflowNotFoundError ||
@@ -47,7 +75,7 @@ export async function recordedStoreEvents(
   const histories = [orderHistory];
 
   const disputes: { workflowId: string; runId: string; startTime: Date }[] = [];
-  for await (const w of client.workflow.list({ query: disputesQuery(orderNumber) })) {
+  for await (const w of client.workflow.list({ query: disputesQuery(orderNumber, account) })) {
     disputes.push({ workflowId: w.workflowId, runId: w.runId, startTime: w.startTime });
   }
   disputes.sort((a, b) => a.startTime.getTime() - b.startTime.getTime());

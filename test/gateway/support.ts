@@ -17,7 +17,12 @@ import {
   type CatalogueView,
   type InboxView,
 } from '../../src/inbox/contract.js';
-import { startGateway, type StartedGateway } from '../../src/gateway/server.js';
+import type { AccountDirectory } from '../../src/accounts/contract.js';
+import {
+  startGateway,
+  type CodecServerOptions,
+  type StartedGateway,
+} from '../../src/gateway/server.js';
 import type { OpenIdSource } from '../../src/gateway/signingKey.js';
 import { queuePrefix } from '../../src/temporal/taskQueues.js';
 import { DEFAULT_CHECKOUT_SETTINGS, type CheckoutSettings } from '../../src/checkout/contract.js';
@@ -32,6 +37,10 @@ export interface TestGatewayOptions {
   webhookDeadlineMs?: number;
   /** The deployment's checkout settings (default: the product's defaults). */
   checkout?: CheckoutSettings;
+  /** The supplier accounts and their store tokens (default: the default account only). */
+  accounts?: AccountDirectory;
+  /** Serve the codec routes (payloads encrypted). */
+  codec?: CodecServerOptions;
 }
 
 /**
@@ -59,6 +68,8 @@ export function startTestGateway(
     openId: options.openId ?? h.account.openId,
     checkout: options.checkout ?? DEFAULT_CHECKOUT_SETTINGS,
     ...(options.intakeToken !== undefined && { intakeToken: options.intakeToken }),
+    ...(options.accounts !== undefined && { accounts: options.accounts }),
+    ...(options.codec !== undefined && { codec: options.codec }),
     ...(options.webhookDeadlineMs !== undefined && {
       webhookDeadlineMs: options.webhookDeadlineMs,
     }),

@@ -64,6 +64,9 @@ it('says so when there is no such order', async () => {
 
 it('quotes the order number in the disputes query', () => {
   expect(disputesQuery("O'Brien\\1")).toBe(
-    "WorkflowType = 'disputeOrder' AND WorkflowId STARTS_WITH 'dispute:O\\'Brien\\\\1:'",
+    "WorkflowType = 'disputeOrder' AND WorkflowId STARTS_WITH 'dispute:O\\'Brien\\\\1:' AND (SupplierAccount IS NULL OR SupplierAccount = 'default')",
+  );
+  expect(disputesQuery('A-1', 'shop-a')).toBe(
+    "WorkflowType = 'disputeOrder' AND WorkflowId STARTS_WITH 'dispute:shop-a:A-1:' AND SupplierAccount = 'shop-a'",
   );
 });

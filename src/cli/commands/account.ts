@@ -1,7 +1,13 @@
 /**
- * `dropflow account reauth [account]`: after the supplier's API key was mended, ask the account's
- * session (`supplier-session[:<prefix>]`) to send getAccessToken at the earliest moment the
- * supplier's spacing allows, and print what it gave or when it will be sent.
+ * `dropflow account …`: the supplier account registry (docs/accounts.md) and the session of an
+ * account.
+ *
+ * - `account add|list|remove|set-tier`: edit and show the registry file (ACCOUNTS_FILE); every
+ *   worker and gateway takes a change in within seconds, without a restart. Secrets come from an
+ *   environment variable or stdin, never from a flag, and are never printed.
+ * - `account reauth [account]`: after the supplier's API key was mended, ask the account's session
+ *   (`supplier-session[:<prefix>]`) to send getAccessToken at the earliest moment the supplier's
+ *   spacing allows, and print what it gave or when it will be sent.
  */
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import type { Command } from 'commander';
@@ -11,6 +17,7 @@ import { queuePrefix } from '../../temporal/taskQueues.js';
 import { CommandError } from '../failure.js';
 import { printJson, printLines } from '../output.js';
 import { connectTemporal, temporalOptions, type TemporalFlags } from '../temporal.js';
+import { registerRegistryCommands } from './accountRegistry.js';
 
 interface ReauthFlags extends TemporalFlags {
   json?: boolean;
@@ -22,7 +29,8 @@ const DEFAULT_ACCOUNT = 'default';
 export function register(program: Command): void {
   const account = program
     .command('account')
-    .description("the supplier account's session: its access token and API key");
+    .description('the supplier accounts: the registry (add, list, remove, set-tier) and sessions');
+  registerRegistryCommands(account);
   temporalOptions(
     account
       .command('reauth')

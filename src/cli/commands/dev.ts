@@ -12,6 +12,7 @@ import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Client } from '@temporalio/client';
 import type { Command } from 'commander';
+import { watchAccountDirectory } from '../../accounts/registry.js';
 import { checkoutSettings, loadConfig, storeEventsOptions } from '../../config.js';
 import { callbackUrlFor, enableWebhooks } from '../../gateway/registration.js';
 import { startGateway } from '../../gateway/server.js';
@@ -166,11 +167,21 @@ export function register(program: Command): void {
         tokens: new SessionTokenSource(sessionClient, queues),
       });
       started.push(() => supplier.close());
+      // The account registry in the data directory (or ACCOUNTS_FILE), followed while dev runs.
+      const accounts = await watchAccountDirectory(
+        { ...config, DROPFLOW_DATA_DIR: dataDir },
+        log,
+      ).catch(undo);
+      started.push(() => {
+        accounts.close();
+        return Promise.resolve();
+      });
       const workers = await createWorkers({
         connection: temporal.env.nativeConnection,
         namespace: temporal.namespace,
         queues,
         supplier,
+        accounts,
         ratePerSecond: config.SUPPLIER_RATE_PER_SECOND,
         batchRatePerSecond: config.SUPPLIER_BATCH_RATE_PER_SECOND,
         catalogueEventsUrl: config.CATALOGUE_EVENTS_URL,
@@ -195,6 +206,7 @@ export function register(program: Command): void {
         openId: () => supplier.tokens.openId(),
         checkout: checkoutSettings(config),
         intakeToken,
+        accounts,
         log: createLogger('gateway'),
         port: gatewayPort,
         host: '127.0.0.1',
@@ -305,6 +317,7 @@ export function register(program: Command): void {
         await gateway.close();
         await workers.shutdown();
       } finally {
+        accounts.close();
         await supplier.close();
         await sandbox?.close();
         await temporal.close();

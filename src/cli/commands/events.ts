@@ -7,14 +7,22 @@
 import type { Command } from 'commander';
 
 import type { StoreEvent } from '../../storeEvents/contract.js';
-import { loadConfig, storeEventsOptions } from '../../config.js';
-import { recordedStoreEvents } from '../../storeEvents/history.js';
+import {
+  DEFAULT_ACCOUNT,
+  isAccountId,
+  ACCOUNT_ID_RULE,
+  type Account,
+} from '../../accounts/contract.js';
+import { loadAccountDirectory } from '../../accounts/registry.js';
+import { loadConfig, storeEventsOptions, type Config } from '../../config.js';
+import { OrderOfAnotherAccountError, recordedStoreEvents } from '../../storeEvents/history.js';
 import { sendStoreEvent, type StoreTarget } from '../../storeEvents/sending.js';
 import { CommandError } from '../failure.js';
 import { EXIT_INVALID, printJson, printLines } from '../output.js';
 import { temporalOptions, withOrders, type TemporalFlags } from '../temporal.js';
 
 interface ReplayFlags extends TemporalFlags {
+  account?: string;
   only?: string[];
   json?: boolean;
 }
@@ -86,6 +94,34 @@ export async function replayEvents(
   };
 }
 
+/**
+ * Where an account's events go: its own store (the registry's storeEventsUrl and secret), else the
+ * deployment's (STORE_EVENTS_URL): never another account's.
+ */
+export function storeTargetOf(
+  account: Account | undefined,
+  deployment: { url?: string; secret?: string },
+): { url?: string; secret?: string } {
+  if (account?.storeEventsUrl !== undefined) {
+    return { url: account.storeEventsUrl, secret: account.storeEventsSecret };
+  }
+  return { url: deployment.url, secret: deployment.secret };
+}
+
+async function replayTarget(config: Config, account: string) {
+  const options = storeEventsOptions(config);
+  if (account === DEFAULT_ACCOUNT) return { ...options, url: options.url, secret: options.secret };
+  const known = (await loadAccountDirectory(config)).get(account);
+  if (known === undefined) {
+    throw new CommandError(
+      `no supplier account "${account}" in the registry`,
+      'UNKNOWN_ACCOUNT',
+      EXIT_INVALID,
+    );
+  }
+  return { ...options, ...storeTargetOf(known, options) };
+}
+
 export function formatReplay(report: ReplayReport): string[] {
   const typeWidth = Math.max(0, ...report.events.map((e) => e.type.length));
   const lines = report.events.map((e) => {
@@ -116,18 +152,31 @@ export function register(program: Command): void {
         "send an order's store events again, same ids, in order, stopping at the first failure",
       )
       .argument('<orderNumber>', 'the order name it was submitted with')
+      .option(
+        '--account <id>',
+        "the order's supplier account (default: default); its events go to that account's store only",
+      )
       .option('--only <id,…>', 'only these event ids (repeatable), in the order emitted', idList)
       .option('--json', 'print the outcome as one JSON document'),
   ).action(async (orderNumber: string, flags: ReplayFlags) => {
-    const { url, secret, timeoutMs } = storeEventsOptions(loadConfig());
+    const account = flags.account ?? DEFAULT_ACCOUNT;
+    if (!isAccountId(account)) {
+      throw new CommandError(`--account: ${ACCOUNT_ID_RULE}`, 'INVALID_INPUT', EXIT_INVALID);
+    }
+    const { url, secret, timeoutMs } = await replayTarget(loadConfig(), account);
     if (url === undefined || secret === undefined) {
       throw new Error(
         'STORE_EVENTS_URL and STORE_EVENTS_SECRET are not set: where to send the events and the secret to sign them with',
       );
     }
     const recorded = await withOrders(flags, (orders) =>
-      recordedStoreEvents(orders.client, orderNumber),
-    );
+      recordedStoreEvents(orders.client, orderNumber, account),
+    ).catch((err: unknown) => {
+      if (err instanceof OrderOfAnotherAccountError) {
+        throw new CommandError(err.message, 'ORDER_OF_ANOTHER_ACCOUNT', EXIT_INVALID);
+      }
+      throw err;
+    });
     let selected = recorded;
     if (flags.only !== undefined) {
       const only = new Set(flags.only);

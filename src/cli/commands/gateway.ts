@@ -7,6 +7,7 @@
  */
 import type { Command } from 'commander';
 
+import { watchAccountDirectory } from '../../accounts/registry.js';
 import { checkoutSettings, loadConfig } from '../../config.js';
 import { startGateway } from '../../gateway/server.js';
 import { createLogger } from '../../log.js';
@@ -47,6 +48,8 @@ export function register(program: Command): void {
     if (metricsPort !== 0) {
       installRuntimeLogger(undefined, { metricsAddress: `0.0.0.0:${metricsPort}` });
     }
+    // The account registry, followed: which accounts an order may name, which store tokens act on them.
+    const accounts = await watchAccountDirectory(config, log);
     const temporal = await connectTemporal(flags);
     // The signing key: given, or the openId the account's session workflow learned with its token.
     const tokens = new SessionTokenSource(temporal.client, temporal.target.queues);
@@ -58,6 +61,7 @@ export function register(program: Command): void {
         openId,
         checkout: checkoutSettings(config),
         intakeToken: config.GATEWAY_TOKEN,
+        accounts,
         log,
         port: flags.port ?? config.GATEWAY_PORT,
         host: flags.host ?? config.GATEWAY_HOST,
@@ -86,6 +90,7 @@ export function register(program: Command): void {
       log.info({ signal }, 'stopping');
       await gateway.close();
     } finally {
+      accounts.close();
       await temporal.close();
       await shutdownRuntime();
     }

@@ -1,12 +1,19 @@
 /**
- * `dropflow submit <file|->`: validate an order (createOrderV3 body + `fulfillment`) and start its
- * workflow, once. Prints the workflow id and `started` or `existing`.
+ * `dropflow submit <file|->`: validate an order (createOrderV3 body + `fulfillment`, and `account`:
+ * one of the registry's, default `default`) and start its workflow, once. Prints the workflow id and `started` or `existing`.
  * Exit codes: 0 started or existing; 2 invalid (`field: rule` lines on stderr); 3 the orderNumber
  * belongs to a different order.
  */
 import type { Command } from 'commander';
 
-import { OrderConflictError, OrderInvalidError } from '../../client/orderClient.js';
+import { loadAccountDirectory } from '../../accounts/registry.js';
+import {
+  NO_SUCH_ACCOUNT,
+  OrderClient,
+  OrderConflictError,
+  OrderInvalidError,
+} from '../../client/orderClient.js';
+import { loadConfig } from '../../config.js';
 import { parseOrder } from '../../order/orderInput.js';
 import { EXIT_CONFLICT, printJson, reportIssues } from '../output.js';
 import { readSource } from '../source.js';
@@ -40,7 +47,17 @@ export function register(program: Command): void {
       reportIssues(parsed.issues, json);
       return;
     }
-    await withOrders(flags, async (orders) => {
+    // The order's account must be in the registry (ACCOUNTS_FILE); also checked before connecting.
+    const accounts = await loadAccountDirectory(loadConfig());
+    if (parsed.input.account !== undefined && accounts.get(parsed.input.account) === undefined) {
+      reportIssues([{ field: 'account', rule: NO_SUCH_ACCOUNT }], json);
+      return;
+    }
+    await withOrders(flags, async (cliOrders) => {
+      const orders = new OrderClient(cliOrders.client, cliOrders.queues, {
+        ...cliOrders.options,
+        accounts,
+      });
       try {
         const result = await orders.submit(raw);
         if (json) printJson(result);

@@ -8,6 +8,7 @@ import type { WorkerDeploymentVersion } from '@temporalio/common';
 import { bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
 import type { Command } from 'commander';
 
+import { watchAccountDirectory } from '../../accounts/registry.js';
 import pkg from '../../../package.json' with { type: 'json' };
 import {
   checkoutSettings,
@@ -107,6 +108,8 @@ export function register(program: Command): void {
       { version: deployment && versionName(deployment) },
       deployment === undefined ? 'unversioned (no WORKER_DEPLOYMENT_NAME)' : 'versioned',
     );
+    // The account registry, followed while the worker runs: accounts come and go without a restart.
+    const accounts = await watchAccountDirectory(config, log);
     const limit = flags.replayCheck ?? config.REPLAY_CHECK_LIMIT;
     if (limit > 0) await refuseBreakingCode(flags, workflowBundle, limit, log, deployment);
     // The account's one token comes from its session workflow, asked through a client that
@@ -126,6 +129,7 @@ export function register(program: Command): void {
         namespace: target.namespace,
         queues: target.queues,
         supplier,
+        accounts,
         ratePerSecond: config.SUPPLIER_RATE_PER_SECOND,
         batchRatePerSecond: config.SUPPLIER_BATCH_RATE_PER_SECOND,
         catalogueEventsUrl: config.CATALOGUE_EVENTS_URL,
@@ -168,6 +172,7 @@ export function register(program: Command): void {
         await workers.shutdown();
       }
     } finally {
+      accounts.close();
       await supplier.close();
       await sessionClient.close();
     }
