@@ -78,7 +78,7 @@ export const Patch = {
    * if not (terminated, failed, not found), the next order in the same order takes over paying,
    * after a look-up. Asked at each such check: orders already waiting take it at their next one.
    */
-  ShipmentPayerTakeover: 'shipment-payer-takeover-2026-11',
+  ShipmentPayerTakeover: 'payer-takeover-2026-11',
   /**
    * supplierSession continues as new at its budget also while it waits to renew (a refused key,
    * getAccessToken's spacing): `token` updates then answer at once instead of waiting, so the run
