@@ -295,27 +295,31 @@ const RECOVERIES: Record<Exclude<AttentionKind, 'disputeNoReason'>, () => Promis
     }
   },
 
-  /** A lost payment whose look-up keeps failing: resume once the supplier answers; paid once. */
+  /**
+   * A lost create whose look-up keeps failing: resume once the supplier answers; the order is
+   * found, not created again. (The order's own step: a batch's payment settles its doubt apart.)
+   */
   async lookUpFailed() {
     const { openId } = h.account;
     const before = await accountStats(openId);
-    await injectFault({ path: PAY, kind: 'commitThenDrop', openId });
+    await injectFault({ path: CREATE, kind: 'commitThenDrop', openId });
     await lookUpsKeepFailing(openId);
     try {
       const { number, handle } = await submit(h, flowB({}, { supplierLagSeconds: 3 }));
       const s = await stopped(handle);
-      expect(s.error?.step).toBe('payBalanceV2 look-up');
-      expect(s.outcomeUnknown?.step).toBe('payBalanceV2');
-      expect(s.waitingFor).toMatch(/^resume to look payBalanceV2 up again/);
+      expect(s.error?.step).toBe('createOrderV3 look-up');
+      expect(s.outcomeUnknown?.step).toBe('createOrderV3');
+      expect(s.waitingFor).toMatch(/^resume to look createOrderV3 up again/);
 
       await clearFaults(openId);
       expect((await orders.resume(number, { by: 'test' })).accepted).toBe(true);
       const done = await reaches(handle, Stage.AWAITING_SHIPMENT);
       expect(done.outcomeUnknown).toBeUndefined();
       const now = await accountStats(openId);
-      expect(calls(now, PAY) - calls(before, PAY)).toBe(1);
+      expect(calls(now, CREATE) - calls(before, CREATE)).toBe(1);
+      expect(now.ordersCreated - before.ordersCreated).toBe(1);
+      expect(now.duplicateCreatesRefused - before.duplicateCreatesRefused).toBe(0);
       expect(now.payments - before.payments).toBe(1);
-      expect(now.repeatedPaymentsRefused - before.repeatedPaymentsRefused).toBe(0);
     } finally {
       await clearFaults(openId);
     }
@@ -503,11 +507,9 @@ const RECOVERIES: Record<Exclude<AttentionKind, 'disputeNoReason'>, () => Promis
   async disputeNotListed() {
     const { openId } = h.account;
     const { number, handle } = await submit(h, flowB());
-    await reaches(handle, Stage.AWAITING_SHIPMENT);
+    const { svcOrderId } = await reaches(handle, Stage.AWAITING_SHIPMENT);
     await disputeListLag(openId, 600_000);
     try {
-      const creates = async () => calls(await accountStats(openId), 'disputes/create');
-      const createsBefore = await creates();
       const opened = await openDispute(orders, number, {
         message: 'listed late',
         checkEverySeconds: 60,
@@ -524,13 +526,15 @@ const RECOVERIES: Record<Exclude<AttentionKind, 'disputeNoReason'>, () => Promis
 
       await disputeListLag(openId, null);
       await resumeDispute(opened.workflowId);
-      await eventually(
+      const open = await eventually(
         `dispute ${opened.workflowId} open`,
         () => dispute.query(disputeStatusQuery),
         (d) => d.stage === 'OPEN',
         120_000,
       );
-      expect((await creates()) - createsBefore).toBe(1);
+      // Adopted, not created again: the supplier has the one dispute for the order.
+      const { list } = await h.account.client.api.getDisputeList({ orderId: svcOrderId! });
+      expect(list.map((x) => x.id)).toEqual([open.disputeId]);
     } finally {
       await disputeListLag(openId, null);
     }
