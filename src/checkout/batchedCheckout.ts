@@ -100,7 +100,10 @@ export async function checkoutAndPay(
  * A shipment its batch confirmed with orders this one cannot name (the coordinator is gone, or
  * the confirmation's answer was lost): each of them goes on alone, and one payment settles them
  * all. The one with the smallest svc order id pays (unless it finds the shipment paid); the others
- * look every while whether it is paid, and resume pays it from this order instead. True: paid.
+ * look every while whether it is paid, and resume pays it from this order instead. A payer whose
+ * workflow runs no more (an operator terminated it) while the shipment stays unpaid past the bound
+ * is passed over: the next order in the same order pays, once the supplier's view, given its lag,
+ * shows the shipment unpaid (Patch.ShipmentPayerTakeover). True: paid.
  */
 async function paidByItsPayer(o: Order, acts: Activities, parent: ParentOrder): Promise<boolean> {
   const { shipmentOrderId } = parent;
@@ -124,14 +127,35 @@ async function paidByItsPayer(o: Order, acts: Activities, parent: ParentOrder): 
     if (seen.done) o.paymentMade(`paid with its shipment ${shipmentOrderId} by ${by}`);
     return seen.done;
   };
-  const payer = members[0];
+  let payer = members[0];
   if (payer === undefined || payer === me) return paid('another order of it');
-  const every = Math.min(await waitBound(acts, false), SHARED_PAYMENT_CHECK_MS);
+  const bound = await waitBound(acts, false);
+  const every = Math.min(bound, SHARED_PAYMENT_CHECK_MS);
+  /** Since when this order waits for `payer`: past the bound, it asks whether the payer runs. */
+  let waitingSince = new Date().getTime();
   for (;;) {
     if (o.paidBySibling() || (await paid(`its order ${payer}`))) return true;
+    if (
+      new Date().getTime() - waitingSince >= bound &&
+      patched(Patch.ShipmentPayerTakeover) &&
+      !(await stillPaying(acts, payer))
+    ) {
+      const next = nextPayer(members, payer, me);
+      o.note(
+        `its order ${payer}, which was to pay shipment ${shipmentOrderId}, runs no more and the shipment is unpaid: ` +
+          (next === me ? 'this order pays it' : `its order ${next} pays it`),
+      );
+      if (next === me) {
+        // The payer may have paid just before it went: the supplier's view settles it, given its lag.
+        o.outcomeUnknown(PAYMENT_STEP);
+        return false;
+      }
+      payer = next;
+      waitingSince = new Date().getTime();
+    }
     const action = await o.waitAt(
       Stage.AWAITING_PAYMENT,
-      `shipment ${shipmentOrderId}, which the supplier pays only whole, to be paid by its order ${payer} (looked up every ${Math.round(every / 1000)} s); resume pays it from this order`,
+      `shipment ${shipmentOrderId}, which the supplier pays only whole, to be paid by its order ${payer} (looked up every ${Math.round(every / 1000)} s; if that order runs no more, the next one pays); resume pays it from this order`,
       ['resume'],
       { timeout: every, until: () => o.siblingPaidHeard },
     );
@@ -140,6 +164,21 @@ async function paidByItsPayer(o: Order, acts: Activities, parent: ParentOrder): 
       return false;
     }
   }
+}
+
+/** Whether the payer's order workflow still runs; unanswered, it is taken to run (asked again). */
+async function stillPaying(acts: Activities, payer: string): Promise<boolean> {
+  try {
+    return (await acts.orchestration.orderRunOf(payer)) === 'RUNNING';
+  } catch (err) {
+    if (err instanceof ActivityFailure) return true;
+    throw err;
+  }
+}
+
+/** The order after `payer` in the shipment's order (this one, past the last). */
+function nextPayer(members: readonly string[], payer: string, me: string | undefined): string {
+  return members[members.indexOf(payer) + 1] ?? me ?? payer;
 }
 
 function confirmedInBatch(o: Order, from: CheckoutProgress, shares: boolean): void {

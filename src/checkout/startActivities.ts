@@ -5,6 +5,7 @@
  */
 import { QueryNotRegisteredError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { queuePrefix, type TaskQueues } from '../temporal/taskQueues.js';
+import { ORDER_WORKFLOW } from '../order/contract.js';
 import {
   CHECKOUT_WORKFLOW,
   checkoutMemberQuery,
@@ -20,6 +21,12 @@ import {
 
 /** Where the coordinator holds an order, or `gone`: no coordinator runs for the account. */
 export type CheckoutWhere = CheckoutMembership | { state: 'gone' };
+
+/**
+ * Whether the order workflow of a supplier order runs: `RUNNING`, how its last run ended
+ * (`TERMINATED`, `FAILED`, …), or `NOT_FOUND` (no order of the account's queue has that svc order id).
+ */
+export type OrderRunState = 'RUNNING' | 'NOT_FOUND' | (string & {});
 
 /** The least an order waits on its coordinator before asking where it holds it. */
 const MIN_ORDER_BOUND_MS = 5 * 60_000;
@@ -78,6 +85,30 @@ export function checkoutActivities(
       }
     },
 
+    /**
+     * Whether the order workflow that holds `svcOrderId` still runs (a shipment's payer, say):
+     * found by its SvcOrderId among the account's orders, each run described (not visibility's
+     * possibly trailing status).
+     */
+    async orderRunOf(svcOrderId: string): Promise<OrderRunState> {
+      const query =
+        `WorkflowType = '${ORDER_WORKFLOW}' AND TaskQueue = '${quoted(queues.orders)}' ` +
+        `AND SvcOrderId = '${quoted(svcOrderId)}'`;
+      const ids = new Set<string>();
+      for await (const run of client.workflow.list({ query })) ids.add(run.workflowId);
+      let ended: string | undefined;
+      for (const id of ids) {
+        try {
+          const { status } = await client.workflow.getHandle(id).describe();
+          if (status.name === 'RUNNING') return 'RUNNING';
+          ended ??= status.name;
+        } catch (err) {
+          if (!(err instanceof WorkflowNotFoundError)) throw err;
+        }
+      }
+      return ended ?? 'NOT_FOUND';
+    },
+
     /** For an order whose signal found no coordinator: starts it with the order in it. */
     async joinCheckout(ready: ReadyOrder): Promise<void> {
       await client.workflow.signalWithStart(CHECKOUT_WORKFLOW, {
@@ -90,3 +121,8 @@ export function checkoutActivities(
 }
 
 export type CheckoutActivities = ReturnType<typeof checkoutActivities>;
+
+/** A value inside a visibility query's single quotes. */
+function quoted(value: string): string {
+  return value.replace(/\\/g, '\\\\').replace(/'/g, "\\'");
+}

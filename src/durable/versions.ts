@@ -73,6 +73,13 @@ export const Patch = {
    */
   SharedShipmentPayer: 'shipment-payer-2026-11',
   /**
+   * An order waiting for its shipment's payer (SharedShipmentPayer) asks, once the shipment is
+   * still unpaid past its bound, whether the payer's workflow runs (the `orderRunOf` activity);
+   * if not (terminated, failed, not found), the next order in the same order takes over paying,
+   * after a look-up. Asked at each such check: orders already waiting take it at their next one.
+   */
+  ShipmentPayerTakeover: 'payer-takeover-2026-11',
+  /**
    * supplierSession continues as new at its budget also while it waits to renew (a refused key,
    * getAccessToken's spacing): `token` updates then answer at once instead of waiting, so the run
    * can end. Decided at the start of a run.

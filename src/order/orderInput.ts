@@ -49,11 +49,17 @@ const PaymentPolicy = z.discriminatedUnion(
   { error: 'must be {policy: balance|upTo|approval}' },
 );
 
+/**
+ * Base64 by zod's own pattern. Not `z.base64()`: it also tries `atob`, which the workflow sandbox
+ * lacks, so every label failed there — and `amend` checks the whole input again in the workflow.
+ */
+const BASE64 = /^(?:[0-9a-zA-Z+/]{4})*(?:[0-9a-zA-Z+/]{2}==|[0-9a-zA-Z+/]{3}=)?$/;
+
 export const WaybillSchema = z.object({
   carrier: z.string().min(1).max(200),
   trackNumber: z.string().min(1).max(200),
   filename: z.string().min(1).max(200),
-  contentBase64: z.base64({ error: 'must be base64' }).min(1),
+  contentBase64: z.string().regex(BASE64, { error: 'must be base64' }).min(1),
   contentType: z.string().max(100).optional(),
 });
 

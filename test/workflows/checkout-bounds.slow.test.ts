@@ -54,6 +54,8 @@ function flowB(tag: string) {
   });
 }
 
+const PAY = 'shopping/pay/payBalanceV2';
+
 const waitsForBatch = (s: OrderStatus) => /checkout batch/.test(s.waitingFor ?? '');
 
 const setBalance = (amount: number) => setAccountBalance(h.account.openId, amount);
@@ -132,6 +134,62 @@ describe('an order and a coordinator that is gone', () => {
     expect(after.payments).toBe(before.payments + 1);
     // Never a payment sent for a shipment already paid.
     expect(after.repeatedPaymentsRefused).toBe(before.repeatedPaymentsRefused);
+  });
+  it('a payer terminated before it paid holds up no sibling: past the bound the next order pays the shipment once, the others find it paid', async () => {
+    await settings({ quietMs: NEVER });
+    await setBalance(0);
+    try {
+      const handles = await Promise.all(
+        ['a', 'b', 'c'].map((t) => startOrder(h, flowB(`payer-gone-${t}`))),
+      );
+      const ids = (
+        await Promise.all(handles.map((o) => reachStage(o, Stage.CREATED, waitsForBatch)))
+      ).map((s) => s.svcOrderId!);
+      // A batch carted and confirmed them into one shipment, then its coordinator was terminated.
+      await h.account.client.api.addCart({ svcOrderIdList: ids });
+      const shipmentOrderId = (await h.account.client.api.addCartConfirm({ svcOrderIdList: ids }))
+        .shipmentsId!;
+      await terminateCoordinator();
+      // The smallest svc order id pays: it finds the balance short and waits for funds; the
+      // others wait for it to pay.
+      const [payer, ...siblings] = handles
+        .map((handle, i) => ({ handle, id: ids[i]! }))
+        .sort((x, y) => (x.id < y.id ? -1 : 1));
+      await reachStage(payer!.handle, Stage.AWAITING_FUNDS);
+      await Promise.all(
+        siblings.map((s) =>
+          reachStage(s.handle, Stage.AWAITING_PAYMENT, (st) =>
+            new RegExp(`to be paid by its order ${payer!.id}`).test(st.waitingFor ?? ''),
+          ),
+        ),
+      );
+      const before = await accountStats(h.account.openId);
+      // An operator terminates the payer mid-flight; the money comes.
+      await payer!.handle.terminate('an operator terminates the payer');
+      await setBalance(10_000);
+
+      const paid = await Promise.all(
+        siblings.map((s) => reachStage(s.handle, Stage.AWAITING_SHIPMENT)),
+      );
+      for (const p of paid) {
+        expect(p.shipmentOrderId).toBe(shipmentOrderId);
+        expect(p.timeline.map((t) => t.stage)).toContain(Stage.PAID);
+      }
+      expect(new Set(paid.map((p) => p.payId)).size).toBe(1);
+      expect(
+        paid[0]!.timeline.some((t) =>
+          new RegExp(`its order ${payer!.id}, .* runs no more .*: this order pays it`).test(
+            t.note ?? '',
+          ),
+        ),
+      ).toBe(true);
+      const after = await accountStats(h.account.openId);
+      expect((after.calls[PAY] ?? 0) - (before.calls[PAY] ?? 0)).toBe(1);
+      expect(after.payments).toBe(before.payments + 1);
+      expect(after.repeatedPaymentsRefused).toBe(before.repeatedPaymentsRefused);
+    } finally {
+      await setBalance(10_000);
+    }
   });
 });
 
