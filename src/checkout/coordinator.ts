@@ -31,6 +31,7 @@ import { supplierCall } from '../durable/supplierStep.js';
 import type { StepHost } from '../durable/stepHost.js';
 import { accountCheckoutV1, type CheckoutInputV1 } from '../frozen/v1/checkout/coordinator.js';
 import { Patch } from '../durable/versions.js';
+import { followAccountTier } from '../durable/account.js';
 import { resumePayment, runBatch, tell } from './batch.js';
 import {
   checkoutFundsSignal,
@@ -106,6 +107,7 @@ export async function accountCheckout(input: CheckoutInput = {}): Promise<void> 
     await tell(c, workflowId, c.withdraw(workflowId));
   });
   setHandler(checkoutStatusQuery, () => c.view());
+  followAccountTier();
   setHandler(checkoutMemberQuery, (workflowId) => c.member(workflowId));
 
   for (;;) {

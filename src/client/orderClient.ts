@@ -30,7 +30,9 @@ import {
   type WorkflowUpdateHandle,
 } from '@temporalio/client';
 
+import { DEFAULT_ACCOUNT, type AccountDirectory } from '../accounts/contract.js';
 import { formatIssues, type FieldIssue } from '../supplier/errors.js';
+import { accountStartOptions } from '../temporal/accountStart.js';
 import {
   FulfillmentFlow,
   FulfillmentStage,
@@ -64,7 +66,13 @@ import {
 import { withoutActionPrefix } from '../supplier/failureDetails.js';
 import { isUnanswered, whyUnanswered } from './unanswered.js';
 import { startSummary } from '../order/orderGlance.js';
-import { changesIssues, flowLabel, parseOrder, type OrderInput } from '../order/orderInput.js';
+import {
+  changesIssues,
+  flowLabel,
+  orderAccount,
+  parseOrder,
+  type OrderInput,
+} from '../order/orderInput.js';
 
 /** The memo key holding the sha256 of the order's canonical JSON. */
 export const INPUT_HASH_MEMO = 'inputHash';
@@ -216,6 +224,16 @@ export interface OrderClientOptions {
    * action that no worker takes, forever.
    */
   answerWithinMs?: number;
+  /**
+   * The accounts a submit reads the tier of (memo `supplierTier`); without one (or for an account
+   * it does not list) the order starts without a tier.
+   */
+  accounts?: AccountDirectory;
+  /**
+   * The account whose orders `status`, the actions and the disputes name by orderNumber (default
+   * `default`); see `forAccount`. A submit takes the account of its input.
+   */
+  account?: string;
 }
 
 export class OrderClient {
@@ -224,6 +242,21 @@ export class OrderClient {
     readonly queues: TaskQueues,
     readonly options: OrderClientOptions = {},
   ) {}
+
+  /** The account whose orders this client reads and acts on by orderNumber. */
+  get account(): string {
+    return this.options.account ?? DEFAULT_ACCOUNT;
+  }
+
+  /** The same client for the orders of `account`. */
+  forAccount(account: string): OrderClient {
+    return new OrderClient(this.client, this.queues, { ...this.options, account });
+  }
+
+  /** The order's workflow id in this client's account. */
+  private workflowIdOf(orderNumber: string): string {
+    return orderWorkflowId(orderNumber, this.account);
+  }
 
   /**
    * Validates `raw` (the createOrderV3 body plus `fulfillment`) and starts its workflow, once.
@@ -234,7 +267,7 @@ export class OrderClient {
     if (!parsed.ok) throw new OrderInvalidError(parsed.issues);
     const input = parsed.input;
     const orderNumber = input.order.orderNumber;
-    const workflowId = orderWorkflowId(orderNumber);
+    const workflowId = orderWorkflowId(orderNumber, orderAccount(input));
     const hash = inputHash(input);
     if (await this.start(input, hash, WorkflowIdReusePolicy.REJECT_DUPLICATE)) {
       return { outcome: 'started', workflowId, orderNumber };
@@ -259,16 +292,22 @@ export class OrderClient {
     workflowIdReusePolicy: WorkflowIdReusePolicy,
   ): Promise<boolean> {
     const orderNumber = input.order.orderNumber;
+    const account = orderAccount(input);
+    const started = accountStartOptions({
+      id: account,
+      tier: this.options.accounts?.get(account)?.tier,
+    });
     try {
       await this.client.workflow.start<FulfillOrderWorkflow>(ORDER_WORKFLOW, {
-        workflowId: orderWorkflowId(orderNumber),
+        workflowId: orderWorkflowId(orderNumber, account),
         taskQueue: this.queues.orders,
         args: [input],
         workflowIdReusePolicy,
-        memo: { [INPUT_HASH_MEMO]: hash },
+        memo: { ...started.memo, [INPUT_HASH_MEMO]: hash },
         staticSummary: startSummary(orderNumber, flowLabel(input.fulfillment)),
         // No personal data here: search attributes are never encrypted (docs/architecture.md §7).
         typedSearchAttributes: [
+          ...started.typedSearchAttributes,
           { key: OrderNumber, value: orderNumber },
           { key: FulfillmentStage, value: Stage.RECEIVED },
           { key: FulfillmentFlow, value: flowLabel(input.fulfillment) },
@@ -380,7 +419,7 @@ export class OrderClient {
     action: string,
     send: (handle: WorkflowHandle) => Promise<WorkflowUpdateHandle<ActionResult>>,
   ): Promise<ActionResult> {
-    const handle = this.client.workflow.getHandle(orderWorkflowId(orderNumber));
+    const handle = this.client.workflow.getHandle(this.workflowIdOf(orderNumber));
     let accepted = false;
     try {
       return await this.answered(orderNumber, { action, accepted: () => accepted }, async () => {
@@ -401,7 +440,9 @@ export class OrderClient {
     }
     // Updates answer "not found" for closed workflows too: tell the two apart.
     const closed = await handle.describe().catch((err: unknown) => {
-      if (err instanceof WorkflowNotFoundError) throw new OrderNotFoundError(orderNumber);
+      if (err instanceof WorkflowNotFoundError) {
+        throw new OrderNotFoundError(orderNumber, this.account);
+      }
       throw err;
     });
     const stage = closed.typedSearchAttributes.get(FulfillmentStage);
@@ -431,7 +472,7 @@ export class OrderClient {
       if ('action' in asked && asked.accepted()) {
         throw new OrderActionUnderWayError(orderNumber, asked.action, Math.round((ms ?? 0) / 1000));
       }
-      const reason = await whyUnanswered(this.client, orderWorkflowId(orderNumber));
+      const reason = await whyUnanswered(this.client, this.workflowIdOf(orderNumber));
       throw new OrderUnansweredError(orderNumber, asked, reason);
     }
   }
@@ -441,9 +482,11 @@ export class OrderClient {
     fn: (handle: WorkflowHandle) => Promise<T>,
   ): Promise<T> {
     try {
-      return await fn(this.client.workflow.getHandle(orderWorkflowId(orderNumber)));
+      return await fn(this.client.workflow.getHandle(this.workflowIdOf(orderNumber)));
     } catch (err) {
-      if (err instanceof WorkflowNotFoundError) throw new OrderNotFoundError(orderNumber);
+      if (err instanceof WorkflowNotFoundError) {
+        throw new OrderNotFoundError(orderNumber, this.account);
+      }
       throw err;
     }
   }

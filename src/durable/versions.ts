@@ -78,4 +78,10 @@ export const Patch = {
    * can end. Decided at the start of a run.
    */
   SessionDrains: 'session-drain-2026-11',
+  /**
+   * The checkout coordinator and the tracking sweeper take an `accountTier` signal: the run
+   * upserts its memo `supplierTier` (durable/account.ts followAccountTier). Asked when such a
+   * signal changes the tier: a run that received one on an older worker did nothing with it.
+   */
+  AccountTier: 'account-tier-2026-11',
 } as const;

@@ -33,6 +33,7 @@ import {
 } from './contract.js';
 import { InboxState, type InboxSnapshot } from './inboxState.js';
 import { shouldContinueAsNew } from '../durable/longRunning.js';
+import { ownAccount } from '../durable/account.js';
 import { chunk } from '../tracking/trackingChanges.js';
 
 export type WebhookInboxInput = Partial<InboxSnapshot>;
@@ -86,7 +87,10 @@ export async function webhookInbox(input: WebhookInboxInput = {}): Promise<void>
       for (const slice of chunk(inbox.current(events), EVENTS_PER_CALL)) {
         const current = inbox.current(slice);
         if (current.length === 0) continue;
-        const outcomes = await routeHeldEvents(current.map((h) => h.event));
+        const outcomes = await routeHeldEvents(
+          current.map((h) => h.event),
+          ...ownAccount(),
+        );
         inbox.settle(outcomes, now(), result);
       }
       return result;

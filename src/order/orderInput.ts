@@ -4,6 +4,7 @@
  * a workflow starts, by `dropflow submit`, the gateway and the typed client alike.
  */
 import { z } from 'zod';
+import { ACCOUNT_ID_RULE, DEFAULT_ACCOUNT, isAccountId } from '../accounts/contract.js';
 import { OrderFlow } from '../supplier/api/constants.js';
 import { CreateOrderV3Request, type CreateOrderRequest } from '../supplier/api/orders.js';
 import type { FieldIssue } from '../supplier/errors.js';
@@ -105,6 +106,16 @@ export type OrderBody = Omit<CreateOrderRequest, 'logisticName'> & { logisticNam
 export interface OrderInput {
   order: OrderBody;
   fulfillment: FulfillmentChoices;
+  /**
+   * The supplier account the order is fulfilled with; absent: `default` (an explicit `default` is
+   * left out, so both name one order). The starter sets the run's SupplierAccount from it.
+   */
+  account?: string;
+}
+
+/** The account of an order input: `default` when it names none. */
+export function orderAccount(input: Pick<OrderInput, 'account'>): string {
+  return input.account ?? DEFAULT_ACCOUNT;
 }
 
 export type ParsedOrder = { ok: true; input: OrderInput } | { ok: false; issues: FieldIssue[] };
@@ -120,8 +131,11 @@ export function parseOrder(raw: unknown): ParsedOrder {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return { ok: false, issues: [{ field: '(body)', rule: 'must be a JSON object' }] };
   }
-  const { fulfillment: rawChoices, ...body } = raw as Record<string, unknown>;
+  const { fulfillment: rawChoices, account, ...body } = raw as Record<string, unknown>;
   const issues: FieldIssue[] = [];
+  if (account !== undefined && !isAccountId(account)) {
+    issues.push({ field: 'account', rule: ACCOUNT_ID_RULE });
+  }
 
   const choices = FulfillmentChoices.safeParse(rawChoices ?? {});
   if (!choices.success) {
@@ -159,6 +173,7 @@ export function parseOrder(raw: unknown): ParsedOrder {
   const input: OrderInput = {
     order: logisticName === PICKED_BY_POLICY ? rest : o,
     fulfillment: f,
+    ...(isAccountId(account) && account !== DEFAULT_ACCOUNT && { account }),
   };
   return { ok: true, input };
 }
@@ -239,7 +254,11 @@ export function amendOrder(current: OrderInput, raw: unknown): AmendedOrder {
   const shape = changesIssues(raw);
   if (shape.length > 0) return { ok: false, issues: shape };
   const merged = withChanges(current.order, raw as Record<string, unknown>);
-  const parsed = parseOrder({ ...merged, fulfillment: current.fulfillment });
+  const parsed = parseOrder({
+    ...merged,
+    fulfillment: current.fulfillment,
+    ...(current.account !== undefined && { account: current.account }),
+  });
   if (!parsed.ok) return parsed;
   const before = current.order as Record<string, unknown>;
   const after = parsed.input.order as Record<string, unknown>;
