@@ -21,6 +21,7 @@ import { startGateway, type StartedGateway } from '../../src/gateway/server.js';
 import type { OpenIdSource } from '../../src/gateway/signingKey.js';
 import { queuePrefix } from '../../src/temporal/taskQueues.js';
 import { DEFAULT_CHECKOUT_SETTINGS, type CheckoutSettings } from '../../src/checkout/contract.js';
+import type { AccountDirectory } from '../../src/accounts/contract.js';
 import { eventually } from '../support/eventually.js';
 import { madeLater, type OrderHarness } from '../support/orders.js';
 
@@ -32,6 +33,8 @@ export interface TestGatewayOptions {
   webhookDeadlineMs?: number;
   /** The deployment's checkout settings (default: the product's defaults). */
   checkout?: CheckoutSettings;
+  /** The supplier accounts besides the default whose webhooks it takes. */
+  accounts?: AccountDirectory;
 }
 
 /**
@@ -59,6 +62,7 @@ export function startTestGateway(
     openId: options.openId ?? h.account.openId,
     checkout: options.checkout ?? DEFAULT_CHECKOUT_SETTINGS,
     ...(options.intakeToken !== undefined && { intakeToken: options.intakeToken }),
+    ...(options.accounts !== undefined && { accounts: options.accounts }),
     ...(options.webhookDeadlineMs !== undefined && {
       webhookDeadlineMs: options.webhookDeadlineMs,
     }),

@@ -22,7 +22,12 @@ import {
   type EncryptionKey,
 } from '../../src/temporal/encryption.js';
 import { taskQueues, type TaskQueues } from '../../src/temporal/taskQueues.js';
-import { createWorkers, WORKFLOWS_PATH, type WorkerSet } from '../../src/worker.js';
+import {
+  createWorkers,
+  WORKFLOWS_PATH,
+  type CreateWorkersOptions,
+  type WorkerSet,
+} from '../../src/worker.js';
 import { DEFAULT_CHECKOUT_SETTINGS, type CheckoutSettings } from '../../src/checkout/contract.js';
 import type { trackingSweep } from '../../src/tracking/trackingSweep.js';
 import { eventually } from './eventually.js';
@@ -64,6 +69,10 @@ export interface HarnessOptions {
   account?: TestAccount;
   /** NO_TOKEN_ATTENTION_MINUTES of the workers, in ms. */
   noTokenAttentionMs?: number;
+  /** The supplier accounts the workers serve; default: the harness's account as the default. */
+  accounts?: CreateWorkersOptions['accounts'];
+  /** The per-account singletons the workers ensure besides the coordinators. */
+  singletons?: CreateWorkersOptions['singletons'];
 }
 
 export async function orderHarness(
@@ -111,6 +120,8 @@ export async function orderHarness(
       ...(options.noTokenAttentionMs !== undefined && {
         noTokenAttentionMs: options.noTokenAttentionMs,
       }),
+      ...(options.accounts !== undefined && { accounts: options.accounts }),
+      ...(options.singletons !== undefined && { singletons: options.singletons }),
     });
   let workers = await start();
   let running = workers.run();
