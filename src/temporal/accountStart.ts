@@ -1,6 +1,6 @@
 /**
  * What every start and signal-with-start of a workflow carries about its supplier account
- * (docs/architecture.md §2.5): the `SupplierAccount` search attribute (the workflow's account,
+ * (docs/architecture.md §4): the `SupplierAccount` search attribute (the workflow's account,
  * src/durable/account.ts) and, when the starter knows it, the account's tier in the memo
  * `supplierTier` (the fairness weight of its supplier tasks). Continue-as-new carries both over.
  * Merge them with a start's own search attributes and memo; the account id is no secret.
