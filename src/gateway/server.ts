@@ -136,7 +136,10 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
     log,
   });
   registerIntakeRoutes(app, {
-    orders: new OrderClient(client, queues),
+    // Orders start with their account's tier from the directory, when the gateway has one.
+    orders: new OrderClient(client, queues, {
+      ...(opts.accounts !== undefined && { accounts: opts.accounts }),
+    }),
     authorized: bearerCheck(opts.intakeToken),
     withinDeadline: (fn) => withinDeadline(client, intakeDeadlineMs, fn),
     bodyLimit: opts.intakeBodyLimit ?? MiB / 4,

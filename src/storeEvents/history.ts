@@ -9,7 +9,8 @@ import type { temporal } from '@temporalio/proto';
 
 import type { DeliverStoreEventInput } from './activities.js';
 import { orderWorkflowId, OrderNotFoundError } from '../order/contract.js';
-import { DISPUTE_WORKFLOW } from '../dispute/contract.js';
+import { DISPUTE_WORKFLOW, disputeWorkflowId } from '../dispute/contract.js';
+import { DEFAULT_ACCOUNT } from '../accounts/contract.js';
 import type { StoreEvent } from './contract.js';
 import { literal } from '../temporal/visibility.js';
 
@@ -19,8 +20,9 @@ const NOT_FOUND = 5;
 export const DELIVER_STORE_EVENT_ACTIVITY = 'deliverStoreEvent';
 
 /** The visibility query of an order's dispute workflows. */
-export function disputesQuery(orderNumber: string): string {
-  return `WorkflowType = ${literal(DISPUTE_WORKFLOW)} AND WorkflowId STARTS_WITH ${literal(`dispute:${orderNumber}:`)}`;
+export function disputesQuery(orderNumber: string, account: string = DEFAULT_ACCOUNT): string {
+  const prefix = disputeWorkflowId(orderNumber, '', account);
+  return `WorkflowType = ${literal(DISPUTE_WORKFLOW)} AND WorkflowId STARTS_WITH ${literal(prefix)}`;
 }
 
 /**
@@ -31,23 +33,26 @@ export function disputesQuery(orderNumber: string): string {
 export async function recordedStoreEvents(
   client: Client,
   orderNumber: string,
+  account: string = DEFAULT_ACCOUNT,
 ): Promise<StoreEvent[]> {
   let orderHistory: temporal.api.history.v1.IHistory;
   try {
-    orderHistory = await client.workflow.getHandle(orderWorkflowId(orderNumber)).fetchHistory();
+    orderHistory = await client.workflow
+      .getHandle(orderWorkflowId(orderNumber, account))
+      .fetchHistory();
   } catch (err) {
     if (
       err instanceof WorkflowNotFoundError ||
       (isGrpcServiceError(err) && (err.code as number) === NOT_FOUND)
     ) {
-      throw new OrderNotFoundError(orderNumber);
+      throw new OrderNotFoundError(orderNumber, account);
     }
     throw err;
   }
   const histories = [orderHistory];
 
   const disputes: { workflowId: string; runId: string; startTime: Date }[] = [];
-  for await (const w of client.workflow.list({ query: disputesQuery(orderNumber) })) {
+  for await (const w of client.workflow.list({ query: disputesQuery(orderNumber, account) })) {
     disputes.push({ workflowId: w.workflowId, runId: w.runId, startTime: w.startTime });
   }
   disputes.sort((a, b) => a.startTime.getTime() - b.startTime.getTime());

@@ -126,7 +126,7 @@ export function register(program: Command): void {
       );
     }
     const recorded = await withOrders(flags, (orders) =>
-      recordedStoreEvents(orders.client, orderNumber),
+      recordedStoreEvents(orders.client, orderNumber, orders.account),
     );
     let selected = recorded;
     if (flags.only !== undefined) {
