@@ -49,7 +49,13 @@ export function webhookAccounts(
       return undefined;
     }
     const cached = cache.get(id);
-    if (cached?.tier === account?.tier && cached?.openId === account?.openId) return cached;
+    if (
+      cached !== undefined &&
+      cached.tier === account?.tier &&
+      cached.openId === account?.openId
+    ) {
+      return cached;
+    }
     const ref = account ?? { id };
     const key =
       id === DEFAULT_ACCOUNT
