@@ -47,13 +47,13 @@ export const METRICS = {
   reconciliations: {
     name: 'dropflow_reconciliations',
     kind: 'counter',
-    labels: ['step', 'result'],
+    labels: ['step', 'result', 'account'],
     help: 'look-ups settling a supplier call whose outcome was unknown: found (done), not_found (proven not done), failed (the look-ups kept failing)',
   },
   orderStageEntered: {
     name: 'dropflow_order_stage_entered',
     kind: 'counter',
-    labels: ['stage'],
+    labels: ['stage', 'account'],
     help: 'orders entering each stage',
   },
   orders: {
@@ -101,13 +101,13 @@ export const METRICS = {
   webhookEvents: {
     name: 'dropflow_webhook_events',
     kind: 'counter',
-    labels: ['outcome'],
+    labels: ['outcome', 'account'],
     help: 'supplier webhook requests: received (every one), then rejected, duplicate, held, signalled, skipped or failed',
   },
   checkoutBatchesLagging: {
     name: 'dropflow_checkout_batches_lagging',
     kind: 'counter',
-    labels: ['step'],
+    labels: ['step', 'account'],
     help: "checkout batches that waited (a look-up, the supplier's rate limit) past the coordinator's bound, by the step they wait at; `checkoutStatus` lists their orders",
   },
   checkoutBatchesFull: {

@@ -2,6 +2,8 @@
  * The workers of a queue set (a fleet), for every supplier account of its directory: Workers on
  * one NativeConnection. A task acts for the account of its fairness key (accounts/perAccount.ts):
  * that account's API key, token session and in-process pacer.
+ * one NativeConnection. At start and on every change of the directory they ensure each account's
+ * singletons (accounts/singletons.ts).
  *
  * - `orders`: the workflows, the activities that talk to Temporal itself (orchestration, the
  *   webhook inbox's replays), the forwarding of catalogue webhook events upstream, the delivery
@@ -29,7 +31,16 @@ import {
 } from '@temporalio/worker';
 
 import { catalogueForwardingActivities } from './inbox/catalogueActivities.js';
-import { checkoutActivities, configureCheckout } from './checkout/startActivities.js';
+import { checkoutActivities } from './checkout/startActivities.js';
+import {
+  DEFAULT_ACCOUNT,
+  RATE_TIERS,
+  type Account,
+  type AccountDirectory,
+} from './accounts/contract.js';
+import { ensureAccountSingletons, type SingletonOptions } from './accounts/singletons.js';
+import { staticAccountDirectory } from './accounts/staticDirectory.js';
+import type { AccountRef } from './temporal/accountStart.js';
 import { batchActivities, supplierActivities } from './durable/supplierActivities.js';
 import { orchestrationActivities } from './tracking/orchestrationActivities.js';
 import { storeEventActivities } from './storeEvents/activities.js';
@@ -40,7 +51,6 @@ import { inboxActivities } from './inbox/activities.js';
 import { WebhookRouter } from './gateway/routing.js';
 import { createLogger, type Logger } from './log.js';
 import type { SupplierClient } from './supplier/client.js';
-import { DEFAULT_ACCOUNT, type Account, type AccountDirectory } from './accounts/contract.js';
 import { accountSupplier, PerAccount } from './accounts/perAccount.js';
 import { followSupplierBudget, unsupported } from './accounts/supplierBudget.js';
 import { installRuntimeLogger } from './temporal/runtimeLogger.js';
@@ -70,10 +80,15 @@ export interface CreateWorkersOptions {
   /** The default account's rate (tier): its supplier calls per second (default 1). */
   ratePerSecond?: number;
   /**
-   * Every other account the workers serve, as the process knows them now (the registry). Absent:
-   * the default account only, which then also caps the supplier queue in this worker, as before.
+   * The supplier accounts these workers serve (the registry); absent: the default account only,
+   * made from `supplier` and `ratePerSecond`. Read again on every change it announces.
    */
   accounts?: AccountDirectory;
+  /**
+   * Besides each account's checkout coordinator, the singletons the workers ensure for it: the
+   * tracking sweeper (with these settings) and the token session. Absent: neither.
+   */
+  singletons?: Pick<SingletonOptions, 'trackingSweeper' | 'session'>;
   /** The batch queries' own limit (default 2): what drains the retired batch queue. */
   batchRatePerSecond?: number;
   /**
@@ -184,6 +199,10 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
     opts.noTokenAttentionMs === undefined ? {} : { attentionAfterMs: opts.noTokenAttentionMs };
   let work: PerAccount<AccountWork> | undefined;
   let budget: { stop(): void } | undefined;
+  const accounts = opts.accounts ?? staticAccountDirectory([defaultAccount(ratePerSecond)]);
+  /** An account as far as the directory knows it now (a removed one: by its id alone). */
+  const accountOf = (id: string | undefined): AccountRef =>
+    accounts.get(id ?? DEFAULT_ACCOUNT) ?? { id: id ?? DEFAULT_ACCOUNT };
 
   try {
     const { dataConverter } = opts;
@@ -242,9 +261,11 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
         activities: {
           ...orchestrationActivities(client),
           // The gateway's durable destinations: the inbox's replays, catalogue forwarding.
-          ...inboxActivities(new WebhookRouter(client, queues, checkout)),
+          ...inboxActivities(
+            (account) => new WebhookRouter(client, queues, checkout, accountOf(account)),
+          ),
           ...catalogueForwardingActivities({ url: opts.catalogueEventsUrl }),
-          ...checkoutActivities(client, queues, checkout, opts.checkoutOrderBoundMs),
+          ...checkoutActivities(client, queues, checkout, opts.checkoutOrderBoundMs, accountOf),
           ...forEachAccount(work, 'storeEvents'),
           ...forEachAccount(work, 'session'),
           ...forEachAccount(work, 'tokenWait'),
@@ -267,8 +288,19 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
         maxTaskQueueActivitiesPerSecond: batchRatePerSecond,
       }),
     ]);
-    await configureCheckout(client, queues, checkout);
-    return workerSet(client, workers, work, followed);
+    const singletons: SingletonOptions = { queues, checkout, ...opts.singletons };
+    for (const ensured of await Promise.all(
+      accounts.list().map((a) => ensureAccountSingletons(client, a, singletons)),
+    )) {
+      log.info(ensured, 'account singletons ensured');
+    }
+    return workerSet(
+      client,
+      workers,
+      work,
+      followed,
+      followDirectory(client, accounts, singletons, log),
+    );
   } catch (err) {
     budget?.stop();
     await work?.close();
@@ -281,6 +313,7 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
     workers: readonly Worker[],
     held: PerAccount<AccountWork>,
     followed: { stop(): void },
+    stopFollowing: () => Promise<void>,
   ): WorkerSet {
     let running: Promise<void> | undefined;
 
@@ -308,6 +341,7 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
         );
         await gauges.stop();
         followed.stop();
+        await stopFollowing();
         await held.close();
         if (owned) await connection.close();
         log.info({ queues }, 'workers stopped');
@@ -346,4 +380,50 @@ function versionedAs(deployment: WorkerDeploymentVersion | undefined) {
       defaultVersioningBehavior: 'AUTO_UPGRADE',
     },
   } as const;
+}
+
+/** The default account of a worker without a registry: the deployment's own, at its rate. */
+function defaultAccount(ratePerSecond: number): Account {
+  const tier = RATE_TIERS.filter((t) => t <= ratePerSecond).at(-1) ?? RATE_TIERS[0];
+  // Its supplier client is the workers' `supplier`: no key is read from here.
+  return { id: DEFAULT_ACCOUNT, tier, apiKey: '', intakeTokenSha256: [] };
+}
+
+/**
+ * Ensures the singletons of each account the directory adds or changes, one change after the
+ * other; a failure is logged and tried again with the next change (or the next start). Returns
+ * how to stop following (waits for an ensure under way).
+ */
+function followDirectory(
+  client: Client,
+  accounts: AccountDirectory,
+  singletons: SingletonOptions,
+  log: Logger,
+): () => Promise<void> {
+  const seen = new Map(accounts.list().map((a) => [a.id, a.tier]));
+  let chain = Promise.resolve();
+  const unsubscribe = accounts.subscribe((now) => {
+    const changed = now.filter((a) => seen.get(a.id) !== a.tier);
+    // A removed account's singletons drain on their own; forgotten, so a re-added one is ensured.
+    for (const id of [...seen.keys()]) if (!now.some((a) => a.id === id)) seen.delete(id);
+    for (const a of now) seen.set(a.id, a.tier);
+    if (changed.length === 0) return;
+    chain = chain.then(async () => {
+      const results = await Promise.allSettled(
+        changed.map((a) => ensureAccountSingletons(client, a, singletons)),
+      );
+      results.forEach((r, i) => {
+        const account = changed[i]!.id;
+        if (r.status === 'fulfilled') log.info(r.value, 'account singletons ensured');
+        else {
+          seen.delete(account);
+          log.error({ account, err: r.reason as unknown }, 'account singletons not ensured');
+        }
+      });
+    });
+  });
+  return async () => {
+    unsubscribe();
+    await chain;
+  };
 }

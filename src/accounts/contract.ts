@@ -29,6 +29,13 @@ export type RateTier = (typeof RATE_TIERS)[number];
  */
 export const SUPPLIER_TIER_MEMO = 'supplierTier';
 
+/**
+ * The signal (one number: the tier) that tells an account's long-lived singletons (checkout
+ * coordinator, tracking sweeper) its tier changed; they take it into their memo at once
+ * (src/durable/account.ts followAccountTier).
+ */
+export const ACCOUNT_TIER_SIGNAL = 'accountTier';
+
 /** What the registry holds about an account, secrets aside: safe to list and to log. */
 export interface AccountSettings {
   id: string;

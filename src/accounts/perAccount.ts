@@ -116,6 +116,8 @@ export function accountSupplier(account: Account, o: AccountSupplierOptions): Su
     apiKey: account.apiKey,
     ratePerSecond: account.tier,
     batchRatePerSecond: o.batchRatePerSecond,
-    tokens: new SessionTokenSource(o.client, o.queues, { account: account.id }),
+    tokens: new SessionTokenSource(o.client, o.queues, {
+      account: { id: account.id, tier: account.tier },
+    }),
   });
 }

@@ -1,11 +1,13 @@
 /**
- * An in-memory AccountDirectory: for tests and for callers that hold their accounts themselves.
- * `set` adds or replaces an account and `remove` drops one; subscribers hear of each change.
+ * An AccountDirectory held in memory: what a process with no registry file knows (the default
+ * account of its environment), and what tests use to add, change and remove accounts.
  */
 import type { Account, AccountDirectory } from './contract.js';
 
 export interface StaticAccountDirectory extends AccountDirectory {
+  /** Adds the account, or replaces the one with its id; tells the subscribers. */
   set(account: Account): void;
+  /** Removes the account, if present; tells the subscribers. */
   remove(id: string): void;
 }
 
@@ -21,9 +23,7 @@ export function staticAccountDirectory(accounts: readonly Account[] = []): Stati
     list: () => [...byId.values()],
     subscribe(listener) {
       listeners.add(listener);
-      return () => {
-        listeners.delete(listener);
-      };
+      return () => listeners.delete(listener);
     },
     set(account) {
       byId.set(account.id, account);

@@ -22,6 +22,8 @@ import type { FailureInfo } from '../supplier/failureDetails.js';
 import { OrderStatus, reachedStatus } from '../supplier/api/constants.js';
 import type { CreateOrderRequest } from '../supplier/api/orders.js';
 import { queuePrefix, queuesOf } from '../temporal/taskQueues.js';
+import { accountScope } from '../accounts/contract.js';
+import { ownAccount, workflowAccount } from '../durable/account.js';
 import type { Activities } from '../durable/activityProxies.js';
 import {
   checkoutFundsSignal,
@@ -216,7 +218,9 @@ async function signal<A>(workflowId: string, def: SignalDefinition<[A]>, arg: A)
 }
 
 function coordinatorId(): string {
-  return checkoutWorkflowId(queuePrefix(queuesOf(workflowInfo().taskQueue)));
+  return checkoutWorkflowId(
+    accountScope(queuePrefix(queuesOf(workflowInfo().taskQueue)), workflowAccount()),
+  );
 }
 
 /** Signals the coordinator; starts it (with the ready order) if it does not run. */
@@ -231,7 +235,7 @@ async function join(o: Order, acts: Activities): Promise<void> {
   try {
     await getExternalWorkflowHandle(coordinatorId()).signal(checkoutReadySignal, ready);
   } catch {
-    await acts.orchestration.joinCheckout(ready);
+    await acts.orchestration.joinCheckout(ready, ...ownAccount());
   }
 }
 
@@ -341,7 +345,10 @@ function releaseHandedBack(o: Order, news: Extract<Settled, { kind: 'alone' | 'i
  */
 async function stillHeld(acts: Activities): Promise<boolean> {
   try {
-    const where = await acts.orchestration.checkoutMember(workflowInfo().workflowId);
+    const where = await acts.orchestration.checkoutMember(
+      workflowInfo().workflowId,
+      ...ownAccount(),
+    );
     return where.state !== 'gone' && where.state !== 'unknown';
   } catch (err) {
     if (err instanceof ActivityFailure) return true;

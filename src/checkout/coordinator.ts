@@ -31,6 +31,7 @@ import { supplierCall } from '../durable/supplierStep.js';
 import type { StepHost } from '../durable/stepHost.js';
 import { accountCheckoutV1, type CheckoutInputV1 } from '../frozen/v1/checkout/coordinator.js';
 import { Patch } from '../durable/versions.js';
+import { followAccountTier, workflowAccount } from '../durable/account.js';
 import { resumePayment, runBatch, tell } from './batch.js';
 import {
   checkoutFundsSignal,
@@ -106,6 +107,7 @@ export async function accountCheckout(input: CheckoutInput = {}): Promise<void> 
     await tell(c, workflowId, c.withdraw(workflowId));
   });
   setHandler(checkoutStatusQuery, () => c.view());
+  followAccountTier();
   setHandler(checkoutMemberQuery, (workflowId) => c.member(workflowId));
 
   for (;;) {
@@ -173,7 +175,10 @@ function batchesFull(c: CheckoutState): void {
 
 function lagging(c: CheckoutState, now: number, boundMs: number): void {
   for (const b of c.newlyLagging(now, boundMs)) {
-    counterOf(metricMeter, METRICS.checkoutBatchesLagging).add(1, { step: b.step });
+    counterOf(metricMeter, METRICS.checkoutBatchesLagging).add(1, {
+      step: b.step,
+      account: workflowAccount(),
+    });
     log.warn(
       `checkout batch ${b.id} waits at ${b.step} past ${Math.round(boundMs / 1000)} s (${b.waitingFor ?? ''}); its orders: ${b.orders.map((o) => o.workflowId).join(', ')}`,
     );

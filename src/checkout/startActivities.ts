@@ -1,9 +1,13 @@
 /**
- * The account's checkout coordinator from outside a workflow: an order that finds it not running
+ * An account's checkout coordinator from outside a workflow: an order that finds it not running
  * starts it with its own "ready" (signal-with-start); workers start it with their settings; the
  * gateway tells it of a top-up (signal-with-start too). On the orders queue: no supplier call here.
+ * Every start carries the account (SupplierAccount, tier memo: temporal/accountStart.ts); the
+ * default account's coordinator keeps its id.
  */
 import { QueryNotRegisteredError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { accountScope, DEFAULT_ACCOUNT } from '../accounts/contract.js';
+import { accountStartOptions, type AccountRef } from '../temporal/accountStart.js';
 import { queuePrefix, type TaskQueues } from '../temporal/taskQueues.js';
 import { ORDER_WORKFLOW } from '../order/contract.js';
 import {
@@ -39,28 +43,48 @@ export function checkoutOrderBoundMs(settings: CheckoutSettings, override?: numb
   return override ?? Math.max(2 * settings.maxWaitMs, MIN_ORDER_BOUND_MS);
 }
 
-function startOptions(queues: TaskQueues, settings: CheckoutSettings) {
-  return checkoutStartOptions(queuePrefix(queues), queues.orders, settings);
+/** The coordinator's id for `account` in the queue set. */
+export function accountCheckoutId(queues: TaskQueues, account: string): string {
+  return checkoutWorkflowId(accountScope(queuePrefix(queues), account));
 }
 
-/** Starts the coordinator if needed and gives it these settings. */
+/** How the account's coordinator is started (signal-with-start): id, queue, input, account. */
+export function accountCheckoutStart(
+  queues: TaskQueues,
+  account: AccountRef,
+  settings: CheckoutSettings,
+) {
+  const scope = accountScope(queuePrefix(queues), account.id);
+  return {
+    ...checkoutStartOptions(scope, queues.orders, settings),
+    ...accountStartOptions(account),
+  };
+}
+
+/** Starts the account's coordinator if needed and gives it these settings. */
 export async function configureCheckout(
   client: Client,
   queues: TaskQueues,
   settings: CheckoutSettings,
+  account: AccountRef = { id: DEFAULT_ACCOUNT },
 ): Promise<void> {
   await client.workflow.signalWithStart(CHECKOUT_WORKFLOW, {
-    ...startOptions(queues, settings),
+    ...accountCheckoutStart(queues, account, settings),
     signal: checkoutSettingsSignal,
     signalArgs: [settings],
   });
 }
 
+/**
+ * The checkout activities of the orders of every account. `accountOf` tells what is known of an
+ * account (its tier) when a coordinator must be started; the default account when none is given.
+ */
 export function checkoutActivities(
   client: Client,
   queues: TaskQueues,
   settings: CheckoutSettings = DEFAULT_CHECKOUT_SETTINGS,
   orderBoundMs?: number,
+  accountOf: (id: string) => AccountRef = (id) => ({ id }),
 ) {
   return {
     /** How long an order waits on its coordinator before asking where it holds it. */
@@ -68,9 +92,15 @@ export function checkoutActivities(
       return Promise.resolve(checkoutOrderBoundMs(settings, orderBoundMs));
     },
 
-    /** Where the coordinator holds this order; `gone` when none runs (terminated, never started). */
-    async checkoutMember(workflowId: string): Promise<CheckoutWhere> {
-      const handle = client.workflow.getHandle(checkoutWorkflowId(queuePrefix(queues)));
+    /**
+     * Where the coordinator of the order's account holds this order; `gone` when none runs
+     * (terminated, never started).
+     */
+    async checkoutMember(
+      workflowId: string,
+      account: string = DEFAULT_ACCOUNT,
+    ): Promise<CheckoutWhere> {
+      const handle = client.workflow.getHandle(accountCheckoutId(queues, account));
       try {
         const { status } = await handle.describe();
         if (status.name !== 'RUNNING') return { state: 'gone' };
@@ -109,10 +139,10 @@ export function checkoutActivities(
       return ended ?? 'NOT_FOUND';
     },
 
-    /** For an order whose signal found no coordinator: starts it with the order in it. */
-    async joinCheckout(ready: ReadyOrder): Promise<void> {
+    /** For an order whose signal found no coordinator: starts its account's with the order in it. */
+    async joinCheckout(ready: ReadyOrder, account: string = DEFAULT_ACCOUNT): Promise<void> {
       await client.workflow.signalWithStart(CHECKOUT_WORKFLOW, {
-        ...startOptions(queues, settings),
+        ...accountCheckoutStart(queues, accountOf(account), settings),
         signal: checkoutReadySignal,
         signalArgs: [ready],
       });

@@ -1,6 +1,7 @@
 /**
  * Opening and following disputes (docs/architecture.md §11): one `disputeOrder` workflow per
- * dispute, id `dispute:<orderNumber>:<businessDisputeId>`. The businessDisputeId is derived from
+ * dispute, id `dispute:<orderNumber>:<businessDisputeId>` (`dispute:<account>:<orderNumber>:<id>` in
+ * another account than the default: the account of the OrderClient, see `forAccount`). The businessDisputeId is derived from
  * the request itself, so asking twice for the same dispute finds the first instead of opening a
  * second.
  */
@@ -22,6 +23,7 @@ import {
 } from '../dispute/contract.js';
 import { canonicalJson, OrderActionRejectedError, type OrderClient } from './orderClient.js';
 import { OrderNumber } from '../temporal/searchAttributes.js';
+import { accountStartOptions } from '../temporal/accountStart.js';
 
 export interface DisputeRequest {
   lines?: { lineItemId: string; quantity: number }[];
@@ -66,7 +68,7 @@ export async function openDispute(
     throw new Error(`order ${orderNumber} was never created at the supplier: nothing to dispute`);
   }
   const businessDisputeId = businessDisputeIdFor(orderNumber, request);
-  const workflowId = disputeWorkflowId(orderNumber, businessDisputeId);
+  const workflowId = disputeWorkflowId(orderNumber, businessDisputeId, orders.account);
   const input: DisputeInput = {
     orderNumber,
     svcOrderId: order.svcOrderId,
@@ -79,13 +81,21 @@ export async function openDispute(
     imageUrls: request.imageUrls ?? [],
     checkEverySeconds: request.checkEverySeconds ?? 3_600,
   };
+  const account = accountStartOptions({
+    id: orders.account,
+    tier: orders.options.accounts?.get(orders.account)?.tier,
+  });
   try {
     await orders.client.workflow.start(DISPUTE_WORKFLOW, {
       workflowId,
       taskQueue: orders.queues.orders,
       args: [input],
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      typedSearchAttributes: [{ key: OrderNumber, value: orderNumber }],
+      memo: account.memo,
+      typedSearchAttributes: [
+        ...account.typedSearchAttributes,
+        { key: OrderNumber, value: orderNumber },
+      ],
     });
     return { outcome: 'started', workflowId, businessDisputeId };
   } catch (err) {
@@ -189,7 +199,7 @@ export async function orderDisputes(
   orders: OrderClient,
   orderNumber: string,
 ): Promise<OrderDispute[]> {
-  const prefix = disputeWorkflowId(orderNumber, '');
+  const prefix = disputeWorkflowId(orderNumber, '', orders.account);
   const quoted = (v: string) => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
   const query =
     `WorkflowId STARTS_WITH ${quoted(prefix)} AND WorkflowType = ${quoted(DISPUTE_WORKFLOW)}` +

@@ -30,12 +30,9 @@ import {
   type WorkflowUpdateHandle,
 } from '@temporalio/client';
 
-import {
-  DEFAULT_ACCOUNT,
-  SUPPLIER_TIER_MEMO,
-  type AccountDirectory,
-} from '../accounts/contract.js';
+import { DEFAULT_ACCOUNT, type AccountDirectory } from '../accounts/contract.js';
 import { formatIssues, type FieldIssue } from '../supplier/errors.js';
+import { accountStartOptions } from '../temporal/accountStart.js';
 import {
   FulfillmentFlow,
   FulfillmentStage,
@@ -310,24 +307,22 @@ export class OrderClient {
     workflowIdReusePolicy: WorkflowIdReusePolicy,
   ): Promise<boolean> {
     const orderNumber = input.order.orderNumber;
+    const started = accountStartOptions(account);
     try {
       await this.client.workflow.start<FulfillOrderWorkflow>(ORDER_WORKFLOW, {
         workflowId: orderWorkflowId(orderNumber, account.id),
         taskQueue: this.queues.orders,
         args: [input],
         workflowIdReusePolicy,
-        memo: {
-          [INPUT_HASH_MEMO]: hash,
-          ...(account.tier !== undefined && { [SUPPLIER_TIER_MEMO]: account.tier }),
-        },
+        memo: { [INPUT_HASH_MEMO]: hash, ...started.memo },
         staticSummary: startSummary(orderNumber, flowLabel(input.fulfillment)),
         // No personal data here: search attributes are never encrypted (docs/architecture.md §7).
         typedSearchAttributes: [
+          ...started.typedSearchAttributes,
           { key: OrderNumber, value: orderNumber },
           { key: FulfillmentStage, value: Stage.RECEIVED },
           { key: FulfillmentFlow, value: flowLabel(input.fulfillment) },
           { key: NeedsAttention, value: false },
-          { key: SupplierAccount, value: account.id },
         ],
       });
       return true;
@@ -456,7 +451,9 @@ export class OrderClient {
     }
     // Updates answer "not found" for closed workflows too: tell the two apart.
     const closed = await handle.describe().catch((err: unknown) => {
-      if (err instanceof WorkflowNotFoundError) throw new OrderNotFoundError(orderNumber);
+      if (err instanceof WorkflowNotFoundError) {
+        throw new OrderNotFoundError(orderNumber, this.account);
+      }
       throw err;
     });
     const stage = closed.typedSearchAttributes.get(FulfillmentStage);
@@ -498,7 +495,9 @@ export class OrderClient {
     try {
       return await fn(this.client.workflow.getHandle(orderWorkflowId(orderNumber, this.account)));
     } catch (err) {
-      if (err instanceof WorkflowNotFoundError) throw new OrderNotFoundError(orderNumber);
+      if (err instanceof WorkflowNotFoundError) {
+        throw new OrderNotFoundError(orderNumber, this.account);
+      }
       throw err;
     }
   }

@@ -4,13 +4,20 @@
  */
 import { defineQuery } from '@temporalio/workflow';
 
+import { DEFAULT_ACCOUNT } from '../accounts/contract.js';
 import type { DisputeStage, StoreEventsView } from '../storeEvents/contract.js';
 import type { FailureInfo } from '../supplier/failureDetails.js';
 
 export const DISPUTE_WORKFLOW = 'disputeOrder';
 
-export function disputeWorkflowId(orderNumber: string, businessDisputeId: string): string {
-  return `dispute:${orderNumber}:${businessDisputeId}`;
+/** `dispute:<orderNumber>:<id>`; another account than the default: `dispute:<account>:<orderNumber>:<id>`. */
+export function disputeWorkflowId(
+  orderNumber: string,
+  businessDisputeId: string,
+  account: string = DEFAULT_ACCOUNT,
+): string {
+  const order = account === DEFAULT_ACCOUNT ? orderNumber : `${account}:${orderNumber}`;
+  return `dispute:${order}:${businessDisputeId}`;
 }
 
 export interface DisputeSummaryNews {

@@ -25,6 +25,7 @@ import type { DisputeInput, DisputeOutcome, DisputeStatus } from './contract.js'
 import { type FailureInfo, failureText } from '../supplier/failureDetails.js';
 import { StoreEventsBehind } from '../temporal/searchAttributes.js';
 import { storeEventDelivery } from '../durable/activityProxies.js';
+import { workflowAccount } from '../durable/account.js';
 import { storeEventsBehind } from '../order/details.js';
 import type { AttentionOptions, OutcomeInDoubt, StepHost } from '../durable/stepHost.js';
 import type { CreateSent, DisputeId } from './disputeMatch.js';
@@ -334,7 +335,8 @@ export class DisputeCase implements StepHost, OutboxHost {
   private async tellOrder(): Promise<void> {
     const s = this.status;
     try {
-      await getExternalWorkflowHandle(orderWorkflowId(s.orderNumber)).signal(supplierEventSignal, {
+      const order = getExternalWorkflowHandle(orderWorkflowId(s.orderNumber, workflowAccount()));
+      await order.signal(supplierEventSignal, {
         messageId: `dispute:${s.businessDisputeId}:${s.stage}:${s.timeline.length}`,
         kind: 'dispute',
         dispute: {

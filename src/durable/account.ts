@@ -3,10 +3,11 @@
  * which every starter sets and continue-as-new carries over. Runs started before accounts were
  * data have none and belong to the default account. Call inside a workflow only.
  */
-import { workflowInfo } from '@temporalio/workflow';
+import { defineSignal, patched, setHandler, upsertMemo, workflowInfo } from '@temporalio/workflow';
 
-import { DEFAULT_ACCOUNT, SUPPLIER_TIER_MEMO } from '../accounts/contract.js';
+import { ACCOUNT_TIER_SIGNAL, DEFAULT_ACCOUNT, SUPPLIER_TIER_MEMO } from '../accounts/contract.js';
 import { SupplierAccount } from '../temporal/searchAttributes.js';
+import { Patch } from './versions.js';
 
 export function workflowAccount(): string {
   return workflowInfo().typedSearchAttributes.get(SupplierAccount) ?? DEFAULT_ACCOUNT;
@@ -35,4 +36,31 @@ export function accountPriority(options: { weighted?: boolean } = {}): {
 } {
   const tier = options.weighted === true ? accountTier() : undefined;
   return { fairnessKey: workflowAccount(), ...(tier !== undefined && { fairnessWeight: tier }) };
+}
+
+/**
+ * The account as the last argument of an activity that acts for it outside the workflow (finds
+ * its coordinator, routes its webhooks): none for the default account, whose activity inputs stay
+ * as they were before accounts were data.
+ */
+export function ownAccount(): [] | [string] {
+  const account = workflowAccount();
+  return account === DEFAULT_ACCOUNT ? [] : [account];
+}
+
+/** The account's tier changed in the registry: the singleton takes it as its `supplierTier`. */
+export const accountTierSignal = defineSignal<[number]>(ACCOUNT_TIER_SIGNAL);
+
+/**
+ * For the per-account singletons that live for weeks (checkout coordinator, tracking sweeper):
+ * a tier change reaches them without a restart. The worker that notices it (its directory
+ * changed, or the memo differs at start) signals `accountTier`; the run upserts its memo at once,
+ * so the supplier tasks it schedules from then on carry the new weight, and continue-as-new
+ * carries the memo over. Behind a patch: a signal an older worker received left no command.
+ */
+export function followAccountTier(): void {
+  setHandler(accountTierSignal, (tier) => {
+    if (!Number.isFinite(tier) || tier <= 0 || tier === accountTier()) return;
+    if (patched(Patch.AccountTier)) upsertMemo({ [SUPPLIER_TIER_MEMO]: tier });
+  });
 }

@@ -35,6 +35,7 @@ import {
 import type { FailureInfo } from '../supplier/failureDetails.js';
 import { counterOf, METRICS } from '../metrics.js';
 import { Patch } from './versions.js';
+import { workflowAccount } from './account.js';
 import { waitForToken } from './tokenWait.js';
 import type { StepHost } from './stepHost.js';
 
@@ -208,7 +209,11 @@ export async function settleOutcome<T>(
 
 /** How a look-up after an unknown outcome ended (a metric only: no command, none in replay). */
 function reconciled(step: string, result: 'found' | 'not_found' | 'failed'): void {
-  counterOf(metricMeter, METRICS.reconciliations).add(1, { step, result });
+  counterOf(metricMeter, METRICS.reconciliations).add(1, {
+    step,
+    result,
+    account: workflowAccount(),
+  });
 }
 
 /** Held back by dropflow's pacing (never sent): it waits for its slot, and counts nothing. */

@@ -17,6 +17,8 @@ import type { TokenWaitAnswer } from '../session/tokenWaitActivities.js';
 import type { FailureInfo, SupplierFailureDetails } from '../supplier/failureDetails.js';
 import { queuePrefix, queuesOf } from '../temporal/taskQueues.js';
 import { accessTokenWait } from './activityProxies.js';
+import { workflowAccount } from './account.js';
+import { DEFAULT_ACCOUNT } from '../accounts/contract.js';
 import type { StepHost } from './stepHost.js';
 
 /** Until the workers' answer says otherwise (session/tokenWaitActivities.ts has the same default). */
@@ -120,7 +122,9 @@ function stopInfo(step: string, last: SupplierFailureDetails, since: string): Fa
 }
 
 function remedy(): string {
-  const account = queuePrefix(queuesOf(workflowInfo().taskQueue)) || 'default';
+  const own = workflowAccount();
+  const account =
+    own === DEFAULT_ACCOUNT ? queuePrefix(queuesOf(workflowInfo().taskQueue)) || own : own;
   return `the account's key works again (dropflow account reauth ${account}); the order goes on by itself — or cancel`;
 }
 

@@ -94,4 +94,10 @@ export const Patch = {
    * fails: batches under way before it hand their orders back as they did.
    */
   BatchLookUp: 'batch-lookup-2026-11',
+  /**
+   * The checkout coordinator and the tracking sweeper take an `accountTier` signal: the run
+   * upserts its memo `supplierTier` (durable/account.ts followAccountTier). Asked when such a
+   * signal changes the tier: a run that received one on an older worker did nothing with it.
+   */
+  AccountTier: 'account-tier-2026-11',
 } as const;

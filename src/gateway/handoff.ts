@@ -6,6 +6,8 @@
  */
 import type { Client } from '@temporalio/client';
 
+import { accountScope, DEFAULT_ACCOUNT } from '../accounts/contract.js';
+import { accountStartOptions, type AccountRef } from '../temporal/accountStart.js';
 import {
   holdEventSignal,
   WEBHOOK_INBOX_WORKFLOW,
@@ -34,8 +36,9 @@ export class Handoff {
     private readonly client: Client,
     private readonly queues: TaskQueues,
     checkout: CheckoutSettings,
+    private readonly account: AccountRef = { id: DEFAULT_ACCOUNT },
   ) {
-    this.router = new WebhookRouter(client, queues, checkout);
+    this.router = new WebhookRouter(client, queues, checkout, account);
   }
 
   async handOff(message: IncomingWebhook, receivedAt: Date): Promise<HandoffOutcome> {
@@ -57,8 +60,9 @@ export class Handoff {
   }
 
   private async hold(request: HoldRequest): Promise<string> {
-    const workflowId = webhookInboxId(queuePrefix(this.queues));
+    const workflowId = webhookInboxId(accountScope(queuePrefix(this.queues), this.account.id));
     await this.client.workflow.signalWithStart(WEBHOOK_INBOX_WORKFLOW, {
+      ...accountStartOptions(this.account),
       workflowId,
       taskQueue: this.queues.orders,
       args: [{}],

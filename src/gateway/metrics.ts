@@ -37,8 +37,9 @@ export function countResponse(req: FastifyRequest, reply: FastifyReply): void {
 export type WebhookEventOutcome =
   'received' | 'rejected' | 'duplicate' | 'held' | 'signalled' | 'skipped' | 'failed';
 
-export function countWebhookEvent(outcome: WebhookEventOutcome): void {
-  instruments().webhookEvents.add(1, { outcome });
+/** `account`: the supplier account of the webhook route (only accounts the gateway knows). */
+export function countWebhookEvent(outcome: WebhookEventOutcome, account: string): void {
+  instruments().webhookEvents.add(1, { outcome, account });
 }
 
 /** The outcome label of a webhook Temporal took. */

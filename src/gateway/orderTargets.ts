@@ -2,12 +2,14 @@
  * Finding and telling the order workflows a webhook is about: by workflow id (the orderNumber),
  * or through visibility (svc order id, stage) — which trails the workflows by a moment, so a miss
  * there is never final (the caller holds the event in the inbox). Lookups stay within the
- * account's orders queue.
+ * orders queue and the supplier account (SupplierAccount) of the webhook.
  */
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 
 import { ORDER_WORKFLOW, supplierEventSignal, type SupplierNews } from '../order/contract.js';
 import type { TaskQueues } from '../temporal/taskQueues.js';
+import { DEFAULT_ACCOUNT } from '../accounts/contract.js';
+import { accountVisibilityFilter } from '../temporal/accountStart.js';
 import { literal } from '../temporal/visibility.js';
 
 /** What a signal to one workflow id found. */
@@ -27,6 +29,7 @@ export class OrderTargets {
   constructor(
     private readonly client: Client,
     private readonly queues: TaskQueues,
+    private readonly account: string = DEFAULT_ACCOUNT,
   ) {}
 
   /**
@@ -90,6 +93,7 @@ export class OrderTargets {
     const query = [
       `WorkflowType = ${literal(ORDER_WORKFLOW)}`,
       `TaskQueue = ${literal(this.queues.orders)}`,
+      accountVisibilityFilter(this.account),
       filter,
     ].join(' AND ');
     const running = new Set<string>();

@@ -19,6 +19,8 @@
  */
 import type { Client } from '@temporalio/client';
 
+import { accountScope, DEFAULT_ACCOUNT } from '../accounts/contract.js';
+import { accountStartOptions, type AccountRef } from '../temporal/accountStart.js';
 import { orderWorkflowId, Stage, type SupplierNews } from '../order/contract.js';
 import {
   CATALOGUE_EVENTS_WORKFLOW,
@@ -67,13 +69,22 @@ export class WebhookRouter {
   private readonly targets: OrderTargets;
   private readonly trackingTold = new TrackingTold();
 
-  /** `checkout`: the deployment's checkout settings, for a coordinator that must be started. */
+  /**
+   * `checkout`: the deployment's checkout settings, for a coordinator that must be started;
+   * `account`: the supplier account whose webhooks this router routes (its orders, its singletons).
+   */
   constructor(
     private readonly client: Client,
     private readonly queues: TaskQueues,
     private readonly checkout: CheckoutSettings,
+    private readonly account: AccountRef = { id: DEFAULT_ACCOUNT },
   ) {
-    this.targets = new OrderTargets(client, queues);
+    this.targets = new OrderTargets(client, queues, account.id);
+  }
+
+  /** The scope of the account's singletons in the queue set. */
+  private get scope(): string {
+    return accountScope(queuePrefix(this.queues), this.account.id);
   }
 
   async route(m: WebhookMessage, receivedAt: Date): Promise<RouteOutcome> {
@@ -102,7 +113,7 @@ export class WebhookRouter {
     const orderNumber = m.params.orderNumber ?? undefined;
     const svcOrderId = m.params.svcOrderId ?? undefined;
     if (orderNumber !== undefined) {
-      const id = orderWorkflowId(orderNumber);
+      const id = orderWorkflowId(orderNumber, this.account.id);
       const result = await this.targets.signal(id, news);
       if (result === 'signalled') {
         this.trackingTold.remember(news);
@@ -151,8 +162,8 @@ export class WebhookRouter {
     const news = makeupNews(m);
     if (m.params.status === MakeupStatus.Paid) {
       // Fails only when Temporal does: the webhook is answered 503 and the supplier retries.
-      await tellCheckoutToppedUp(this.client, this.queues, this.checkout);
-      return { outcome: 'delivered', workflowIds: [checkoutWorkflowId(queuePrefix(this.queues))] };
+      await tellCheckoutToppedUp(this.client, this.queues, this.checkout, this.account);
+      return { outcome: 'delivered', workflowIds: [checkoutWorkflowId(this.scope)] };
     }
     const related = m.params.relationOrderId ?? undefined;
     if (related === undefined) return unroutable('a makeup message for no order', false);
@@ -174,8 +185,9 @@ export class WebhookRouter {
 
   /** The account's catalogue-events workflow, started on first use. */
   private async catalogue(m: WebhookMessage, receivedAt: Date): Promise<RouteOutcome> {
-    const workflowId = catalogueEventsId(queuePrefix(this.queues));
+    const workflowId = catalogueEventsId(this.scope);
     await this.client.workflow.signalWithStart(CATALOGUE_EVENTS_WORKFLOW, {
+      ...accountStartOptions(this.account),
       workflowId,
       taskQueue: this.queues.orders,
       args: [{}],
@@ -195,9 +207,11 @@ async function tellCheckoutToppedUp(
   client: Client,
   queues: TaskQueues,
   settings: CheckoutSettings,
+  account: AccountRef,
 ): Promise<void> {
   await client.workflow.signalWithStart(CHECKOUT_WORKFLOW, {
-    ...checkoutStartOptions(queuePrefix(queues), queues.orders, settings),
+    ...checkoutStartOptions(accountScope(queuePrefix(queues), account.id), queues.orders, settings),
+    ...accountStartOptions(account),
     signal: checkoutFundsSignal,
     signalArgs: [{ kind: 'toppedUp' }],
   });

@@ -1,5 +1,6 @@
 /**
- * The gateway: supplier webhooks in (`POST /webhooks/supplier`), order intake
+ * The gateway: supplier webhooks in (`POST /webhooks/<account>`; the default account's also at
+ * `/webhooks/supplier`), order intake
  * for upstream systems (`/v1/orders`), health (`/healthz`, `/readyz`), and the Temporal UI's codec
  * server (`/codec/encode`, `/codec/decode`) when payloads are encrypted. Stateless: run as many as
  * you like behind a load balancer; dedup and state live in Temporal.
@@ -21,19 +22,19 @@ import type { CheckoutSettings } from '../checkout/contract.js';
 import { bearerCheck } from './bearer.js';
 import { CODEC_PATH, registerCodecRoutes } from './codecRoutes.js';
 import { withinDeadline } from './deadline.js';
-import { Handoff } from './handoff.js';
 import { registerHealthRoutes } from './healthRoutes.js';
 import { registerIntakeRoutes } from './intakeRoutes.js';
 import { countResponse } from './metrics.js';
 import { signingKey, type OpenIdSource } from './signingKey.js';
 import { callerCheck } from './tenants.js';
+import { webhookAccounts } from './webhookAccounts.js';
 import { registerWebhookRoute, WEBHOOK_PATH } from './webhookRoute.js';
 
 export interface GatewayOptions {
   temporalClient: Client;
   /** The supplier account's queue set: where orders start, and which orders a look-up sees. */
   queues: TaskQueues;
-  /** The webhook signing key (the account's openId), or how to learn it. */
+  /** The default account's webhook signing key (its openId), or how to learn it. */
   openId: OpenIdSource;
   /**
    * The account's checkout settings (`checkoutSettings(config)`, as the workers'): a top-up
@@ -46,8 +47,9 @@ export interface GatewayOptions {
    */
   intakeToken?: string;
   /**
-   * The supplier accounts (the registry, watched): which an order may name, and which store intake
-   * tokens act on which accounts. Left out: the default account only, and no store tokens.
+   * The supplier accounts (the registry, watched): which an order may name, which store intake
+   * tokens act on which accounts, and whose webhooks `/webhooks/<account>` takes. Left out: the
+   * default account only, and no store tokens.
    */
   accounts?: AccountDirectory;
   log: Logger;
@@ -117,11 +119,23 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
     done();
   });
 
-  const handoff = new Handoff(client, queues, opts.checkout);
+  const webhookAccountOf = webhookAccounts({
+    client,
+    queues,
+    checkout: opts.checkout,
+    defaultOpenId: opts.openId,
+    ...(opts.accounts !== undefined && { accounts: opts.accounts }),
+  });
   registerWebhookRoute(app, {
-    signingKey: signingKey(opts.openId),
-    handOff: (message, receivedAt, ms) =>
-      withinDeadline(client, ms, () => handoff.handOff(message, receivedAt)),
+    targetOf: (id) => {
+      const account = webhookAccountOf(id);
+      if (account === undefined) return undefined;
+      return {
+        signingKey: account.signingKey,
+        handOff: (message, receivedAt, ms) =>
+          withinDeadline(client, ms, () => account.handoff.handOff(message, receivedAt)),
+      };
+    },
     deadlineMs: webhookDeadlineMs,
     bodyLimit: opts.webhookBodyLimit ?? MiB,
     log,

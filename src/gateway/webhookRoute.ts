@@ -1,6 +1,7 @@
 /**
- * `POST /webhooks/supplier` (docs/architecture.md §16.1): the supplier's pushes become durable
- * signals.
+ * `POST /webhooks/<account>`, and `POST /webhooks/supplier` for the default account
+ * (docs/architecture.md §16.1): the supplier's pushes become durable signals of that account.
+ * An account the gateway does not know answers 404 before anything is read.
  *
  * 1. The body is kept as raw bytes (its own content-type parser, any content type) and limited in
  *    size (413 above the limit).
@@ -14,8 +15,9 @@
  *    once Temporal has it; no answer in time → 503, and the supplier sends it again (same
  *    messageId, so a late first attempt and the retry have one effect).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
+import { DEFAULT_ACCOUNT, isAccountId } from '../accounts/contract.js';
 import type { Logger } from '../log.js';
 import type { FieldIssue } from '../supplier/errors.js';
 import { parseWebhookMessage } from '../supplier/webhookMessages.js';
@@ -27,14 +29,22 @@ import type { SigningKey } from './signingKey.js';
 import { unreadableWebhook } from './unreadable.js';
 
 export const WEBHOOK_PATH = '/webhooks/supplier';
+/** The webhook path of one supplier account. */
+export const accountWebhookPath = (account: string): string => `/webhooks/${account}`;
 
-export interface WebhookRouteOptions {
+/** An account's webhooks: its signing key, and its hand-off to Temporal. */
+export interface WebhookTarget {
   signingKey: SigningKey;
   /**
    * Hands a signed message to Temporal within `ms` (else rejects with DeadlineExceeded): a valid
    * one to be routed, an unreadable one to be held.
    */
   handOff: (message: IncomingWebhook, receivedAt: Date, ms: number) => Promise<HandoffOutcome>;
+}
+
+export interface WebhookRouteOptions {
+  /** The account's webhook target; undefined: no such account (404). */
+  targetOf: (account: string) => WebhookTarget | undefined;
   /** The whole answer's budget: learning the key (once) and the hand-off. */
   deadlineMs: number;
   /** Bytes; larger bodies are refused with 413. */
@@ -56,9 +66,11 @@ export function registerWebhookRoute(app: FastifyInstance, opts: WebhookRouteOpt
       },
     );
 
-    scope.post(WEBHOOK_PATH, { bodyLimit: opts.bodyLimit }, async (req, reply) => {
+    const handler = async (account: string, req: FastifyRequest, reply: FastifyReply) => {
+      const target = isAccountId(account) ? opts.targetOf(account) : undefined;
+      if (target === undefined) return reply.code(404).send({ error: 'not found' });
       const receivedAt = new Date();
-      countWebhookEvent('received');
+      countWebhookEvent('received', account);
       const until = performance.now() + opts.deadlineMs;
       const left = () => Math.max(1, Math.round(until - performance.now()));
       const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
@@ -67,22 +79,25 @@ export function registerWebhookRoute(app: FastifyInstance, opts: WebhookRouteOpt
       let key: string;
       try {
         // Learning it may need a token call: bounded like the hand-off, the supplier waits 3 s.
-        key = await raceDeadline(opts.signingKey(), left());
+        key = await raceDeadline(target.signingKey(), left());
       } catch (err) {
-        log.error({ err }, 'webhook: the signing key (openId) is not available');
-        countWebhookEvent('failed');
+        log.error({ err, account }, 'webhook: the signing key (openId) is not available');
+        countWebhookEvent('failed', account);
         return reply.code(503).send({ error: 'not ready to verify webhooks; retry' });
       }
       if (!verifyWebhookSignature(key, raw, typeof sign === 'string' ? sign : undefined)) {
-        log.warn({ bytes: raw.length, signed: sign !== undefined }, 'webhook: bad signature');
-        countWebhookEvent('rejected');
+        log.warn(
+          { account, bytes: raw.length, signed: sign !== undefined },
+          'webhook: bad signature',
+        );
+        countWebhookEvent('rejected', account);
         return reply.code(401).send({ error: 'invalid or missing signature' });
       }
 
       const body = readJson(raw);
       if (!body.ok) {
-        log.warn({ bytes: raw.length }, 'webhook: body is not JSON');
-        countWebhookEvent('rejected');
+        log.warn({ account, bytes: raw.length }, 'webhook: body is not JSON');
+        countWebhookEvent('rejected', account);
         return reply.code(400).send({ errors: body.issues });
       }
       const parsed = parseWebhookMessage(body.value);
@@ -93,8 +108,11 @@ export function registerWebhookRoute(app: FastifyInstance, opts: WebhookRouteOpt
       } else {
         const unreadable = unreadableWebhook(body.value, parsed.issues, receivedAt);
         if (unreadable === undefined) {
-          log.warn({ issues: parsed.issues }, 'webhook: invalid message without a messageId');
-          countWebhookEvent('rejected');
+          log.warn(
+            { account, issues: parsed.issues },
+            'webhook: invalid message without a messageId',
+          );
+          countWebhookEvent('rejected', account);
           return reply.code(400).send({ errors: parsed.issues });
         }
         log.warn(
@@ -107,14 +125,15 @@ export function registerWebhookRoute(app: FastifyInstance, opts: WebhookRouteOpt
       const { messageId, type, messageType } = envelope;
 
       try {
-        const outcome = await opts.handOff(message, receivedAt, left());
-        countWebhookEvent(handoffOutcome(outcome, accepted.has(messageId)));
-        accepted.add(messageId);
+        const outcome = await target.handOff(message, receivedAt, left());
+        const seenId = `${account}:${messageId}`;
+        countWebhookEvent(handoffOutcome(outcome, accepted.has(seenId)), account);
+        accepted.add(seenId);
         const level = outcome.outcome === 'held' ? 'info' : 'debug';
-        log[level]({ messageId, type, messageType, ...outcome }, 'webhook accepted');
+        log[level]({ account, messageId, type, messageType, ...outcome }, 'webhook accepted');
         return await reply.code(200).send({ messageId, outcome: outcome.outcome });
       } catch (err) {
-        countWebhookEvent('failed');
+        countWebhookEvent('failed', account);
         if (err instanceof DeadlineExceeded) {
           log.warn({ messageId, type, ms: err.ms }, 'webhook: Temporal too slow; answered 503');
         } else {
@@ -122,7 +141,12 @@ export function registerWebhookRoute(app: FastifyInstance, opts: WebhookRouteOpt
         }
         return reply.code(503).send({ error: 'not accepted yet; retry' });
       }
-    });
+    };
+    const limits = { bodyLimit: opts.bodyLimit };
+    scope.post(WEBHOOK_PATH, limits, (req, reply) => handler(DEFAULT_ACCOUNT, req, reply));
+    scope.post<{ Params: { account: string } }>('/webhooks/:account', limits, (req, reply) =>
+      handler(req.params.account, req, reply),
+    );
     done();
   });
 }

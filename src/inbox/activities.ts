@@ -25,8 +25,11 @@ export interface WebhookRouting {
   route(message: WebhookMessage, receivedAt: Date): Promise<RouteOutcome>;
 }
 
-export function inboxActivities(router: WebhookRouting) {
-  async function routeOne(event: WebhookEvent): Promise<HeldEventOutcome> {
+/** The router of a supplier account (the inbox's); the default account's when none is named. */
+export type RouterOf = (account: string | undefined) => WebhookRouting;
+
+export function inboxActivities(routerOf: RouterOf) {
+  async function routeOne(router: WebhookRouting, event: WebhookEvent): Promise<HeldEventOutcome> {
     const { messageId } = event;
     const parsed = parseWebhookMessage({
       messageId,
@@ -61,10 +64,12 @@ export function inboxActivities(router: WebhookRouting) {
 
   return {
     /** Routes held events; a failure to reach Temporal fails the attempt (retried). */
-    async routeHeldEvents(events: WebhookEvent[]): Promise<HeldEventOutcome[]> {
+    async routeHeldEvents(events: WebhookEvent[], account?: string): Promise<HeldEventOutcome[]> {
+      const router = routerOf(account);
       const out: HeldEventOutcome[] = [];
       for (let i = 0; i < events.length; i += CONCURRENCY) {
-        out.push(...(await Promise.all(events.slice(i, i + CONCURRENCY).map(routeOne))));
+        const slice = events.slice(i, i + CONCURRENCY);
+        out.push(...(await Promise.all(slice.map((event) => routeOne(router, event)))));
       }
       return out;
     },

@@ -33,7 +33,7 @@ import {
 } from './contract.js';
 import { InboxState, type InboxSnapshot } from './inboxState.js';
 import { shouldContinueAsNew } from '../durable/longRunning.js';
-import { accountPriority } from '../durable/account.js';
+import { accountPriority, ownAccount } from '../durable/account.js';
 import { chunk } from '../tracking/trackingChanges.js';
 
 export type WebhookInboxInput = Partial<InboxSnapshot>;
@@ -88,7 +88,10 @@ export async function webhookInbox(input: WebhookInboxInput = {}): Promise<void>
       for (const slice of chunk(inbox.current(events), EVENTS_PER_CALL)) {
         const current = inbox.current(slice);
         if (current.length === 0) continue;
-        const outcomes = await routeHeldEvents(current.map((h) => h.event));
+        const outcomes = await routeHeldEvents(
+          current.map((h) => h.event),
+          ...ownAccount(),
+        );
         inbox.settle(outcomes, now(), result);
       }
       return result;

@@ -5,18 +5,19 @@
  * imports only @temporalio/workflow's definers and other contracts' types.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import { DEFAULT_ACCOUNT } from '../accounts/contract.js';
 import type { OrderChanges } from './orderInput.js';
 import type { DisputeSummaryNews } from '../dispute/contract.js';
 import type { DisputeStage, StoreEventsView } from '../storeEvents/contract.js';
 import type { FailureInfo } from '../supplier/failureDetails.js';
-import { DEFAULT_ACCOUNT } from '../accounts/contract.js';
 
 export const ORDER_WORKFLOW = 'fulfillOrder';
 
 /**
- * `order:<orderNumber>` (the default account's, as before accounts were data), or
- * `order:<account>:<orderNumber>`: the caller's order name is the idempotency key of an order
- * within its account. Whoever reads an order for a caller checks the run's SupplierAccount too.
+ * `order:<orderNumber>`: the caller's order name is the idempotency key of an order, within its
+ * supplier account. The default account keeps the ids it had; another account's orders are
+ * `order:<account>:<orderNumber>` (an account id has no `:`), so one orderNumber may be an order
+ * in each account.
  */
 export function orderWorkflowId(orderNumber: string, account: string = DEFAULT_ACCOUNT): string {
   return account === DEFAULT_ACCOUNT ? `order:${orderNumber}` : `order:${account}:${orderNumber}`;
@@ -25,8 +26,11 @@ export function orderWorkflowId(orderNumber: string, account: string = DEFAULT_A
 /** No order workflow for this orderNumber. The gateway answers 404. */
 export class OrderNotFoundError extends Error {
   override readonly name = 'OrderNotFoundError';
-  constructor(readonly orderNumber: string) {
-    super(`no order ${orderNumber} (workflow ${orderWorkflowId(orderNumber)} not found)`);
+  constructor(
+    readonly orderNumber: string,
+    account: string = DEFAULT_ACCOUNT,
+  ) {
+    super(`no order ${orderNumber} (workflow ${orderWorkflowId(orderNumber, account)} not found)`);
   }
 }
 

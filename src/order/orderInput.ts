@@ -4,7 +4,7 @@
  * a workflow starts, by `dropflow submit`, the gateway and the typed client alike.
  */
 import { z } from 'zod';
-import { ACCOUNT_ID_RULE, isAccountId } from '../accounts/contract.js';
+import { ACCOUNT_ID_RULE, DEFAULT_ACCOUNT, isAccountId } from '../accounts/contract.js';
 import { OrderFlow } from '../supplier/api/constants.js';
 import { CreateOrderV3Request, type CreateOrderRequest } from '../supplier/api/orders.js';
 import type { FieldIssue } from '../supplier/errors.js';
@@ -112,8 +112,16 @@ export type OrderBody = Omit<CreateOrderRequest, 'logisticName'> & { logisticNam
 export interface OrderInput {
   order: OrderBody;
   fulfillment: FulfillmentChoices;
-  /** The supplier account the order is fulfilled with (ACCOUNT_ID rule); absent: `default`. */
+  /**
+   * The supplier account the order is fulfilled with; absent: `default` (an explicit `default` is
+   * left out, so both name one order). The starter sets the run's SupplierAccount from it.
+   */
   account?: string;
+}
+
+/** The account of an order input: `default` when it names none. */
+export function orderAccount(input: Pick<OrderInput, 'account'>): string {
+  return input.account ?? DEFAULT_ACCOUNT;
 }
 
 export type ParsedOrder = { ok: true; input: OrderInput } | { ok: false; issues: FieldIssue[] };
@@ -171,7 +179,7 @@ export function parseOrder(raw: unknown): ParsedOrder {
   const input: OrderInput = {
     order: logisticName === PICKED_BY_POLICY ? rest : o,
     fulfillment: f,
-    ...(isAccountId(account) && { account }),
+    ...(isAccountId(account) && account !== DEFAULT_ACCOUNT && { account }),
   };
   return { ok: true, input };
 }

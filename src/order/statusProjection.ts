@@ -26,6 +26,7 @@ import {
   OrderNumber,
 } from '../temporal/searchAttributes.js';
 import { counterOf, METRICS } from '../metrics.js';
+import { workflowAccount } from '../durable/account.js';
 import { renderDetails } from './details.js';
 import type { OutcomeInDoubt } from '../durable/stepHost.js';
 
@@ -107,7 +108,7 @@ export class StatusProjection {
     };
     this.status.timeline.push(entry);
     // Skipped while replaying: a worker catching up on a history does not count its stages again.
-    counterOf(metricMeter, METRICS.orderStageEntered).add(1, { stage });
+    counterOf(metricMeter, METRICS.orderStageEntered).add(1, { stage, account: workflowAccount() });
     this.upsert([
       { key: FulfillmentStage, value: stage },
       { key: OrderNumber, value: this.status.orderNumber },

@@ -29,8 +29,8 @@ import { TokenCallPacer } from '../supplier/tokenCallPacer.js';
 import { TOKEN_CALL_INTERVAL_MS } from '../supplier/tokens.js';
 import { TokenUnavailable, type TokenSource } from '../supplier/tokenSource.js';
 import { queuePrefix, type TaskQueues } from '../temporal/taskQueues.js';
-import { SupplierAccount } from '../temporal/searchAttributes.js';
 import { accountScope, DEFAULT_ACCOUNT } from '../accounts/contract.js';
+import { accountStartOptions, type AccountRef } from '../temporal/accountStart.js';
 
 export interface SessionTokenOptions {
   /** How long one ask may take before the caller's call fails as not sent (default 20 s). */
@@ -40,11 +40,32 @@ export interface SessionTokenOptions {
    * starts (default: the documented 5 minutes). A sandbox with a shorter `--token-interval-s`.
    */
   obtainIntervalMs?: number;
-  /**
-   * The account whose session this is (default: the deployment's own, under the ids it always
-   * had). Another account's session is its own workflow, started with its `SupplierAccount`.
-   */
-  account?: string;
+  /** The supplier account whose session this is (default: the default account). */
+  account?: AccountRef;
+}
+
+/** The session's workflow id for `account` in the queue set. */
+export function accountSessionId(queues: TaskQueues, account: string): string {
+  return supplierSessionId(accountScope(queuePrefix(queues), account));
+}
+
+/**
+ * Starts the account's session unless it runs (idempotent: any number of processes may ask at
+ * once); `input` only matters to a session this call starts.
+ */
+export async function ensureSession(
+  client: Client,
+  queues: TaskQueues,
+  account: AccountRef,
+  input: SupplierSessionInput = {},
+): Promise<void> {
+  await client.workflow.start(SUPPLIER_SESSION_WORKFLOW, {
+    ...accountStartOptions(account),
+    workflowId: accountSessionId(queues, account.id),
+    taskQueue: queues.orders,
+    args: [input],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+  });
 }
 
 /**
@@ -69,15 +90,15 @@ export class SessionTokenSource implements TokenSource {
   private readonly workflowId: string;
   private readonly answerWithinMs: number;
   private readonly sessionInput: SupplierSessionInput;
-  private readonly account: string;
+  private readonly account: AccountRef;
 
   constructor(
     private readonly client: Client,
     private readonly queues: TaskQueues,
     options: SessionTokenOptions = {},
   ) {
-    this.account = options.account ?? DEFAULT_ACCOUNT;
-    this.workflowId = supplierSessionId(accountScope(queuePrefix(queues), this.account));
+    this.account = options.account ?? { id: DEFAULT_ACCOUNT };
+    this.workflowId = accountSessionId(queues, this.account.id);
     this.answerWithinMs = options.answerWithinMs ?? DEFAULT_ANSWER_WITHIN_MS;
     this.sessionInput =
       options.obtainIntervalMs === undefined ? {} : { obtainIntervalMs: options.obtainIntervalMs };
@@ -187,23 +208,13 @@ export class SessionTokenSource implements TokenSource {
   }
 
   private ensureStarted(): Promise<void> {
-    this.started ??= this.client.workflow
-      .start(SUPPLIER_SESSION_WORKFLOW, {
-        workflowId: this.workflowId,
-        taskQueue: this.queues.orders,
-        args: [this.sessionInput],
-        workflowIdConflictPolicy: 'USE_EXISTING',
-        ...(this.account !== DEFAULT_ACCOUNT && {
-          typedSearchAttributes: [{ key: SupplierAccount, value: this.account }],
-        }),
-      })
-      .then(
-        () => undefined,
-        (err: unknown) => {
-          this.started = undefined;
-          throw err;
-        },
-      );
+    this.started ??= ensureSession(this.client, this.queues, this.account, this.sessionInput).then(
+      () => undefined,
+      (err: unknown) => {
+        this.started = undefined;
+        throw err;
+      },
+    );
     return this.started;
   }
 }

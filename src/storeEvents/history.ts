@@ -10,10 +10,10 @@ import type { temporal } from '@temporalio/proto';
 import type { DeliverStoreEventInput } from './activities.js';
 import { orderWorkflowId, OrderNotFoundError } from '../order/contract.js';
 import { DISPUTE_WORKFLOW } from '../dispute/contract.js';
+import { DEFAULT_ACCOUNT } from '../accounts/contract.js';
 import type { StoreEvent } from './contract.js';
 import { literal } from '../temporal/visibility.js';
 import { SupplierAccount } from '../temporal/searchAttributes.js';
-import { DEFAULT_ACCOUNT } from '../accounts/contract.js';
 
 /** gRPC status NOT_FOUND: what fetching the history of an unknown workflow answers. */
 const NOT_FOUND = 5;
@@ -68,7 +68,7 @@ export async function recordedStoreEvents(
       err instanceof WorkflowNotFoundError ||
       (isGrpcServiceError(err) && (err.code as number) === NOT_FOUND)
     ) {
-      throw new OrderNotFoundError(orderNumber);
+      throw new OrderNotFoundError(orderNumber, account);
     }
     throw err;
   }

@@ -19,6 +19,8 @@ import {
 } from '../order/contract.js';
 import { FulfillmentStage, OrderNumber, SvcOrderId } from '../temporal/searchAttributes.js';
 import { literal } from '../temporal/visibility.js';
+import { accountVisibilityFilter } from '../temporal/accountStart.js';
+import { DEFAULT_ACCOUNT } from '../accounts/contract.js';
 import { TRACKING_SWEEP_WORKFLOW } from './contract.js';
 
 /** An order the sweeper follows, as visibility shows it: what it is known by, and its stage. */
@@ -34,6 +36,8 @@ export interface TrackedOrder {
 export interface ListTrackedOrdersInput {
   /** The orders queue of the account: only order workflows on it are listed. */
   ordersQueue: string;
+  /** The supplier account whose orders are listed (SupplierAccount); absent: the default. */
+  account?: string;
   /** Results per page (server default, typically 1000, when left out). */
   pageSize?: number;
   /** The previous page's `nextPageToken`; the first page when left out. */
@@ -68,11 +72,12 @@ const SIGNAL_CONCURRENCY = 20;
  * Running order workflows on `ordersQueue` in a TRACKED stage: the orders the tracking sweeper
  * asks the supplier about (by their svc order id, or by their order number when they have none).
  */
-export function trackedOrdersQuery(ordersQueue: string): string {
+export function trackedOrdersQuery(ordersQueue: string, account = DEFAULT_ACCOUNT): string {
   return [
     `WorkflowType = ${literal(ORDER_WORKFLOW)}`,
     `ExecutionStatus = 'Running'`,
     `TaskQueue = ${literal(ordersQueue)}`,
+    accountVisibilityFilter(account),
     `${FulfillmentStage.name} IN (${TRACKED_STAGES.map(literal).join(', ')})`,
   ].join(' AND ');
 }
@@ -88,7 +93,7 @@ export function orchestrationActivities(client: Client) {
     async listTrackedOrders(input: ListTrackedOrdersInput): Promise<TrackedOrdersPage> {
       const response = await client.workflowService.listWorkflowExecutions({
         namespace: client.options.namespace,
-        query: trackedOrdersQuery(input.ordersQueue),
+        query: trackedOrdersQuery(input.ordersQueue, input.account),
         ...(input.pageSize !== undefined && { pageSize: input.pageSize }),
         ...(input.pageToken !== undefined && {
           nextPageToken: Buffer.from(input.pageToken, 'base64'),

@@ -7,6 +7,7 @@
 import { orchestration, orFailed, sweepPage } from './sweepPage.js';
 import type { SweepCounts } from './contract.js';
 import type { SweepMemory } from './trackingMemory.js';
+import { ownAccount } from '../durable/account.js';
 
 export interface SweepPagesInput {
   ordersQueue: string;
@@ -31,11 +32,14 @@ export type SweepPagesEnd =
 export async function sweepPages(input: SweepPagesInput): Promise<SweepPagesEnd> {
   const { ordersQueue, pageSize, policy, memory, counts } = input;
   let pageToken = input.pageToken;
+  // The sweeper's account's orders only; the default account's inputs stay as they were.
+  const account = ownAccount()[0];
   for (;;) {
     const page = await orFailed(
       orchestration().listTrackedOrders({
         ordersQueue,
         pageSize,
+        ...(account !== undefined && { account }),
         ...(pageToken !== undefined && { pageToken }),
       }),
       'listTrackedOrders',

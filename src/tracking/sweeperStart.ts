@@ -13,14 +13,21 @@ import {
   type SweeperSettings,
   type SweeperStartInput,
 } from './contract.js';
-import type { TaskQueues } from '../temporal/taskQueues.js';
+import { queuePrefix, type TaskQueues } from '../temporal/taskQueues.js';
+import { accountScope } from '../accounts/contract.js';
+import { accountStartOptions, type AccountRef } from '../temporal/accountStart.js';
 
 export interface TrackingSweeperOptions {
   queues: TaskQueues;
   /** Seconds between sweeps (whole seconds, at least 1). */
   everySeconds: number;
-  /** Names the account in the workflow id; `default` when left out. No personal data. */
+  /**
+   * Names the account in the workflow id; `default` when left out. No personal data. Ignored
+   * with `account`, whose id names it (`accountScope` of the queue set).
+   */
   accountLabel?: string;
+  /** The supplier account the sweeper sweeps the orders of (SupplierAccount, tier memo). */
+  account?: AccountRef;
   /** Hours an unchanged supplier status may last before the order is flagged (default 336). */
   staleAfterHours?: number;
   /** Minutes the supplier may not list an order before it is flagged (default 60). */
@@ -58,17 +65,22 @@ export async function ensureTrackingSweeper(
   opts: TrackingSweeperOptions,
 ): Promise<EnsuredSweeper> {
   const settings = sweeperSettings(opts);
-  const workflowId = trackingSweeperId(opts.accountLabel);
+  const label =
+    opts.account === undefined
+      ? opts.accountLabel
+      : accountScope(queuePrefix(opts.queues), opts.account.id);
+  const workflowId = trackingSweeperId(label);
   await client.workflow.signalWithStart<
     (input: SweeperStartInput) => Promise<void>,
     [SweeperSettings]
   >(TRACKING_SWEEPER_WORKFLOW, {
+    ...accountStartOptions(opts.account),
     workflowId,
     taskQueue: opts.queues.orders,
     args: [{ settings }],
     signal: sweeperSettingsSignal,
     signalArgs: [settings],
-    staticSummary: `tracking sweeper of ${opts.accountLabel || 'the account'}: asks the supplier about every paid order every ${settings.everySeconds} s`,
+    staticSummary: `tracking sweeper of ${label || 'the account'}: asks the supplier about every paid order every ${settings.everySeconds} s`,
   });
   let replacedSchedule = true;
   try {

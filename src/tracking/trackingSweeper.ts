@@ -9,6 +9,7 @@
  */
 import { condition, continueAsNew, log, setHandler, workflowInfo } from '@temporalio/workflow';
 import { shouldContinueAsNew } from '../durable/longRunning.js';
+import { followAccountTier } from '../durable/account.js';
 import {
   MISSING_AFTER_SECONDS,
   noCounts,
@@ -51,6 +52,7 @@ export async function trackingSweeper(input: TrackingSweeperInput): Promise<void
   setHandler(sweepNowSignal, () => {
     asked.sweep = true;
   });
+  followAccountTier();
   setHandler(sweeperStatusQuery, () => ({
     settings,
     sweep: memory.sweep,

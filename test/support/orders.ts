@@ -29,6 +29,7 @@ import {
   createWorkers,
   VERSIONED_WORKFLOWS_PATH,
   WORKFLOWS_PATH,
+  type CreateWorkersOptions,
   type WorkerSet,
 } from '../../src/worker.js';
 import { DEFAULT_CHECKOUT_SETTINGS, type CheckoutSettings } from '../../src/checkout/contract.js';
@@ -74,6 +75,10 @@ export interface HarnessOptions {
   noTokenAttentionMs?: number;
   /** The orders worker polls as this deployment version (WORKER_DEPLOYMENT_NAME); default: not. */
   deployment?: WorkerDeploymentVersion;
+  /** The supplier accounts the workers serve; default: the harness's account as the default. */
+  accounts?: CreateWorkersOptions['accounts'];
+  /** The per-account singletons the workers ensure besides the coordinators. */
+  singletons?: CreateWorkersOptions['singletons'];
 }
 
 export async function orderHarness(
@@ -124,6 +129,8 @@ export async function orderHarness(
         noTokenAttentionMs: options.noTokenAttentionMs,
       }),
       ...(options.deployment !== undefined && { deployment: options.deployment }),
+      ...(options.accounts !== undefined && { accounts: options.accounts }),
+      ...(options.singletons !== undefined && { singletons: options.singletons }),
     });
   let workers = await start();
   let running = workers.run();

@@ -23,9 +23,7 @@ import { dataConverterFor } from '../../temporal/encryption.js';
 import { installRuntimeLogger } from '../../temporal/runtimeLogger.js';
 import { SessionTokenSource } from '../../session/sessionTokens.js';
 import { requireSearchAttributes } from '../../temporal/registerSearchAttributes.js';
-import { queuePrefix } from '../../temporal/taskQueues.js';
 import { startTracing, tracingBundleOptions } from '../../temporal/tracing.js';
-import { ensureTrackingSweeper } from '../../tracking/sweeperStart.js';
 import { replayOpenWorkflows } from '../../temporal/replayCheck.js';
 import { refuseRunsOfRetiredCode } from '../frozenRuns.js';
 import { defaultBuildId, versionName } from '../../temporal/deployment.js';
@@ -65,7 +63,7 @@ export function register(program: Command): void {
       )
       .option(
         '--no-tracking-sweeper',
-        "leave the account's tracking sweeper as it is (by default every worker ensures it runs with this worker's settings)",
+        "leave the accounts' tracking sweepers as they are (by default every worker ensures each account's runs with this worker's settings)",
       ),
     { queues: true },
   ).action(async (flags: WorkerFlags) => {
@@ -141,23 +139,20 @@ export function register(program: Command): void {
         storeEvents,
         dataConverter,
         ...(deployment !== undefined && { deployment }),
+        // Idempotent: every worker ensures each account's coordinator, session and sweeper.
+        singletons: {
+          session: {},
+          ...(flags.trackingSweeper && {
+            trackingSweeper: {
+              everySeconds: config.TRACKING_EVERY_SECONDS,
+              staleAfterHours: config.TRACKING_STALE_AFTER_HOURS,
+              missingAfterMinutes: config.TRACKING_MISSING_AFTER_MINUTES,
+            },
+          }),
+        },
         log,
       });
       const running = workers.run();
-      if (flags.trackingSweeper) {
-        // Idempotent: every worker of the account may ensure the one sweeper at start.
-        const { workflowId, replacedSchedule } = await ensureTrackingSweeper(workers.client, {
-          queues: target.queues,
-          everySeconds: config.TRACKING_EVERY_SECONDS,
-          accountLabel: queuePrefix(target.queues),
-          staleAfterHours: config.TRACKING_STALE_AFTER_HOURS,
-          missingAfterMinutes: config.TRACKING_MISSING_AFTER_MINUTES,
-        });
-        log.info(
-          { workflowId, everySeconds: config.TRACKING_EVERY_SECONDS, replacedSchedule },
-          'tracking sweeper ensured',
-        );
-      }
       const { orders, supplier: supplierQueue, retiredBatch } = target.queues;
       // Listening before saying so: a stop asked right after the line must find the handler.
       const stopAsked = untilSignal();

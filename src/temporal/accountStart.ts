@@ -1,0 +1,40 @@
+/**
+ * What every start and signal-with-start of a workflow carries about its supplier account
+ * (docs/architecture.md §4): the `SupplierAccount` search attribute (the workflow's account,
+ * src/durable/account.ts) and, when the starter knows it, the account's tier in the memo
+ * `supplierTier` (the fairness weight of its supplier tasks). Continue-as-new carries both over.
+ * Merge them with a start's own search attributes and memo; the account id is no secret.
+ */
+import type { SearchAttributePair } from '@temporalio/common';
+
+import { DEFAULT_ACCOUNT, SUPPLIER_TIER_MEMO, type AccountSettings } from '../accounts/contract.js';
+import { SupplierAccount } from './searchAttributes.js';
+import { literal } from './visibility.js';
+
+/** An account as a starter knows it: its id, and its tier when it read the directory. */
+export type AccountRef = Pick<AccountSettings, 'id'> & { tier?: number | undefined };
+
+export interface AccountStartOptions {
+  typedSearchAttributes: SearchAttributePair[];
+  memo: Record<string, unknown>;
+}
+
+export function accountStartOptions(
+  account: AccountRef = { id: DEFAULT_ACCOUNT },
+): AccountStartOptions {
+  return {
+    typedSearchAttributes: [{ key: SupplierAccount, value: account.id }],
+    memo: account.tier === undefined ? {} : { [SUPPLIER_TIER_MEMO]: account.tier },
+  };
+}
+
+/**
+ * A visibility clause for the workflows of `account`: the default account's include the runs
+ * started before accounts were data (no SupplierAccount).
+ */
+export function accountVisibilityFilter(account: string): string {
+  const key = SupplierAccount.name;
+  return account === DEFAULT_ACCOUNT
+    ? `(${key} = '${DEFAULT_ACCOUNT}' OR ${key} IS NULL)`
+    : `${key} = ${literal(account)}`;
+}
