@@ -8,7 +8,7 @@
  * start, and again whenever the directory changes.
  */
 import type { Client } from '@temporalio/client';
-import { temporal } from '@temporalio/proto';
+import proto from '@temporalio/proto';
 
 import type { Logger } from '../log.js';
 import { DEFAULT_ACCOUNT, type AccountDirectory, type AccountSettings } from './contract.js';
@@ -43,7 +43,8 @@ export interface BudgetTarget {
   taskQueue: string;
 }
 
-const ACTIVITY = temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY;
+// A CommonJS module: its namespace is its default export under Node's ESM loader.
+const ACTIVITY = proto.temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY;
 const REASON = 'dropflow: the sum of the accounts tiers; per account 1/s per tier unit';
 
 /** The queue's budget as the server holds it now. */
