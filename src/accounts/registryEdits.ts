@@ -232,17 +232,20 @@ export async function listAccounts(config: Config): Promise<Listing> {
         hasStoreEventsSecret: own.storeEventsSecret !== undefined,
         intakeTokens: 0,
       },
-      ...doc.accounts.map((a): AccountListing => ({
-        id: a.id,
-        tier: a.tier,
-        ...(a.baseUrl !== undefined && { baseUrl: a.baseUrl }),
-        ...(a.storeEventsUrl !== undefined && { storeEventsUrl: a.storeEventsUrl }),
-        source: 'file',
-        hasApiKey: true,
-        hasOpenId: a.openId !== undefined,
-        hasStoreEventsSecret: a.storeEventsSecret !== undefined,
-        intakeTokens: a.intakeTokenSha256.length,
-      })),
+      // By id: the file keeps them in the order they were added, which two CLIs may race on.
+      ...[...doc.accounts]
+        .sort((x, y) => x.id.localeCompare(y.id))
+        .map((a): AccountListing => ({
+          id: a.id,
+          tier: a.tier,
+          ...(a.baseUrl !== undefined && { baseUrl: a.baseUrl }),
+          ...(a.storeEventsUrl !== undefined && { storeEventsUrl: a.storeEventsUrl }),
+          source: 'file',
+          hasApiKey: true,
+          hasOpenId: a.openId !== undefined,
+          hasStoreEventsSecret: a.storeEventsSecret !== undefined,
+          intakeTokens: a.intakeTokenSha256.length,
+        })),
     ],
   };
 }
