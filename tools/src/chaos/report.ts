@@ -36,7 +36,6 @@ export type ChaosSummary = Pick<
   | 'submitToCreated'
   | 'stageMismatches'
   | 'workflowTaskFailures'
-  | 'supplierCalls'
 > & { faultsByKind: Record<string, number>; loweredLimits?: Readonly<Record<string, number>> };
 
 export function summary(r: ChaosReport): ChaosSummary {
@@ -54,7 +53,6 @@ export function summary(r: ChaosReport): ChaosSummary {
     submitToCreated: v.submitToCreated,
     stageMismatches: v.stageMismatches,
     workflowTaskFailures: v.workflowTaskFailures,
-    supplierCalls: v.supplierCalls,
     ...(r.loweredLimits !== undefined && { loweredLimits: r.loweredLimits }),
   };
 }
@@ -130,13 +128,6 @@ export function formatTable(r: ChaosReport): string {
     ...rows([
       ['p50 s', seconds(s.submitToCreated.p50Ms)],
       ['p99 s', seconds(s.submitToCreated.p99Ms)],
-    ]),
-    '',
-    'Mutating supplier calls (rate-limit refusals not counted)',
-    ...rows([
-      ...Object.entries(s.supplierCalls.byPath),
-      ['per order', s.supplierCalls.perOrder.toFixed(2)],
-      ['checkout calls per order', s.supplierCalls.checkoutPerOrder.toFixed(2)],
     ]),
   );
   if (v.stageMismatches.length > 0) {
