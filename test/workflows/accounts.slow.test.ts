@@ -7,7 +7,7 @@
  * sandbox account here: per-account supplier clients are not this file's subject.)
  */
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 import { DEFAULT_ACCOUNT, SUPPLIER_TIER_MEMO, type Account } from '../../src/accounts/contract.js';
 import { staticAccountDirectory } from '../../src/accounts/staticDirectory.js';
@@ -21,6 +21,7 @@ import { SupplierAccount } from '../../src/temporal/searchAttributes.js';
 import { queuePrefix, taskQueues } from '../../src/temporal/taskQueues.js';
 import { trackingSweeperId } from '../../src/tracking/contract.js';
 import { eventually } from '../support/eventually.js';
+import { newSandboxAccount } from '../support/sandbox.js';
 import { reachStage, useOrderHarness } from '../support/orders.js';
 import { orderNumber, usOrder } from '../supplier/orderHelpers.js';
 import { hmac, messageId, orderMessage, useTestGateway, type Answer } from '../gateway/support.js';
@@ -44,6 +45,11 @@ const h = useOrderHarness('accounts', 10_000, {
   singletons: { trackingSweeper: { everySeconds: 3_600 } },
 });
 const gateway = useTestGateway(h, { accounts: directory });
+
+// acme's calls go with acme's own key: the sandbox has that account (the default one is the harness's).
+beforeAll(async () => {
+  await newSandboxAccount(10_000, 2, 'key-of-acme');
+});
 
 const orders = () => new OrderClient(h.client, h.queues, { accounts: directory });
 const scope = (id: string) =>

@@ -7,6 +7,7 @@
  */
 import { join } from 'node:path';
 
+import { staticAccountDirectory } from '../../../src/accounts/staticDirectory.js';
 import { OrderClient } from '../../../src/client/orderClient.js';
 import type { Logger } from '../../../src/log.js';
 import { taskQueues } from '../../../src/temporal/taskQueues.js';
@@ -74,10 +75,13 @@ export async function startAccountsFleet(o: AccountsFleetOptions): Promise<Accou
       });
     }
     const accountsFile = join(o.workDir, 'accounts.json');
-    await writeBenchRegistry(
-      accountsFile,
-      accounts.map((a, i) => ({ id: a.id, tier: a.tier, apiKey: keys[i]!, openId: a.openId })),
-    );
+    const registered = accounts.map((a, i) => ({
+      id: a.id,
+      tier: a.tier,
+      apiKey: keys[i]!,
+      openId: a.openId,
+    }));
+    await writeBenchRegistry(accountsFile, registered);
 
     const env: NodeJS.ProcessEnv = {
       ...stack.env,
@@ -97,7 +101,10 @@ export async function startAccountsFleet(o: AccountsFleetOptions): Promise<Accou
     return {
       stack,
       accounts,
-      orders: new OrderClient(stack.client, taskQueues('')),
+      // The bench submits as the gateway would: orders name accounts of the registry.
+      orders: new OrderClient(stack.client, taskQueues(''), {
+        accounts: staticAccountDirectory(registered.map((a) => ({ ...a, intakeTokenSha256: [] }))),
+      }),
       workers,
       close: () => stack.close(),
     };
