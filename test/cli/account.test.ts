@@ -107,11 +107,12 @@ describe('dropflow account remove', () => {
   const workflowId = `account-remove-${process.pid}-${Date.now().toString(36)}`;
 
   beforeAll(async () => {
-    // This block's own registry, made in-process: shop-a with an open run, shop-b without.
+    // This block's own registry, made in-process: rm-busy with an open run, rm-idle without. Their
+    // ids are this file's own: other files share the namespace, and visibility counts by account.
     dataDir = await mkdtemp(join(tmpdir(), 'dropflow-account-remove-'));
     const config = loadConfig({ DROPFLOW_DATA_DIR: dataDir });
-    await addAccount(config, 'shop-a', { tier: 1, apiKey: API_KEY });
-    await addAccount(config, 'shop-b', { tier: 1, apiKey: API_KEY });
+    await addAccount(config, 'rm-busy', { tier: 1, apiKey: API_KEY });
+    await addAccount(config, 'rm-idle', { tier: 1, apiKey: API_KEY });
     connection = await Connection.connect({ address: inject('temporalAddress') });
     client = new Client({ connection, namespace: inject('temporalNamespace') });
   });
@@ -131,43 +132,43 @@ describe('dropflow account remove', () => {
   ];
 
   it('refuses while the account has open workflows; --force removes it and says what is left', async () => {
-    // An open run of shop-a: no worker polls its queue, so it stays open.
+    // An open run of rm-busy: no worker polls its queue, so it stays open.
     await client.workflow.start('fulfillOrder', {
       workflowId,
       taskQueue: `${workflowId}/orders`,
       args: [],
-      typedSearchAttributes: [{ key: SupplierAccount, value: 'shop-a' }],
+      typedSearchAttributes: [{ key: SupplierAccount, value: 'rm-busy' }],
     });
     await eventually(
-      'the open run of shop-a in visibility',
+      'the open run of rm-busy in visibility',
       async () =>
-        (await client.workflow.count(`SupplierAccount = 'shop-a' AND ExecutionStatus = 'Running'`))
+        (await client.workflow.count(`SupplierAccount = 'rm-busy' AND ExecutionStatus = 'Running'`))
           .count,
       (count) => count === 1,
     );
 
-    const refused = await runDropflow(['account', 'remove', 'shop-a', ...temporalFlags()], {
+    const refused = await runDropflow(['account', 'remove', 'rm-busy', ...temporalFlags()], {
       env: env(),
     });
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('account shop-a has 1 open workflow');
+    expect(refused.stderr).toContain('account rm-busy has 1 open workflow');
     const still = await runDropflow(['account', 'list', '--json'], { env: env() });
-    expect(still.stdout).toContain('"shop-a"');
+    expect(still.stdout).toContain('"rm-busy"');
 
     const forced = await runDropflow(
-      ['account', 'remove', 'shop-a', '--force', ...temporalFlags()],
+      ['account', 'remove', 'rm-busy', '--force', ...temporalFlags()],
       { env: env() },
     );
     expect(forced.code).toBe(0);
     expect(forced.stdout).toMatch(
-      /account shop-a removed.*1 open workflow left: they stop at NEEDS_ATTENTION/,
+      /account rm-busy removed.*1 open workflow left: they stop at NEEDS_ATTENTION/,
     );
 
-    const idle = await runDropflow(['account', 'remove', 'shop-b', ...temporalFlags()], {
+    const idle = await runDropflow(['account', 'remove', 'rm-idle', ...temporalFlags()], {
       env: env(),
     });
     expect(idle).toMatchObject({ code: 0 });
-    expect(idle.stdout).toMatch(/account shop-b removed.*no open workflows/);
+    expect(idle.stdout).toMatch(/account rm-idle removed.*no open workflows/);
     const after = JSON.parse(
       (await runDropflow(['account', 'list', '--json'], { env: env() })).stdout,
     ) as { accounts: { id: string }[] };
