@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { UNKNOWN_ACCOUNT_FAILURE, type Account } from '../../src/accounts/contract.js';
 import { PerAccount } from '../../src/accounts/perAccount.js';
 import { supplierBudget } from '../../src/accounts/supplierBudget.js';
-import { changingDirectory } from '../support/accounts.js';
+import { staticAccountDirectory } from '../../src/accounts/staticDirectory.js';
 
 const account = (id: string, tier: Account['tier'], apiKey = `key-${id}`): Account => ({
   id,
@@ -33,7 +33,7 @@ describe('supplierBudget', () => {
 
 describe('PerAccount', () => {
   it('makes an account once, again when the directory changes it, and refuses one it lacks', async () => {
-    const directory = changingDirectory([account('a', 1)]);
+    const directory = staticAccountDirectory([account('a', 1)]);
     const made: string[] = [];
     const closed: string[] = [];
     const per = new PerAccount(directory, 'the default', (a) => {
@@ -44,7 +44,7 @@ describe('PerAccount', () => {
     expect(per.of('default')).toBe('the default');
     expect(per.of('a')).toBe('a@1');
     expect(per.of('a')).toBe('a@1');
-    directory.put(account('a', 4));
+    directory.set(account('a', 4));
     expect(per.of('a')).toBe('a@4');
     expect(made).toEqual(['a@1', 'a@4']);
 

@@ -12,6 +12,8 @@ import { spawn } from 'node:child_process';
 
 import { expect, it } from 'vitest';
 
+import type { AccountsBenchJson } from '../../tools/src/bench/accountsResult.js';
+
 const BACKLOG = 20;
 const SMALL_ORDERS = 3;
 const TIERS = { 'bench-01': 6, 'bench-02': 1, 'bench-03': 2 } as Record<string, number>;
@@ -34,29 +36,7 @@ const AT_FULL_SIZE =
  */
 const NOT_MET_YET = /refused with 1600200|in 1 s, above its tier/;
 
-interface AccountLine {
-  id: string;
-  tier: number;
-  orders: number;
-  callsPerOrder: number | null;
-  rateLimited: number;
-  peakRequestsPerSecond: number;
-  p50ToPaidMs: number | null;
-  p99ToPaidMs: number | null;
-  idleP99ToPaidMs: number | null;
-}
-
-interface BenchLine {
-  accounts: AccountLine[];
-  big: {
-    orders: number;
-    fractionOfBound: number | null;
-    callsPerOrder: number | null;
-    actionsPerOrder: number;
-    timeouts: number;
-  };
-  workerRssMiB: number | null;
-}
+type BenchLine = AccountsBenchJson;
 
 function runBench(
   args: readonly string[],

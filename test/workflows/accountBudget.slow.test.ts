@@ -32,7 +32,11 @@ import { installRuntimeLogger } from '../../src/temporal/runtimeLogger.js';
 import { SupplierAccount } from '../../src/temporal/searchAttributes.js';
 import { taskQueues, type TaskQueues } from '../../src/temporal/taskQueues.js';
 import { createWorkers, type WorkerSet } from '../../src/worker.js';
-import { accountOf, changingDirectory, type ChangingDirectory } from '../support/accounts.js';
+import { accountOf } from '../support/accounts.js';
+import {
+  staticAccountDirectory,
+  type StaticAccountDirectory,
+} from '../../src/accounts/staticDirectory.js';
 import { reachStage, validOrder } from '../support/orders.js';
 import { usOrder } from '../supplier/orderHelpers.js';
 import { DEFAULT_CHECKOUT_SETTINGS } from '../../src/checkout/contract.js';
@@ -162,7 +166,7 @@ describe('two accounts on one worker set', () => {
   let home: TestAccount;
   let a: TestAccount;
   let b: TestAccount;
-  let directory: ChangingDirectory;
+  let directory: StaticAccountDirectory;
   let queues: TaskQueues;
   let workers: WorkerSet | undefined;
   let running: Promise<void> | undefined;
@@ -173,7 +177,10 @@ describe('two accounts on one worker set', () => {
       newSandboxAccount(111, TIER_A),
       newSandboxAccount(222, TIER_B),
     ]);
-    directory = changingDirectory([accountOf('acct-a', a, TIER_A), accountOf('acct-b', b, TIER_B)]);
+    directory = staticAccountDirectory([
+      accountOf('acct-a', a, TIER_A),
+      accountOf('acct-b', b, TIER_B),
+    ]);
     queues = taskQueues(`acct-fleet-${run}`);
     await startWorkers();
   });
@@ -278,7 +285,7 @@ describe('two accounts on one worker set', () => {
       expect((await accountStats(c.openId)).calls).toEqual({});
       expect((await accountStats(home.openId)).ordersCreated).toBe(0);
 
-      directory.put(accountOf('acct-c', c, 1));
+      directory.set(accountOf('acct-c', c, 1));
       const resumed = await handle.executeUpdate(resumeUpdate, { args: [{ by: 'test' }] });
       expect(resumed.accepted).toBe(true);
       // Created at the supplier with the account's own key (what follows is the checkout's).
@@ -305,7 +312,7 @@ describe('two accounts on one worker set', () => {
       });
       return config?.queueRateLimit?.rateLimit?.requestsPerSecond;
     };
-    directory.put(accountOf('acct-b', b, 4));
+    directory.set(accountOf('acct-b', b, 4));
     const expected = 1 + directory.list().reduce((sum, x) => sum + x.tier, 0);
     await eventually('the queue limit follows the new tier', queueLimit, (n) => n === expected);
 
