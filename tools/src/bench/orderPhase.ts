@@ -8,7 +8,6 @@ import { setMaxListeners } from 'node:events';
 
 import { Stage, orderWorkflowId, type OrderStatus } from '../../../src/order/contract.js';
 import type { SandboxStats } from '../sandbox/state.js';
-import { payBalanceV2 } from '../../../src/supplier/api/payment.js';
 import { FulfillmentStage } from '../../../src/temporal/searchAttributes.js';
 import { countPhaseActions, type PhaseActions } from './phaseActions.js';
 import { benchOrders, type BenchOrder } from './benchOrders.js';
@@ -54,7 +53,7 @@ export interface PhaseResult {
   /** Calls by path until every order was paid (totals, not per order). */
   callsToPaidByPath: Record<string, number>;
   rateLimitedToPaid: number | null;
-  /** Orders per payBalanceV2 call until every order was paid: the batches' mean size. */
+  /** Orders per payment the supplier accepted until every order was paid: the batches' mean size. */
   ordersPerPayment: number | null;
   /** N ÷ (last PAID − first submit). */
   ordersPerHour: number | null;
@@ -261,7 +260,7 @@ function summarize(m: {
   const allPaid = paidAt.length === n;
   const ordersPerHour = allPaid ? n / ((Math.max(...paidAt) - m.firstSubmit) / 3_600_000) : null;
 
-  const payments = m.toPaid?.byPath[payBalanceV2.path] ?? 0;
+  const payments = m.toPaid?.payments ?? 0;
   const batchSize = o.batching === 'on' ? maxBatchSize(o.tuning) : null;
   const bound = boundOrdersPerHour(o.ratePerSecond, batchSize ?? undefined);
   const perOrder = (x: number) => x / n;

@@ -8,6 +8,8 @@ export interface CallCount {
   byPath: Record<string, number>;
   /** Of those, refused as over the rate limit (1600200). */
   rateLimited: number;
+  /** Payment calls the supplier accepted (a refused or repeated one is not a payment). */
+  payments: number;
 }
 
 export function statsOf(sandbox: Sandbox, openId: string): SandboxStats {
@@ -23,7 +25,12 @@ export function callsBetween(before: SandboxStats, after: SandboxStats): CallCou
     byPath[path] = delta;
     total += delta;
   }
-  return { total, byPath, rateLimited: after.rateLimited - before.rateLimited };
+  return {
+    total,
+    byPath,
+    rateLimited: after.rateLimited - before.rateLimited,
+    payments: after.payments - before.payments,
+  };
 }
 
 /** The account's orders as the supplier has them: created, and paid. */
