@@ -51,8 +51,8 @@ const LAYERS = [
   {
     name: 'contracts',
     what: "the areas' names, signals, queries, updates and types",
-    // The order's input (and its validation) and its one-line glance are part of its contract.
-    files: [`src/${AREAS}/contract.ts`, 'src/order/{orderInput,orderGlance}.ts'],
+    // The order's input (and its validation), its one-line glance and its deadlines are part of its contract.
+    files: [`src/${AREAS}/contract.ts`, 'src/order/{orderInput,orderGlance,sla}.ts'],
   },
   { name: 'config', what: 'the validated environment', files: ['src/config.ts'] },
   { name: 'temporal', what: 'Temporal infrastructure', files: ['src/temporal/**'] },

@@ -68,6 +68,12 @@ export const METRICS = {
     labels: ['task_queue'],
     help: "running order workflows of the account's orders queue waiting for a person (NeedsAttention)",
   },
+  ordersLate: {
+    name: 'dropflow_orders_late',
+    kind: 'counter',
+    labels: ['deadline', 'account'],
+    help: 'order deadlines missed (SlaBreached), by deadline: paid, shipped, firstScan, delivered',
+  },
   storeEventsBehind: {
     name: 'dropflow_store_events_behind',
     kind: 'gauge',

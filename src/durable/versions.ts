@@ -91,4 +91,9 @@ export const Patch = {
    * signal changes the tier: a run that received one on an older worker did nothing with it.
    */
   AccountTier: 'account-tier-2026-11',
+  /**
+   * fulfillOrder keeps its deadlines (order/slaWatch.ts): one timer for the deadline due first,
+   * SlaBreached, `order.late`. Decided at the start: orders started before it keep none.
+   */
+  SlaTimers: 'sla-timers-2026-11',
 } as const;

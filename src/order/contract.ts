@@ -10,6 +10,7 @@ import type { OrderChanges } from './orderInput.js';
 import type { DisputeSummaryNews } from '../dispute/contract.js';
 import type { DisputeStage, StoreEventsView } from '../storeEvents/contract.js';
 import type { FailureInfo } from '../supplier/failureDetails.js';
+import type { DeadlineView } from './sla.js';
 
 export const ORDER_WORKFLOW = 'fulfillOrder';
 
@@ -253,6 +254,11 @@ export interface OrderStatus {
   dispute?: DisputeSummaryNews;
   /** Where the order's events to the store stand, once it emitted one. */
   storeEvents?: StoreEventsView;
+  /**
+   * The order's deadlines and whether each was met (docs/delivery-promises.md); absent on orders
+   * started before deadlines existed.
+   */
+  deadlines?: DeadlineView[];
   timeline: TimelineEntry[];
 }
 

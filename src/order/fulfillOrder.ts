@@ -40,6 +40,7 @@ import { pay } from '../checkout/payment.js';
 import { planOrder } from './steps/plan.js';
 import { followDelivery, uploadWaybill } from './steps/shipment.js';
 import { fulfillOrderV1 } from '../frozen/v1/fulfillOrder.js';
+import { keepDeadlines } from './slaWatch.js';
 import { Patch } from '../durable/versions.js';
 
 export async function fulfillOrder(input: OrderInput): Promise<OrderStatus> {
@@ -49,6 +50,7 @@ export async function fulfillOrder(input: OrderInput): Promise<OrderStatus> {
   const o = new Order(input, { lean: batched });
   const acts = activities();
   registerHandlers(o);
+  if (patched(Patch.SlaTimers)) keepDeadlines(o);
 
   try {
     const body = await planOrder(o, acts);
@@ -68,6 +70,7 @@ export async function fulfillOrder(input: OrderInput): Promise<OrderStatus> {
     }
     await cancelOrder(o, acts, err.reason);
   }
+  o.deadlinesEnded();
   // Actions that arrived as the order finished are answered, so every Update completes.
   o.refuseWaiting(`the order is ${o.stage}: nothing left to act on`);
   await o.storeEventsDelivered();

@@ -25,7 +25,7 @@ import {
   type StoreEventsView,
 } from '../storeEvents/contract.js';
 import type { Amounts } from './activities.js';
-import { StoreEventsBehind, SvcOrderId } from '../temporal/searchAttributes.js';
+import { SlaBreached, StoreEventsBehind, SvcOrderId } from '../temporal/searchAttributes.js';
 import { MakeupStatus } from '../supplier/api/constants.js';
 import { SupplierCode } from '../supplier/errors.js';
 import { storeEventDelivery } from '../durable/activityProxies.js';
@@ -38,6 +38,7 @@ import type { AttentionOptions, OutcomeInDoubt, StepHost } from '../durable/step
 import { OperatorActions, type ActionKind, type PendingAction } from './operatorActions.js';
 import { PaymentRules } from './paymentRules.js';
 import { StatusProjection } from './statusProjection.js';
+import { Milestone, type MissedDeadline, type SlaClock } from './slaClock.js';
 
 export type { ActionKind, PendingAction } from './operatorActions.js';
 
@@ -107,6 +108,8 @@ export class Order implements StepHost, OutboxHost {
   private current: OrderInput;
   /** The amended fields, as the create body must carry them (null: removed). */
   private readonly amendments: Record<string, unknown> = {};
+  /** The order's deadlines, when it keeps any (orders started before them keep none). */
+  private sla: SlaClock | undefined;
 
   constructor(input: OrderInput, options: OrderOptions = {}) {
     this.current = input;
@@ -323,6 +326,8 @@ export class Order implements StepHost, OutboxHost {
       trackingEvents: n.trackingEvents,
       logisticName: n.logisticName,
     });
+    if (this.status.trackNumber !== undefined) this.reached(Milestone.Shipped);
+    if ((this.status.trackingEvents?.length ?? 0) > 0) this.reached(Milestone.FirstScan);
     // A tracking number that changed after shipping is told again.
     if (
       this.told.has(StoreEventType.OrderShipped) &&
@@ -333,6 +338,7 @@ export class Order implements StepHost, OutboxHost {
   }
 
   shipped(): void {
+    this.reached(Milestone.Shipped);
     this.enter(Stage.SHIPPED);
     if (!this.told.has(StoreEventType.OrderShipped)) this.tellShipped();
   }
@@ -350,6 +356,7 @@ export class Order implements StepHost, OutboxHost {
   }
 
   delivered(): void {
+    this.reached(Milestone.Delivered);
     this.enter(Stage.DELIVERED);
     this.tellOnce(StoreEventType.OrderDelivered, {
       deliveredAt: new Date().toISOString(),
@@ -378,6 +385,42 @@ export class Order implements StepHost, OutboxHost {
   /** The waybill's carrier (platform logistics), else the logistics line. */
   private carrier(): string | undefined {
     return this.input.fulfillment.waybill?.carrier ?? this.status.logisticName;
+  }
+
+  // ---- deadlines (docs/delivery-promises.md) ---------------------------------------------------
+
+  /** The order keeps these deadlines from now on (slaWatch.ts holds their timer). */
+  keepDeadlines(clock: SlaClock): void {
+    this.sla = clock;
+    this.view.record({ deadlines: clock.view });
+  }
+
+  /** The supplier quoted the chosen logistics line's delivery time, in days. */
+  deliveryQuoted(maxDays: number | undefined): void {
+    if (this.sla === undefined || maxDays === undefined) return;
+    this.sla.deliveryQuoted(maxDays);
+    this.view.record({ deadlines: this.sla.view });
+  }
+
+  /** A deadline passed unmet: flagged, told to the store; the order goes on where it is. */
+  deadlineMissed(missed: MissedDeadline): void {
+    if (this.sla === undefined) return;
+    this.view.record({ deadlines: this.sla.view });
+    this.note(`late: ${missed.deadline} was due ${missed.dueAt} (within ${missed.within})`);
+    this.view.upsert([{ key: SlaBreached, value: this.sla.breached }]);
+    this.flush();
+    this.outbox.emit(StoreEventType.OrderLate, this.stage, missed);
+  }
+
+  /** The order ended: its deadlines stop. */
+  deadlinesEnded(): void {
+    this.sla?.stop();
+  }
+
+  private reached(milestone: Milestone): void {
+    if (this.sla === undefined) return;
+    this.sla.reached(milestone, new Date().getTime());
+    this.view.record({ deadlines: this.sla.view });
   }
 
   // ---- the store ------------------------------------------------------------------------------
@@ -420,6 +463,7 @@ export class Order implements StepHost, OutboxHost {
   /** The supplier took the money (its answer, or its own view of the order shows it). */
   paymentMade(note?: string): void {
     this.money.made();
+    this.reached(Milestone.Paid);
     this.enter(Stage.PAID, note);
     this.tellOnce(StoreEventType.OrderPaid, {
       ...(this.status.amounts?.orderAmount !== undefined && {

@@ -9,6 +9,7 @@ import { OrderFlow } from '../supplier/api/constants.js';
 import { CreateOrderV3Request, type CreateOrderRequest } from '../supplier/api/orders.js';
 import type { FieldIssue } from '../supplier/errors.js';
 import { toFieldIssues } from '../supplier/issues.js';
+import { SlaDurations } from './sla.js';
 
 const LogisticsPolicy = z.discriminatedUnion(
   'policy',
@@ -96,6 +97,11 @@ export const FulfillmentChoices = z.object({
     .min(0)
     .max(24 * 3_600)
     .optional(),
+  /**
+   * Deadlines this order is held to, over the store's (docs/delivery-promises.md): ISO-8601
+   * durations such as PT48H or P7D.
+   */
+  sla: SlaDurations.optional(),
   /** How long a delivered order waits for proof of delivery before it completes without. */
   proofOfDeliveryWaitHours: z
     .number()

@@ -45,6 +45,7 @@ type Facts = Pick<
   | 'proofOfDelivery'
   | 'dispute'
   | 'storeEvents'
+  | 'deadlines'
 >;
 export type OrderFacts = { [K in keyof Facts]?: Facts[K] | undefined };
 

@@ -28,6 +28,8 @@ export const StoreEventType = {
   /** Delivered, with the proof of delivery or why there is none. */
   OrderCompleted: 'order.completed',
   OrderCancelled: 'order.cancelled',
+  /** The order missed one of its deadlines (docs/delivery-promises.md); it goes on. */
+  OrderLate: 'order.late',
   /** A dispute about the order changed: its status, outcome, money, reissued order. */
   DisputeUpdated: 'dispute.updated',
 } as const;
@@ -97,6 +99,17 @@ export interface OrderCancelledData {
   by: 'operator' | 'supplier';
 }
 
+export interface OrderLateData {
+  /** Which deadline: `paid`, `shipped`, `firstScan` or `delivered`. */
+  deadline: 'paid' | 'shipped' | 'firstScan' | 'delivered';
+  /** The ISO-8601 duration it allowed (`PT48H`). */
+  within: string;
+  /** When it was due (ISO 8601). */
+  dueAt: string;
+  /** How late the order was when this was noticed, in seconds (0: noticed when due). */
+  lateSeconds: number;
+}
+
 export interface DisputeUpdatedData {
   businessDisputeId: string;
   disputeId?: string;
@@ -119,6 +132,7 @@ export interface StoreEventDataMap {
   'order.delivered': OrderDeliveredData;
   'order.completed': OrderCompletedData;
   'order.cancelled': OrderCancelledData;
+  'order.late': OrderLateData;
   'dispute.updated': DisputeUpdatedData;
 }
 

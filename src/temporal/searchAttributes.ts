@@ -48,6 +48,16 @@ export const SupplierAccount = defineSearchAttributeKey(
   SearchAttributeType.KEYWORD,
 );
 
+/**
+ * The deadlines an order missed (`paid`, `shipped`, `firstScan`, `delivered`;
+ * docs/delivery-promises.md): unset while it missed none. Being late is a flag, not a stage:
+ * `SlaBreached IS NOT NULL` finds every late order.
+ */
+export const SlaBreached = defineSearchAttributeKey(
+  'SlaBreached',
+  SearchAttributeType.KEYWORD_LIST,
+);
+
 /** Every search-attribute key of dropflow, e.g. for `TestWorkflowEnvironment.createLocal`. */
 export const searchAttributeKeys = [
   FulfillmentStage,
@@ -57,6 +67,7 @@ export const searchAttributeKeys = [
   NeedsAttention,
   StoreEventsBehind,
   SupplierAccount,
+  SlaBreached,
 ] as const;
 
 /**
