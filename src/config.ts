@@ -14,6 +14,7 @@ import {
   StoreSecretError,
 } from './storeEvents/contract.js';
 import { DEFAULT_CHECKOUT_BUDGETS, type CheckoutSettings } from './checkout/contract.js';
+import { SlaDurations } from './order/sla.js';
 
 const port = z.coerce.number().int().min(0).max(65_535);
 
@@ -199,6 +200,25 @@ export const Env = z.object({
   CATALOGUE_EVENTS_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** Where order and dispute events are POSTed, signed (worker); unset: none are sent. */
   STORE_EVENTS_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /**
+   * The default account's deadlines for its orders (docs/delivery-promises.md), as JSON:
+   * `{"paidWithin":"PT48H","shippedWithin":"P3D"}`. Other accounts: their registry record's `sla`.
+   */
+  ORDER_SLA: z
+    .string()
+    .transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be a JSON object such as {"paidWithin":"PT48H"}',
+        });
+        return z.NEVER;
+      }
+    })
+    .pipe(SlaDurations)
+    .optional(),
   /** The store events' signing secret(s): required with STORE_EVENTS_URL. Never logged. */
   STORE_EVENTS_SECRET: storeSecret.optional(),
   STORE_EVENTS_TIMEOUT_MS: z.coerce.number().int().min(1).max(60_000).default(10_000),

@@ -3,8 +3,9 @@
  * An account is a record of the registry, not a queue set or a deployment. This contract is what
  * every other area imports: the id rule, the rate tiers, the record, and the directory that
  * workers, the gateway and the CLI read. The registry's store is in src/accounts/registry*.ts.
- * Sandbox-safe: no imports, no I/O.
+ * Sandbox-safe: no I/O, type imports only.
  */
+import type { SlaDurations } from '../order/sla.js';
 
 /** The account of a deployment's own environment (SUPPLIER_API_KEY, or the local sandbox). */
 export const DEFAULT_ACCOUNT = 'default';
@@ -45,6 +46,11 @@ export interface AccountSettings {
   baseUrl?: string;
   /** Where the account's order and dispute events go; absent: the deployment's (STORE_EVENTS_URL). */
   storeEventsUrl?: string;
+  /**
+   * The store's deadlines for its orders (docs/delivery-promises.md), fixed on each order when it
+   * is received; an order's own `fulfillment.sla` comes first. Default account: ORDER_SLA.
+   */
+  sla?: SlaDurations;
 }
 
 /** An account with its secrets: held by workers and the gateway only, never logged. */

@@ -6,6 +6,8 @@
 import { accountsFile, type Config } from '../config.js';
 import { parseStoreSecrets, StoreSecretError } from '../storeEvents/contract.js';
 import type { FieldIssue } from '../supplier/errors.js';
+import { toFieldIssues } from '../supplier/issues.js';
+import { SlaDurations } from '../order/sla.js';
 import {
   ACCOUNT_ID,
   ACCOUNT_ID_RULE,
@@ -34,6 +36,8 @@ export interface AccountChanges {
   tier?: number;
   baseUrl?: string;
   storeEventsUrl?: string;
+  /** The store's deadlines (docs/delivery-promises.md); replaces the account's when given. */
+  sla?: unknown;
   /** Secrets, in clear: sealed before they are written. */
   apiKey?: string;
   openId?: string;
@@ -48,6 +52,7 @@ export interface AccountListing {
   tier: RateTier;
   baseUrl?: string;
   storeEventsUrl?: string;
+  sla?: SlaDurations;
   /** Where it comes from: the environment (the default account) or the registry file. */
   source: 'environment' | 'file';
   hasApiKey: boolean;
@@ -105,6 +110,12 @@ function changeIssues(changes: AccountChanges): FieldIssue[] {
     const url = changes[field];
     if (url !== undefined && !isHttpUrl(url)) {
       issues.push({ field, rule: 'must be an http(s) URL' });
+    }
+  }
+  if (changes.sla !== undefined) {
+    const sla = SlaDurations.safeParse(changes.sla);
+    if (!sla.success) {
+      issues.push(...toFieldIssues(sla.error).map((i) => ({ ...i, field: `sla.${i.field}` })));
     }
   }
   if (changes.apiKey !== undefined && (changes.apiKey === '' || changes.apiKey.length > 200)) {
@@ -180,6 +191,7 @@ export async function addAccount(
         changes.intakeTokens?.map(intakeTokenHash) ?? before?.intakeTokenSha256 ?? [],
       ...(changes.baseUrl !== undefined && { baseUrl: changes.baseUrl }),
       ...(changes.storeEventsUrl !== undefined && { storeEventsUrl: changes.storeEventsUrl }),
+      ...(changes.sla !== undefined && { sla: SlaDurations.parse(changes.sla) }),
       ...(openId !== undefined && { openId }),
       ...(storeEventsSecret !== undefined && { storeEventsSecret }),
     };
@@ -226,6 +238,7 @@ export async function listAccounts(config: Config): Promise<Listing> {
         tier: own.tier,
         ...(own.baseUrl !== undefined && { baseUrl: own.baseUrl }),
         ...(own.storeEventsUrl !== undefined && { storeEventsUrl: own.storeEventsUrl }),
+        ...(own.sla !== undefined && { sla: own.sla }),
         source: 'environment',
         hasApiKey: own.apiKey !== '',
         hasOpenId: own.openId !== undefined,
@@ -240,6 +253,7 @@ export async function listAccounts(config: Config): Promise<Listing> {
           tier: a.tier,
           ...(a.baseUrl !== undefined && { baseUrl: a.baseUrl }),
           ...(a.storeEventsUrl !== undefined && { storeEventsUrl: a.storeEventsUrl }),
+          ...(a.sla !== undefined && { sla: a.sla }),
           source: 'file',
           hasApiKey: true,
           hasOpenId: a.openId !== undefined,

@@ -40,6 +40,7 @@ import {
   OrderNumber,
   SupplierAccount,
   SvcOrderId,
+  SlaBreached,
 } from '../temporal/searchAttributes.js';
 import type { TaskQueues } from '../temporal/taskQueues.js';
 import {
@@ -68,6 +69,10 @@ import { withoutActionPrefix } from '../supplier/failureDetails.js';
 import { isUnanswered, whyUnanswered } from './unanswered.js';
 import { startSummary } from '../order/orderGlance.js';
 import { changesIssues, flowLabel, parseOrder, type OrderInput } from '../order/orderInput.js';
+import { SLA_MEMO, type SlaDurations } from '../order/sla.js';
+
+/** The visibility clause of orders that missed a deadline (the docs' saved view is the same). */
+export const LATE_ORDERS = `${SlaBreached.name} IS NOT NULL`;
 
 /** The memo key holding the sha256 of the order's canonical JSON. */
 export const INPUT_HASH_MEMO = 'inputHash';
@@ -187,6 +192,8 @@ export interface SubmitResult {
 
 export interface ListOptions {
   stage?: Stage;
+  /** Only orders that missed a deadline (SlaBreached; docs/delivery-promises.md). */
+  late?: boolean;
   /** At most this many orders, newest first (default 100). */
   limit?: number;
 }
@@ -199,6 +206,8 @@ export interface OrderSummary {
   flow: string | undefined;
   svcOrderId: string | undefined;
   needsAttention: boolean;
+  /** The deadlines the order missed (SlaBreached), when it missed any. */
+  late?: string[];
   /** The workflow execution's status: Running, Completed, Failed, … */
   executionStatus: string;
   startedAt: string;
@@ -214,6 +223,13 @@ export function isStage(value: string): value is Stage {
 }
 
 type FulfillOrderWorkflow = (input: OrderInput) => Promise<OrderStatus>;
+
+/** The account an order starts with, as the directory knows it. */
+interface StartAccount {
+  id: string;
+  tier: number | undefined;
+  sla: SlaDurations | undefined;
+}
 
 export interface OrderClientOptions {
   /**
@@ -261,14 +277,14 @@ export class OrderClient {
   }
 
   /** The account an order names, refused when the directory does not have it. */
-  private accountFor(input: OrderInput): { id: string; tier: number | undefined } {
+  private accountFor(input: OrderInput): StartAccount {
     const id = input.account ?? DEFAULT_ACCOUNT;
     const known = this.options.accounts?.get(id);
     // The default account always exists: the deployment's own (SUPPLIER_API_KEY or the sandbox).
     if (known === undefined && id !== DEFAULT_ACCOUNT) {
       throw new OrderInvalidError([{ field: 'account', rule: NO_SUCH_ACCOUNT }]);
     }
-    return { id, tier: known?.tier };
+    return { id, tier: known?.tier, sla: known?.sla };
   }
 
   /**
@@ -302,7 +318,7 @@ export class OrderClient {
   /** Starts the order's workflow; false when its id is taken as the policy sees it. */
   private async start(
     input: OrderInput,
-    account: { id: string; tier: number | undefined },
+    account: StartAccount,
     hash: string,
     workflowIdReusePolicy: WorkflowIdReusePolicy,
   ): Promise<boolean> {
@@ -314,7 +330,12 @@ export class OrderClient {
         taskQueue: this.queues.orders,
         args: [input],
         workflowIdReusePolicy,
-        memo: { [INPUT_HASH_MEMO]: hash, ...started.memo },
+        // The store's deadlines as they are now: the order keeps them whatever changes later.
+        memo: {
+          [INPUT_HASH_MEMO]: hash,
+          ...started.memo,
+          ...(account.sla !== undefined && { [SLA_MEMO]: account.sla }),
+        },
         staticSummary: startSummary(orderNumber, flowLabel(input.fulfillment)),
         // No personal data here: search attributes are never encrypted (docs/architecture.md §7).
         typedSearchAttributes: [
@@ -366,6 +387,7 @@ export class OrderClient {
       if (!isStage(options.stage)) throw new Error(`unknown stage ${String(options.stage)}`);
       clauses.push(`${FulfillmentStage.name} = '${options.stage}'`);
     }
+    if (options.late === true) clauses.push(LATE_ORDERS);
     const out: OrderSummary[] = [];
     if (limit <= 0) return out;
     const query = clauses.join(' AND ');
@@ -520,6 +542,7 @@ function summarize(info: WorkflowExecutionInfo): OrderSummary {
     flow: sa.get(FulfillmentFlow),
     svcOrderId: sa.get(SvcOrderId),
     needsAttention: sa.get(NeedsAttention) ?? false,
+    ...((sa.get(SlaBreached)?.length ?? 0) > 0 && { late: sa.get(SlaBreached) }),
     executionStatus: info.status.name,
     startedAt: info.startTime.toISOString(),
   };

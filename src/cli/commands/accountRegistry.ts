@@ -34,6 +34,7 @@ interface AddFlags {
   openIdEnv?: string;
   storeEventsUrl?: string;
   storeEventsSecretEnv?: string;
+  sla?: string;
   intakeTokenEnv?: string[];
   update?: boolean;
   json?: boolean;
@@ -85,8 +86,23 @@ async function changesOf(flags: AddFlags): Promise<AccountChanges> {
     ...(openId !== undefined && { openId }),
     ...(flags.storeEventsUrl !== undefined && { storeEventsUrl: flags.storeEventsUrl }),
     ...(storeEventsSecret !== undefined && { storeEventsSecret }),
+    ...(flags.sla !== undefined && { sla: slaOf(flags.sla) }),
     ...(intakeTokens !== undefined && { intakeTokens }),
   };
+}
+
+/** `--sla` as JSON; what it holds is checked with the other changes. */
+function slaOf(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new AccountEditError([
+      {
+        field: 'sla',
+        rule: 'must be a JSON object such as {"paidWithin":"PT48H","shippedWithin":"P3D"}',
+      },
+    ]);
+  }
 }
 
 /** Runs an edit; a refused one prints its field issues (exit 2), a bad file likewise. */
@@ -172,6 +188,10 @@ export function registerRegistryCommands(account: Command): void {
     .option(
       '--store-events-secret-env <VAR>',
       'the store events signing secret (whsec_…) from this variable',
+    )
+    .option(
+      '--sla <json>',
+      'the store\'s deadlines for its orders, ISO-8601 durations: {"paidWithin":"PT48H","shippedWithin":"P3D","firstScanWithin":"P2D","deliveredWithin":"P14D"} (replaces them)',
     )
     .option(
       '--intake-token-env <VAR>',

@@ -1,4 +1,7 @@
-/** `dropflow list [--stage S] [--limit N] [--json]`: orders from visibility, newest first. */
+/**
+ * `dropflow list [--stage S] [--late] [--limit N] [--json]`: orders from visibility, newest first;
+ * `--late`: only those that missed a deadline (docs/delivery-promises.md).
+ */
 import { InvalidArgumentError, type Command } from 'commander';
 
 import { Stage } from '../../order/contract.js';
@@ -9,6 +12,7 @@ import { temporalOptions, withOrders, type TemporalFlags } from '../temporal.js'
 
 interface ListFlags extends TemporalFlags {
   stage?: Stage;
+  late?: boolean;
   limit: number;
   json?: boolean;
 }
@@ -31,24 +35,30 @@ export function register(program: Command): void {
         'only orders in this stage (RECEIVED, NEEDS_ATTENTION, …)',
         stageOption,
       )
+      .option('--late', 'only orders that missed a deadline (SlaBreached)')
       .option('--limit <n>', 'at most this many', nonNegativeInt, 100)
       .option('--json', 'print the orders as one JSON document'),
   ).action(async (flags: ListFlags) => {
     const found = await withOrders(flags, (orders) =>
-      orders.list({ ...(flags.stage !== undefined && { stage: flags.stage }), limit: flags.limit }),
+      orders.list({
+        ...(flags.stage !== undefined && { stage: flags.stage }),
+        ...(flags.late === true && { late: true }),
+        limit: flags.limit,
+      }),
     );
     if (flags.json === true) {
       printJson(found);
       return;
     }
     const table = [
-      ['ORDER', 'STAGE', 'FLOW', 'SVC ORDER', 'ATTENTION', 'WORKFLOW', 'STARTED'],
+      ['ORDER', 'STAGE', 'FLOW', 'SVC ORDER', 'ATTENTION', 'LATE', 'WORKFLOW', 'STARTED'],
       ...found.map((o) => [
         o.orderNumber,
         o.stage ?? '-',
         o.flow ?? '-',
         o.svcOrderId ?? '-',
         o.needsAttention ? 'yes' : '-',
+        o.late?.join(',') ?? '-',
         o.executionStatus,
         o.startedAt,
       ]),

@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import { orderWorkflowId, type OrderStatus } from '../../order/contract.js';
 import { type FailureInfo, failureText } from '../../supplier/failureDetails.js';
 import type { StoreEventsView } from '../../storeEvents/contract.js';
+import type { DeadlineView } from '../../order/sla.js';
 import { printJson, printLines } from '../output.js';
 import { temporalOptions, withOrders, type TemporalFlags } from '../temporal.js';
 
@@ -60,6 +61,22 @@ export function formatStoreEvents(v: StoreEventsView): string {
   return `${delivered}, ${v.waiting.length} waiting: ${oldest.type} ${oldest.id} (${state})`;
 }
 
+/** One deadline in one line: which, how long, from where, when due, and how it stands. */
+export function formatDeadline(d: DeadlineView): string {
+  const state =
+    d.state === 'met'
+      ? `met ${d.metAt}`
+      : d.state === 'missed'
+        ? d.metAt === undefined
+          ? 'MISSED, not met yet'
+          : `MISSED, met ${d.lateSeconds} s late (${d.metAt})`
+        : d.state === 'pending'
+          ? 'pending'
+          : 'not started';
+  const due = d.dueAt === undefined ? '' : `, due ${d.dueAt}`;
+  return `${d.deadline} within ${d.within} (${d.source}${due}): ${state}`;
+}
+
 export function formatStatus(s: OrderStatus): string[] {
   const a = s.amounts ?? {};
   const lines = rows([
@@ -84,6 +101,10 @@ export function formatStatus(s: OrderStatus): string[] {
     ['error', s.error === undefined ? undefined : failure(s.error)],
     ['store events', s.storeEvents === undefined ? undefined : formatStoreEvents(s.storeEvents)],
   ]);
+  if ((s.deadlines ?? []).length > 0) {
+    lines.push('deadlines:');
+    for (const d of s.deadlines!) lines.push(`  ${formatDeadline(d)}`);
+  }
   if (s.interception !== undefined) {
     lines.push(`intercepted at ${s.interception.step}:`);
     for (const r of s.interception.reasons) {
