@@ -57,8 +57,6 @@ export interface SlaState {
 }
 
 export class SlaClock {
-  /** Grows with every change, so the watcher can tell that its next due time moved. */
-  version = 0;
   private stopped = false;
 
   private constructor(private readonly state: SlaState) {}
@@ -109,30 +107,24 @@ export class SlaClock {
     }
     const from = this.state.reached[COUNTS_FROM.delivered];
     if (from !== undefined) this.due(this.find(Deadline.Delivered)!, from);
-    this.version += 1;
   }
 
   /** The order reached `milestone` at `at` (and every earlier one it had not). */
   reached(milestone: Milestone, at: number): void {
     const upTo = MILESTONES.indexOf(milestone);
-    let changed = false;
     for (const m of MILESTONES.slice(0, upTo + 1)) {
       if (this.state.reached[m] !== undefined) continue;
       this.state.reached[m] = at;
-      changed = true;
       for (const d of this.state.deadlines) {
         if (d.deadline === m) d.metAt ??= at;
         if (COUNTS_FROM[d.deadline] === m && d.metAt === undefined) this.due(d, at);
       }
     }
-    if (changed) this.version += 1;
   }
 
   /** The order ended: no deadline runs any more. */
   stop(): void {
-    if (this.stopped) return;
     this.stopped = true;
-    this.version += 1;
   }
 
   get stoppedNow(): boolean {
@@ -154,7 +146,6 @@ export class SlaClock {
   missed(deadline: Deadline, at: number): MissedDeadline {
     const d = this.find(deadline)!;
     d.missedAt = at;
-    this.version += 1;
     return {
       deadline,
       within: d.within,

@@ -38,6 +38,12 @@ function storeDeadlines(): SlaDurations | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
+function sameDue(a: NextDue | undefined, b: NextDue | undefined): boolean {
+  return a?.deadline === b?.deadline && a?.dueAt === b?.dueAt;
+}
+
+type NextDue = NonNullable<ReturnType<SlaClock['next']>>;
+
 /** Runs until the clock is stopped; `missed` is told of each deadline missed, once. */
 export async function watchDeadlines(
   clock: SlaClock,
@@ -45,9 +51,9 @@ export async function watchDeadlines(
 ): Promise<void> {
   try {
     while (!clock.stoppedNow) {
-      const version = clock.version;
-      const changed = () => clock.version !== version;
       const next = clock.next();
+      // Only a change of the deadline due first sets a new timer (another one met, say, does not).
+      const changed = () => clock.stoppedNow || !sameDue(clock.next(), next);
       if (next === undefined) {
         await condition(changed);
         continue;

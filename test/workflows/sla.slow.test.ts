@@ -85,6 +85,18 @@ async function cli(args: string[]): Promise<unknown> {
   return JSON.parse(run.stdout) as unknown;
 }
 
+const HOUR = 3_600;
+const DAY = 24 * HOUR;
+
+/** The duration of every timer the order's run started, in seconds. */
+async function timerSeconds(handle: WorkflowHandle): Promise<number[]> {
+  const history = await handle.fetchHistory();
+  return (history.events ?? []).flatMap((e) => {
+    const timeout = e.timerStartedEventAttributes?.startToFireTimeout;
+    return timeout ? [Number(timeout.seconds ?? 0) + (timeout.nanos ?? 0) / 1e9] : [];
+  });
+}
+
 async function shipAndDeliver(handle: WorkflowHandle, svcOrderId: string): Promise<OrderStatus> {
   expect((await advance(svcOrderId, 'SHIPPED')).status).toBe(200);
   await sweepOnce(h);
@@ -168,6 +180,13 @@ describe('delivery promises', () => {
       ['delivered', 'met'],
     ]);
     expect(lateEvents(orderNumber)).toEqual([]);
+    // One timer per deadline, not one per tick nor one per event: paid and shipped (1 h each),
+    // first scan (1 d) unless the first scan came with the shipment, delivery (the store's 30 d).
+    const timers = await timerSeconds(handle);
+    const within = (low: number, high: number) => timers.filter((s) => s > low && s <= high);
+    expect(within(50 * 60, HOUR)).toHaveLength(2);
+    expect(within(23 * HOUR, DAY).length).toBeLessThanOrEqual(1);
+    expect(within(29 * DAY, 30 * DAY)).toHaveLength(1);
     const run = await handle.describe();
     expect(run.typedSearchAttributes.get(SlaBreached)).toBeUndefined();
     expect((await orders(h).list({ late: true })).map((o) => o.orderNumber)).not.toContain(
