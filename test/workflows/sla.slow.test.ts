@@ -17,6 +17,7 @@ import { StoreEventType, type StoreEventOf } from '../../src/storeEvents/contrac
 import { SlaBreached } from '../../src/temporal/searchAttributes.js';
 import { runDropflow } from '../support/cli.js';
 import { eventually } from '../support/eventually.js';
+import { nameScenario } from '../support/histories.js';
 import { reachStage, sweepOnce, useOrderHarness, type OrderHarness } from '../support/orders.js';
 import { StoreReceiver } from '../support/storeReceiver.js';
 import { advance, usOrder } from '../supplier/orderHelpers.js';
@@ -43,6 +44,7 @@ async function submit(
   payment: object = { policy: 'balance' },
 ): Promise<{ orderNumber: string; handle: WorkflowHandle }> {
   const order = usOrder();
+  nameScenario(`order:${order.orderNumber}`);
   await orders(h).submit({
     ...order,
     fulfillment: { flow: 'B', payment, ...(sla !== undefined && { sla }) },
