@@ -1,8 +1,8 @@
 /**
  * The workflow side of an order's deadlines: one loop beside the order's own work that holds a
- * single timer, for the deadline due first. When the clock changes (a deadline met or started),
- * the timer is cancelled and the next one set; when it fires, the deadline is missed and the order
- * is told. The order's own waits are left as they are: being late is a flag, never a stage.
+ * single timer, for the deadline due first. When that changes (it is met, or one due earlier
+ * starts), the timer is cancelled and the next one set; when it fires, the deadline is missed and
+ * the order is told. The order's own waits are left as they are: being late is a flag, never a stage.
  */
 import { condition, isCancellation, metricMeter, workflowInfo } from '@temporalio/workflow';
 import { SlaClock, type MissedDeadline } from './slaClock.js';
