@@ -91,4 +91,10 @@ export const Patch = {
    * signal changes the tier: a run that received one on an older worker did nothing with it.
    */
   AccountTier: 'account-tier-2026-11',
+  /**
+   * The tracking sweeper keeps the account's webhook health (tracking/webhookRepair.ts): during a
+   * gap it sweeps faster, registers the webhooks again (paced) and sweeps at once. Decided at the
+   * start of a run: a sweeper running before it takes it when it next continues as new.
+   */
+  WebhookHealth: 'webhook-health-2026-11',
 } as const;
