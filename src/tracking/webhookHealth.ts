@@ -30,7 +30,7 @@ export const NEWS_TOPIC = 'order';
 /** A share of failed acknowledgements at which the vendor starts closing topics (under 80 %). */
 export const FAILING_SHARE = 0.2;
 /** A push that told an order news this long before a sweep began may not show in visibility yet. */
-export const PUSH_SLACK_MS = 60_000;
+export const PUSH_SLACK_MS = 10_000;
 /** Repairs without a push after which the supplier is taken to push nothing. */
 export const TRIES_BEFORE_POLLING_ONLY = 3;
 /** The longest time between two repairs. */

@@ -59,6 +59,8 @@ describe('webhook health', () => {
   it('a push that told an order just before the sweep is not a gap (visibility trails it)', () => {
     const h = heardPulse(freshHealth(), pulse(T0 - sec(5), { told: true }), T0).health;
     expect(heardSweep(h, 1, T0).pollOnlySince).toBeUndefined();
+    // Longer before, the push was about something else: the sweep's news came late.
+    expect(heardSweep(h, 1, T0 + sec(30)).pollOnlySince).toBe(T0 + sec(30));
     // A push that told nothing (an earlier status) does not excuse the sweep's news.
     const quiet = heardPulse(freshHealth(), pulse(T0 - sec(5)), T0).health;
     expect(heardSweep(quiet, 1, T0).pollOnlySince).toBe(T0);
