@@ -24,7 +24,7 @@ const WORKER_SIDE = [
   'src/session/sessionTokens.ts',
   'src/session/gauges.ts',
   'src/order/gauges.ts',
-  'src/tracking/sweeperStart.ts',
+  'src/tracking/{sweeperStart,gapGauge}.ts',
   'src/storeEvents/{signing,sending,history,backlogGauge}.ts',
   // The account registry's store and watcher: the worker, the gateway and the CLI read it.
   'src/accounts/*.ts',

@@ -160,6 +160,17 @@ export const Env = z.object({
   /** Minutes the supplier may not list a paid order (over 2 sweeps at least) before it is flagged. */
   TRACKING_MISSING_AFTER_MINUTES: z.coerce.number().positive().max(43_200).default(60),
   /**
+   * The gateway's public HTTPS address (as `webhooks register --base-url`): with it each account's
+   * sweeper registers the webhooks again when pushes stop (docs/webhook-health.md).
+   */
+  WEBHOOK_BASE_URL: z.url({ protocol: /^https$/, error: 'must be an https URL' }).optional(),
+  /** Seconds news may reach orders only through sweeps before the webhooks are repaired. */
+  WEBHOOK_GAP_SECONDS: z.coerce.number().int().min(10).max(86_400).default(600),
+  /** The least seconds between two repairs (doubling while they do not help, up to a day). */
+  WEBHOOK_REGISTER_EVERY_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
+  /** Seconds between sweeps during a webhook gap (at most TRACKING_EVERY_SECONDS). */
+  WEBHOOK_REPAIR_EVERY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
+  /**
    * Minutes an order may find no access token for its account before it stops at NEEDS_ATTENTION
    * (it keeps waiting there, and goes on by itself once a token is back); a refused key stops it
    * at once.

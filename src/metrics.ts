@@ -92,6 +92,12 @@ export const METRICS = {
     labels: ['task_queue'],
     help: "seconds the account's session has had no usable access token, 0 while it has one (every minute)",
   },
+  webhookGapSeconds: {
+    name: 'dropflow_webhook_gap_seconds',
+    kind: 'gauge',
+    labels: ['task_queue'],
+    help: "seconds the account's news has reached orders only through tracking sweeps (its sweeper's webhook health), 0 while pushes arrive (every minute)",
+  },
   storeEventDeliveries: {
     name: 'dropflow_store_event_deliveries',
     kind: 'counter',

@@ -43,6 +43,7 @@ import { staticAccountDirectory } from './accounts/staticDirectory.js';
 import type { AccountRef } from './temporal/accountStart.js';
 import { batchActivities, supplierActivities } from './durable/supplierActivities.js';
 import { orchestrationActivities } from './tracking/orchestrationActivities.js';
+import { webhookRepairActivities } from './tracking/webhookActivities.js';
 import { storeEventActivities } from './storeEvents/activities.js';
 import type { StoreEventsOptions } from './storeEvents/contract.js';
 import { supplierSessionActivities } from './session/activities.js';
@@ -141,7 +142,12 @@ function accountWork(
   tokenWait: TokenWaitOptions,
 ) {
   return {
-    supplier: { ...supplierActivities(supplier), ...batchActivities(supplier) },
+    supplier: {
+      ...supplierActivities(supplier),
+      ...batchActivities(supplier),
+      // The tracking sweeper's webhook repair (docs/webhook-health.md).
+      ...webhookRepairActivities(supplier),
+    },
     batch: batchActivities(supplier),
     // The account's session workflow's token calls: they carry no token.
     session: supplierSessionActivities(supplier.tokenCalls),

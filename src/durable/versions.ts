@@ -96,4 +96,10 @@ export const Patch = {
    * SlaBreached, `order.late`. Decided at the start: orders started before it keep none.
    */
   SlaTimers: 'sla-timers-2026-11',
+  /**
+   * The tracking sweeper keeps the account's webhook health (tracking/webhookRepair.ts): during a
+   * gap it sweeps faster, registers the webhooks again (paced) and sweeps at once. Decided at the
+   * start of a run: a sweeper running before it takes it when it next continues as new.
+   */
+  WebhookHealth: 'webhook-health-2026-11',
 } as const;

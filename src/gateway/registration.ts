@@ -15,7 +15,8 @@ import {
 } from '../supplier/api/webhooks.js';
 import type { SupplierClient } from '../supplier/client.js';
 import { SupplierCode, SupplierError } from '../supplier/errors.js';
-import { WEBHOOK_PATH } from './webhookRoute.js';
+import { accountWebhookPath, WEBHOOK_PATH } from './webhookRoute.js';
+import { DEFAULT_ACCOUNT } from '../accounts/contract.js';
 
 export class CallbackUrlRefused extends Error {
   override readonly name = 'CallbackUrlRefused';
@@ -48,6 +49,17 @@ export function callbackUrlFor(baseUrl: string, { allowLocal = false } = {}): st
     throw new CallbackUrlRefused(`--base-url: ${baseUrl} must be an http(s) URL`);
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}${WEBHOOK_PATH}`;
+}
+
+/** The callback of one account: `<base>/webhooks/supplier` for the default, else `/webhooks/<id>`. */
+export function accountCallbackUrl(
+  baseUrl: string,
+  account: string,
+  opts: { allowLocal?: boolean } = {},
+): string {
+  const url = callbackUrlFor(baseUrl, opts);
+  if (account === DEFAULT_ACCOUNT) return url;
+  return `${url.slice(0, -WEBHOOK_PATH.length)}${accountWebhookPath(account)}`;
 }
 
 /** Every topic (docs/supplier-api.md §12.1) to ENABLE at `callbackUrl`. */

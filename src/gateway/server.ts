@@ -29,6 +29,7 @@ import { signingKey, type OpenIdSource } from './signingKey.js';
 import { callerCheck } from './tenants.js';
 import { webhookAccounts } from './webhookAccounts.js';
 import { registerWebhookRoute, WEBHOOK_PATH } from './webhookRoute.js';
+import { WebhookPulses } from './webhookPulse.js';
 
 export interface GatewayOptions {
   temporalClient: Client;
@@ -65,6 +66,8 @@ export interface GatewayOptions {
   requestTimeoutMs?: number;
   /** Serve the codec routes with the payload codec of the Temporal client (encryption on). */
   codec?: CodecServerOptions;
+  /** Between two pulses of pushes to an account's sweeper (default 15 s; webhookPulse.ts). */
+  webhookPulseMs?: number;
 }
 
 export interface CodecServerOptions {
@@ -126,6 +129,16 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
     defaultOpenId: opts.openId,
     ...(opts.accounts !== undefined && { accounts: opts.accounts }),
   });
+  const pulses = new WebhookPulses({
+    client,
+    queues,
+    log,
+    ...(opts.webhookPulseMs !== undefined && { everyMs: opts.webhookPulseMs }),
+  });
+  app.addHook('onClose', (_app, done) => {
+    pulses.close();
+    done();
+  });
   registerWebhookRoute(app, {
     targetOf: (id) => {
       const account = webhookAccountOf(id);
@@ -139,6 +152,7 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
     deadlineMs: webhookDeadlineMs,
     bodyLimit: opts.webhookBodyLimit ?? MiB,
     log,
+    onAnswered: pulses.record,
   });
   const caller = callerCheck(opts.intakeToken, opts.accounts);
   registerIntakeRoutes(app, {

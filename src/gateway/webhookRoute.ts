@@ -50,6 +50,16 @@ export interface WebhookRouteOptions {
   /** Bytes; larger bodies are refused with 413. */
   bodyLimit: number;
   log: Logger;
+  /**
+   * Told of every push answered 200 (`accepted`; `told` when it brought an order news) or 503,
+   * once the answer is decided.
+   */
+  onAnswered?: (
+    account: string,
+    type: string | undefined,
+    accepted: boolean,
+    told?: boolean,
+  ) => void;
 }
 
 export function registerWebhookRoute(app: FastifyInstance, opts: WebhookRouteOptions): void {
@@ -83,6 +93,7 @@ export function registerWebhookRoute(app: FastifyInstance, opts: WebhookRouteOpt
       } catch (err) {
         log.error({ err, account }, 'webhook: the signing key (openId) is not available');
         countWebhookEvent('failed', account);
+        opts.onAnswered?.(account, undefined, false);
         return reply.code(503).send({ error: 'not ready to verify webhooks; retry' });
       }
       if (!verifyWebhookSignature(key, raw, typeof sign === 'string' ? sign : undefined)) {
@@ -131,9 +142,11 @@ export function registerWebhookRoute(app: FastifyInstance, opts: WebhookRouteOpt
         accepted.add(seenId);
         const level = outcome.outcome === 'held' ? 'info' : 'debug';
         log[level]({ account, messageId, type, messageType, ...outcome }, 'webhook accepted');
+        opts.onAnswered?.(account, type, true, outcome.outcome === 'delivered');
         return await reply.code(200).send({ messageId, outcome: outcome.outcome });
       } catch (err) {
         countWebhookEvent('failed', account);
+        opts.onAnswered?.(account, type, false);
         if (err instanceof DeadlineExceeded) {
           log.warn({ messageId, type, ms: err.ms }, 'webhook: Temporal too slow; answered 503');
         } else {

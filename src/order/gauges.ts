@@ -14,6 +14,7 @@ import { gaugeOf, METRICS } from '../metrics.js';
 import { runtimeMetricMeter } from '../runtimeMeter.js';
 import { FulfillmentStage, NeedsAttention } from '../temporal/searchAttributes.js';
 import { sessionGaugesProbe } from '../session/gauges.js';
+import { webhookGapProbe } from '../tracking/gapGauge.js';
 import { storeEventsBacklogProbe } from '../storeEvents/backlogGauge.js';
 import { literal } from '../temporal/visibility.js';
 import {
@@ -117,6 +118,7 @@ export function startVisibilityGauges(
       orderGaugesProbe(ordersQueue, meter),
       storeEventsBacklogProbe(ordersQueue, meter),
       sessionGaugesProbe(client, ordersQueue, meter),
+      webhookGapProbe(client, ordersQueue, meter),
     ],
     {
       ...(options.everyMs !== undefined && { everyMs: options.everyMs }),

@@ -24,6 +24,8 @@ export interface SweeperSettings {
   missingAfterSeconds?: number;
   /** Orders per visibility page (default 1000). */
   pageSize?: number;
+  /** Webhook health and repair (patch webhook-health-2026-11); absent: measured only. */
+  webhooks?: WebhookRepairSettings;
 }
 
 /** What a starter gives the sweeper; a run carries the rest itself (trackingSweeper.ts). */
@@ -73,8 +75,82 @@ export interface SweeperStatus {
   /** When the next sweep starts, while the sweeper waits. */
   nextSweepAt?: string;
   last?: LastSweep;
+  /** What reaches orders by push and by sweep (runs on webhook-health-2026-11). */
+  webhooks?: WebhookHealthView;
 }
 
 export const sweeperSettingsSignal = defineSignal<[SweeperSettings]>('sweeperSettings');
 export const sweepNowSignal = defineSignal('sweepNow');
 export const sweeperStatusQuery = defineQuery<SweeperStatus>('sweeperStatus');
+
+/**
+ * Webhook health (docs/webhook-health.md): the sweeper compares what reaches orders by push with
+ * what only its sweeps find, and repairs the pushes. Absent settings: measured, never repaired.
+ */
+export interface WebhookRepairSettings {
+  /**
+   * Where the supplier pushes this account's webhooks; the sweeper registers it again
+   * (`webhook/set`) when pushes stop. Absent: no registration, only the faster sweeps.
+   */
+  callbackUrl?: string;
+  /** News found only by sweeps for this long (or failing acknowledgements) is a gap. */
+  gapSeconds: number;
+  /** The least time between two repairs; it doubles while they do not help (cap 24 h). */
+  registerEverySeconds: number;
+  /** Seconds between sweeps during a gap (at most `everySeconds`). */
+  repairEverySeconds: number;
+}
+
+/** The bounds when a starter gives none: a gap after 10 min, repairs 15 min apart at least. */
+export const DEFAULT_WEBHOOK_REPAIR: WebhookRepairSettings = {
+  gapSeconds: 600,
+  registerEverySeconds: 900,
+  repairEverySeconds: 30,
+};
+
+/** What one gateway heard of a topic's pushes since its last pulse. */
+export interface TopicPushes {
+  /** Pushes answered 200. */
+  accepted: number;
+  /** Pushes answered otherwise (503: not handed to Temporal; the supplier retries). */
+  failed: number;
+  /** When the latest accepted push arrived (ISO). */
+  lastAcceptedAt?: string;
+  /** When the latest push that told an order news arrived (ISO). */
+  lastToldAt?: string;
+}
+
+/** `webhookPulse`: a gateway's tally of one account's pushes, per topic, sent now and then. */
+export interface WebhookPulse {
+  topics: Record<string, TopicPushes>;
+}
+
+/** The webhook health an account's sweeper keeps (the `webhooks` of SweeperStatus). */
+export interface WebhookHealthView {
+  /** `healthy`, `gap` (repairing), or `pollingOnly` (registrations did not bring pushes back). */
+  mode: 'healthy' | 'gap' | 'pollingOnly';
+  /** Seconds order news has reached orders only through sweeps; 0 while pushes arrive. */
+  gapSeconds: number;
+  /** The bound after which a gap is repaired. */
+  gapBoundSeconds?: number;
+  /** Since when (ISO) news arrives only by sweeps. */
+  pollOnlySince?: string;
+  /** Changes the sweeps told orders before any push did, since the record began. */
+  polledChanges: number;
+  /** Per topic: pushes accepted and failed (as the gateways reported them), the latest. */
+  topics: Record<string, TopicPushes>;
+  /** Since when (ISO) the gateways' acknowledgements show failures. */
+  failingSince?: string;
+  /** webhook/set calls the sweeper sent, and the latest. */
+  registrations: number;
+  lastRegistration?: { at: string; ok: boolean; error?: string };
+  /** During a gap: the earliest next repair (registration and sweep at once), ISO. */
+  nextRepairAt?: string;
+  /**
+   * How late a change may reach its order at worst, in seconds: the sweep interval in force plus
+   * the last sweep's duration (pushes, when they work, are faster).
+   */
+  worstCaseSeconds: number;
+}
+
+export const webhookPulseSignal = defineSignal<[WebhookPulse]>('webhookPulse');

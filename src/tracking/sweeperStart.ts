@@ -12,9 +12,11 @@ import {
   trackingSweeperId,
   type SweeperSettings,
   type SweeperStartInput,
+  type WebhookRepairSettings,
+  DEFAULT_WEBHOOK_REPAIR,
 } from './contract.js';
 import { queuePrefix, type TaskQueues } from '../temporal/taskQueues.js';
-import { accountScope } from '../accounts/contract.js';
+import { accountScope, DEFAULT_ACCOUNT } from '../accounts/contract.js';
 import { accountStartOptions, type AccountRef } from '../temporal/accountStart.js';
 
 export interface TrackingSweeperOptions {
@@ -34,12 +36,34 @@ export interface TrackingSweeperOptions {
   missingAfterMinutes?: number;
   /** Orders per visibility page (default 1000). */
   pageSize?: number;
+  /** Webhook health and repair (docs/webhook-health.md); defaults: DEFAULT_WEBHOOK_REPAIR, no callback. */
+  webhooks?: WebhookRepairOptions;
+}
+
+export interface WebhookRepairOptions {
+  /** The account's public webhook callback, registered again when pushes stop. */
+  callbackUrl?: (account: string) => string;
+  gapSeconds?: number;
+  registerEverySeconds?: number;
+  repairEverySeconds?: number;
 }
 
 export interface EnsuredSweeper {
   workflowId: string;
   /** True when the schedule of an earlier release was found and deleted. */
   replacedSchedule: boolean;
+}
+
+function repairOf(opts: TrackingSweeperOptions): WebhookRepairSettings {
+  const w = opts.webhooks ?? {};
+  return {
+    gapSeconds: w.gapSeconds ?? DEFAULT_WEBHOOK_REPAIR.gapSeconds,
+    registerEverySeconds: w.registerEverySeconds ?? DEFAULT_WEBHOOK_REPAIR.registerEverySeconds,
+    repairEverySeconds: w.repairEverySeconds ?? DEFAULT_WEBHOOK_REPAIR.repairEverySeconds,
+    ...(w.callbackUrl !== undefined && {
+      callbackUrl: w.callbackUrl(opts.account?.id ?? DEFAULT_ACCOUNT),
+    }),
+  };
 }
 
 export function sweeperSettings(opts: TrackingSweeperOptions): SweeperSettings {
@@ -57,6 +81,7 @@ export function sweeperSettings(opts: TrackingSweeperOptions): SweeperSettings {
       missingAfterSeconds: Math.round(opts.missingAfterMinutes * 60),
     }),
     ...(opts.pageSize !== undefined && { pageSize: opts.pageSize }),
+    webhooks: repairOf(opts),
   };
 }
 

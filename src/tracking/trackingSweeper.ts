@@ -7,7 +7,15 @@
  * (tracking/sweeperStart.ts): a `sweeperSettings` signal changes its interval and limits, a
  * `sweepNow` signal starts the next sweep at once; the `sweeperStatus` query tells the last one.
  */
-import { condition, continueAsNew, log, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  condition,
+  continueAsNew,
+  log,
+  patched,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { Patch } from '../durable/versions.js';
 import { shouldContinueAsNew } from '../durable/longRunning.js';
 import { followAccountTier } from '../durable/account.js';
 import {
@@ -19,10 +27,13 @@ import {
 } from './sweepPage.js';
 import { sweepPages } from './sweepPages.js';
 import { afterSweep, bounded, emptyMemory, type SweepMemory } from './trackingMemory.js';
+import type { WebhookHealth } from './webhookHealth.js';
+import { WebhookRepair } from './webhookRepair.js';
 import {
   sweepNowSignal,
   sweeperSettingsSignal,
   sweeperStatusQuery,
+  webhookPulseSignal,
   type LastSweep,
   type SweepCounts,
   type SweeperSettings,
@@ -34,6 +45,8 @@ export interface TrackingSweeperInput {
   /** Set when a run continued as new in the middle of a sweep. */
   next?: { pageToken: string; counts: SweepCounts; startedAt: string };
   last?: LastSweep;
+  /** The account's webhook health (webhook-health-2026-11). */
+  webhooks?: WebhookHealth;
 }
 
 export async function trackingSweeper(input: TrackingSweeperInput): Promise<void> {
@@ -44,6 +57,8 @@ export async function trackingSweeper(input: TrackingSweeperInput): Promise<void
   let last = input.last;
   let nextSweepAt: string | undefined;
   let memory: SweepMemory = input.memory ?? emptyMemory();
+  const repairs = patched(Patch.WebhookHealth);
+  const webhooks = new WebhookRepair(input.webhooks);
 
   setHandler(sweeperSettingsSignal, (changed) => {
     settings = changed;
@@ -52,12 +67,16 @@ export async function trackingSweeper(input: TrackingSweeperInput): Promise<void
   setHandler(sweepNowSignal, () => {
     asked.sweep = true;
   });
+  setHandler(webhookPulseSignal, (pulse) => {
+    webhooks.heardPulse(pulse);
+  });
   followAccountTier();
   setHandler(sweeperStatusQuery, () => ({
     settings,
     sweep: memory.sweep,
     ...(nextSweepAt !== undefined && { nextSweepAt }),
     ...(last !== undefined && { last }),
+    ...(repairs && { webhooks: webhooks.view(settings, last) }),
   }));
 
   // The first run takes up what the sweeps of the earlier schedule remembered.
@@ -89,6 +108,7 @@ export async function trackingSweeper(input: TrackingSweeperInput): Promise<void
         memory: bounded(memory),
         next: { pageToken: end.pageToken, counts, startedAt },
         ...(last !== undefined && { last }),
+        ...(repairs && { webhooks: webhooks.state }),
       });
     }
     last = { ...counts, sweep: memory.sweep, startedAt, endedAt: new Date().toISOString() };
@@ -96,7 +116,44 @@ export async function trackingSweeper(input: TrackingSweeperInput): Promise<void
     memory = afterSweep(memory, new Date().getTime(), policy.staleAfterMs);
     memory.sweep += 1;
 
-    // Waits for the interval; a settings change starts it over, sweepNow ends it.
+    if (repairs) {
+      webhooks.heardSweep(counts, startedAt);
+      await untilNextSweep();
+    } else {
+      await untilNextSweepV1();
+    }
+    asked.sweep = false;
+    nextSweepAt = undefined;
+    if (shouldContinueAsNew()) {
+      await continueAsNew<typeof trackingSweeper>({
+        settings,
+        memory: bounded(memory),
+        last,
+        ...(repairs && { webhooks: webhooks.state }),
+      });
+    }
+  }
+
+  /**
+   * Waits for the interval in force (shorter during a webhook gap); a settings change starts it
+   * over, sweepNow or a gateway's news of failing pushes ends it. A repair due is made before the
+   * next sweep, which is then the backfill.
+   */
+  async function untilNextSweep(): Promise<void> {
+    for (;;) {
+      asked.settings = false;
+      const wait = webhooks.waitMs(settings);
+      nextSweepAt = new Date(new Date().getTime() + wait).toISOString();
+      if (wait <= 0) break;
+      const woken = await condition(() => asked.settings || asked.sweep || webhooks.trouble, wait);
+      if (!woken || asked.sweep || webhooks.trouble) break;
+    }
+    webhooks.trouble = false;
+    await webhooks.repairIfDue(settings);
+  }
+
+  // Waits for the interval; a settings change starts it over, sweepNow ends it.
+  async function untilNextSweepV1(): Promise<void> {
     for (;;) {
       asked.settings = false;
       nextSweepAt = new Date(new Date().getTime() + settings.everySeconds * 1_000).toISOString();
@@ -105,11 +162,6 @@ export async function trackingSweeper(input: TrackingSweeperInput): Promise<void
         settings.everySeconds * 1_000,
       );
       if (!woken || asked.sweep) break;
-    }
-    asked.sweep = false;
-    nextSweepAt = undefined;
-    if (shouldContinueAsNew()) {
-      await continueAsNew<typeof trackingSweeper>({ settings, memory: bounded(memory), last });
     }
   }
 }

@@ -41,6 +41,8 @@ export interface TestGatewayOptions {
   accounts?: AccountDirectory;
   /** Serve the codec routes (payloads encrypted). */
   codec?: CodecServerOptions;
+  /** Between two pulses of pushes to the account's sweeper (default: the gateway's). */
+  webhookPulseMs?: number;
 }
 
 /**
@@ -70,6 +72,7 @@ export function startTestGateway(
     ...(options.intakeToken !== undefined && { intakeToken: options.intakeToken }),
     ...(options.accounts !== undefined && { accounts: options.accounts }),
     ...(options.codec !== undefined && { codec: options.codec }),
+    ...(options.webhookPulseMs !== undefined && { webhookPulseMs: options.webhookPulseMs }),
     ...(options.webhookDeadlineMs !== undefined && {
       webhookDeadlineMs: options.webhookDeadlineMs,
     }),

@@ -31,6 +31,7 @@ import { DEV_STATE_FILE, writeDevState } from '../devState.js';
 import { loadSandboxTools } from '../devtools.js';
 import { devSupplier, shownSupplierUrl } from '../devSupplier.js';
 import { nonNegativeInt, portOption, positiveNumber, untilSignal } from '../options.js';
+import { webhookRepairOptions } from '../webhookRepair.js';
 
 interface DevFlags {
   temporalPort?: number;
@@ -248,6 +249,11 @@ export function register(program: Command): void {
         everySeconds: trackingEvery,
         staleAfterHours: config.TRACKING_STALE_AFTER_HOURS,
         missingAfterMinutes: config.TRACKING_MISSING_AFTER_MINUTES,
+        // The sandbox pushes to the local gateway; a remote supplier to WEBHOOK_BASE_URL.
+        webhooks: webhookRepairOptions(
+          config,
+          sandbox === undefined ? undefined : { gatewayUrl: gateway.url },
+        ),
       }).catch(undo);
       // -----------------------------------------------------------------------------------------
 

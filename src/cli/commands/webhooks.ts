@@ -4,6 +4,8 @@
  *   pushes every topic to `<base>/webhooks/supplier`; then product subscriptions in calls of 100.
  * - `inbox [--json]`: the webhook events no workflow took (the account's `webhook-inbox`).
  * - `replay [messageId…] [--json]`: routes held events again (all when none are named).
+ * - `health [--account <id>] [--json]`: the account's webhook health, kept by its tracking
+ *   sweeper (docs/webhook-health.md).
  */
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { InvalidArgumentError, type Command } from 'commander';
@@ -16,6 +18,13 @@ import {
   type ReplayResult,
 } from '../../inbox/contract.js';
 import { loadConfig, supplierTarget } from '../../config.js';
+import { accountScope, DEFAULT_ACCOUNT } from '../../accounts/contract.js';
+import {
+  sweeperStatusQuery,
+  trackingSweeperId,
+  type SweeperStatus,
+  type WebhookHealthView,
+} from '../../tracking/contract.js';
 import {
   callbackUrlFor,
   CallbackUrlRefused,
@@ -173,4 +182,70 @@ export function register(program: Command): void {
       await temporal.close();
     }
   });
+
+  temporalOptions(
+    webhooks
+      .command('health')
+      .description(
+        "the account's webhook health: the gap, pushes per topic, repairs, and how late a change may reach an order",
+      )
+      .option('--account <id>', 'a supplier account of the registry (default: the default one)')
+      .option('--json', 'print the health as one JSON document'),
+    { queues: true },
+  ).action(async (flags: InboxFlags & { account?: string }) => {
+    const temporal = await connectTemporal(flags);
+    try {
+      const id = trackingSweeperId(
+        accountScope(queuePrefix(temporal.target.queues), flags.account ?? DEFAULT_ACCOUNT),
+      );
+      let status: SweeperStatus;
+      try {
+        status = await temporal.client.workflow.getHandle(id).query(sweeperStatusQuery);
+      } catch (err) {
+        if (!(err instanceof WorkflowNotFoundError)) throw err;
+        throw new CommandError(
+          `${id} is not running: start a worker (it ensures the sweeper)`,
+          'NOT_FOUND',
+          1,
+        );
+      }
+      const health = status.webhooks;
+      if (flags.json === true) {
+        printJson({ sweeper: id, everySeconds: status.settings.everySeconds, webhooks: health });
+        return;
+      }
+      if (health === undefined) {
+        printLines([
+          `${id}: no webhook health yet (the sweeper takes it up when it next continues as new)`,
+        ]);
+        return;
+      }
+      printLines(healthLines(id, status.settings.everySeconds, health));
+    } finally {
+      await temporal.close();
+    }
+  });
+}
+
+function healthLines(id: string, everySeconds: number, h: WebhookHealthView): string[] {
+  const lines = [
+    `${id}: webhooks ${h.mode}` +
+      (h.gapSeconds > 0
+        ? `, news only by sweeps for ${h.gapSeconds} s (since ${h.pollOnlySince ?? '-'}; bound ${h.gapBoundSeconds ?? '-'} s)`
+        : '') +
+      (h.failingSince !== undefined ? `, acknowledgements failing since ${h.failingSince}` : ''),
+    `worst case: a change reaches its order within ${h.worstCaseSeconds} s (sweeps every ${everySeconds} s; pushes, when they work, within seconds)`,
+    `changes first seen by a sweep: ${h.polledChanges}; registrations sent: ${h.registrations}` +
+      (h.lastRegistration !== undefined
+        ? ` (last ${h.lastRegistration.at}, ${h.lastRegistration.ok ? 'ok' : `failed: ${h.lastRegistration.error ?? ''}`})`
+        : '') +
+      (h.nextRepairAt !== undefined ? `; next repair ${h.nextRepairAt}` : ''),
+  ];
+  for (const [topic, t] of Object.entries(h.topics)) {
+    lines.push(
+      `  ${topic}: ${t.accepted} accepted, ${t.failed} failed` +
+        (t.lastAcceptedAt !== undefined ? `, last ${t.lastAcceptedAt}` : ''),
+    );
+  }
+  return lines;
 }

@@ -37,6 +37,7 @@ import {
   temporalTarget,
   type TemporalFlags,
 } from '../temporal.js';
+import { webhookRepairOptions } from '../webhookRepair.js';
 
 interface WorkerFlags extends TemporalFlags {
   trackingSweeper: boolean;
@@ -147,6 +148,7 @@ export function register(program: Command): void {
               everySeconds: config.TRACKING_EVERY_SECONDS,
               staleAfterHours: config.TRACKING_STALE_AFTER_HOURS,
               missingAfterMinutes: config.TRACKING_MISSING_AFTER_MINUTES,
+              webhooks: webhookRepairOptions(config),
             },
           }),
         },

@@ -17,6 +17,7 @@ import { registerSettingsControlRoutes } from './routes/settingsControls.js';
 import { registerShopRoutes } from './routes/shops.js';
 import { registerWaybillRoutes } from './routes/waybill.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
+import { registerWebhookControlRoutes } from './routes/webhookControls.js';
 import { SandboxRouter } from './routing.js';
 import { DEFAULT_SANDBOX_OPTIONS, Sandbox } from './sandbox.js';
 import type { SandboxOptions } from './host.js';
@@ -111,5 +112,6 @@ export function buildApp(sandbox: Sandbox): FastifyInstance {
   registerOrderControlRoutes(app, sandbox);
   registerSettingsControlRoutes(app, sandbox);
   registerCatalogueEventControlRoutes(app, sandbox);
+  registerWebhookControlRoutes(app, sandbox);
   return app;
 }

@@ -42,6 +42,11 @@ export interface WebhookSubscription {
   enabled: boolean;
   /** Why the auto-close rule closed the topic. */
   closedReason?: string;
+  /**
+   * Why pushes of this topic are paused (POST /__sandbox/webhooks/pause): nothing is pushed until
+   * the topic is set to ENABLE again, as the vendor does once a receiver fails half the time.
+   */
+  pausedReason?: string;
   /** Delivery outcomes per hour (key: epoch hour). */
   hourly: Record<string, { ok: number; failed: number }>;
 }
@@ -75,6 +80,8 @@ export interface SandboxAccount {
   myProducts: string[];
   /** This account's own settings; the others follow the sandbox's defaults. */
   settings?: Partial<SandboxSettings>;
+  /** A supplier that pushes nothing at all: webhook/set is taken, no push is ever sent. */
+  webhooksMuted?: boolean;
 }
 
 export interface OrderLine {

@@ -50,7 +50,7 @@ export class WebhookDispatcher {
    * when the topic is not enabled (never set, cancelled or auto-closed).
    */
   enqueue(openId: string, topic: WebhookTopic, message: WebhookMessage): string | undefined {
-    if (!this.subscription(openId, topic)?.enabled) return undefined;
+    if (!this.pushing(openId, topic)) return undefined;
     const messageId = randomUUID().replace(/-/g, '');
     const { type, messageType, params } = message;
     this.sandbox.state.outbox.push({
@@ -80,6 +80,13 @@ export class WebhookDispatcher {
     const agent = this.agent;
     this.agent = undefined;
     void agent?.destroy().catch(() => undefined);
+  }
+
+  /** Whether the topic pushes now: enabled, not paused, the account not muted. */
+  private pushing(openId: string, topic: WebhookTopic): boolean {
+    const sub = this.subscription(openId, topic);
+    const muted = this.sandbox.state.accounts[openId]?.webhooksMuted === true;
+    return sub?.enabled === true && sub.pausedReason === undefined && !muted;
   }
 
   /** The topic's subscription after applying the auto-close rule. */
@@ -115,8 +122,8 @@ export class WebhookDispatcher {
         continue;
       }
       const sub = this.subscription(delivery.openId, delivery.topic);
-      if (!sub?.enabled) {
-        // Cancelled or auto-closed: the supplier stops pushing to that topic.
+      if (!sub?.enabled || !this.pushing(delivery.openId, delivery.topic)) {
+        // Cancelled, auto-closed or paused: the supplier stops pushing to that topic.
         this.remove(delivery);
         continue;
       }
