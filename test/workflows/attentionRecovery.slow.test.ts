@@ -48,6 +48,7 @@ type AttentionKind =
   | 'retriesExhausted'
   | 'doubtfulAnswer'
   | 'lookUpFailed'
+  | 'dailyQuota'
   | 'keyRefused'
   | 'noTokenSince'
   | 'noLogisticsLine'
@@ -68,10 +69,11 @@ const ATTENTION_SITES: Record<string, { places: number; kinds: AttentionKind[] }
   'src/order/order.ts': { places: 2, kinds: [] },
   'src/dispute/disputeCase.ts': { places: 1, kinds: [] },
   // supplierStep: doubtful answers, any other failure (a refusal with its code, or transient
-  // failures past their attempts), a look-up that keeps failing; supplierCall: a refusal.
+  // failures past their attempts), a look-up that keeps failing, a used-up daily quota (until it
+  // resets); supplierCall: a refusal.
   'src/durable/supplierStep.ts': {
-    places: 4,
-    kinds: ['supplierRefusal', 'retriesExhausted', 'doubtfulAnswer', 'lookUpFailed'],
+    places: 5,
+    kinds: ['supplierRefusal', 'retriesExhausted', 'doubtfulAnswer', 'lookUpFailed', 'dailyQuota'],
   },
   'src/durable/tokenWait.ts': { places: 1, kinds: ['keyRefused', 'noTokenSince'] },
   'src/order/steps/plan.ts': { places: 2, kinds: ['noLogisticsLine', 'noStorageWithStock'] },
@@ -326,6 +328,41 @@ const RECOVERIES: Record<Exclude<AttentionKind, 'disputeNoReason'>, () => Promis
     }
   },
 
+  /**
+   * The account's daily quota is used up: the order stops saying so, with a timer until the reset
+   * that moves it on by itself; resume tries sooner. Created once.
+   */
+  async dailyQuota() {
+    const { openId } = h.account;
+    const before = await accountStats(openId);
+    await injectFault({ path: CREATE, kind: 'quota', openId });
+    try {
+      const { number, handle } = await submit(h, flowB());
+      const s = await stopped(handle);
+      expect(s.error).toMatchObject({ step: 'createOrderV3', code: SupplierCode.QuotaUsedUp });
+      expect(s.error?.message).toMatch(/quota/i);
+      expect(s.error?.requestId).toMatch(/\w+/);
+      expect(s.waitingFor).toMatch(
+        /^the account's daily request quota is used up until it resets at \d{4}-.*Z; dropflow tries createOrderV3 again by itself then — resume to try sooner, or cancel/,
+      );
+      // Bounded: a timer until the next 00:00 UTC (at most a day) is what moves it on.
+      const resetAt = Date.parse(/resets at (\S+);/.exec(s.waitingFor!)![1]!);
+      const nextUtcDay = new Date();
+      nextUtcDay.setUTCHours(24, 0, 0, 0);
+      expect(Math.abs(resetAt - nextUtcDay.getTime())).toBeLessThan(60_000);
+      expect(await longestTimerMs(handle)).toBeGreaterThan(resetAt - Date.now() - 60_000);
+
+      expect((await orders.resume(number, { by: 'test' })).accepted).toBe(true);
+      const done = await reaches(handle, Stage.AWAITING_SHIPMENT);
+      expect(after(done)).toContain(Stage.PAID);
+      const now = await accountStats(openId);
+      expect(now.ordersCreated - before.ordersCreated).toBe(1);
+      expect(now.payments - before.payments).toBe(1);
+    } finally {
+      await clearFaults(openId);
+    }
+  },
+
   /** Defined with its own account below (a key the supplier does not know yet). */
   keyRefused: () => keyRefusedCase(),
 
@@ -550,6 +587,18 @@ describe('each kind, recovered by the action it names', () => {
     it(kind, recover, 300_000);
   }
 });
+
+/** The longest timer the workflow started (ms). */
+async function longestTimerMs(handle: WorkflowHandle): Promise<number> {
+  const { events } = await handle.fetchHistory();
+  return Math.max(
+    0,
+    ...(events ?? []).map((e) => {
+      const t = e.timerStartedEventAttributes?.startToFireTimeout;
+      return t == null ? 0 : Number(t.seconds ?? 0) * 1_000;
+    }),
+  );
+}
 
 // ---- disputes as an operator acts on them ---------------------------------------------------
 
