@@ -32,7 +32,7 @@ import {
 
 import { DEFAULT_ACCOUNT, type AccountDirectory } from '../accounts/contract.js';
 import { formatIssues, type FieldIssue } from '../supplier/errors.js';
-import { accountStartOptions } from '../temporal/accountStart.js';
+import { accountStartOptions, accountVisibilityFilter } from '../temporal/accountStart.js';
 import {
   FulfillmentFlow,
   FulfillmentStage,
@@ -187,6 +187,8 @@ export interface SubmitResult {
 
 export interface ListOptions {
   stage?: Stage;
+  /** Only the orders of this supplier account (default: every account's). */
+  account?: string;
   /** At most this many orders, newest first (default 100). */
   limit?: number;
 }
@@ -198,6 +200,8 @@ export interface OrderSummary {
   stage: string | undefined;
   flow: string | undefined;
   svcOrderId: string | undefined;
+  /** Its supplier account (runs from before accounts were data: `default`). */
+  account: string;
   needsAttention: boolean;
   /** The workflow execution's status: Running, Completed, Failed, … */
   executionStatus: string;
@@ -247,6 +251,11 @@ export class OrderClient {
   /** This client, addressing the orders of `account` by number. */
   forAccount(account: string): OrderClient {
     return new OrderClient(this.client, this.queues, { ...this.options, account });
+  }
+
+  /** The workflow id of order `orderNumber` of this client's account: what by-number calls address. */
+  workflowIdOf(orderNumber: string): string {
+    return orderWorkflowId(orderNumber, this.account);
   }
 
   /**
@@ -366,6 +375,7 @@ export class OrderClient {
       if (!isStage(options.stage)) throw new Error(`unknown stage ${String(options.stage)}`);
       clauses.push(`${FulfillmentStage.name} = '${options.stage}'`);
     }
+    if (options.account !== undefined) clauses.push(accountVisibilityFilter(options.account));
     const out: OrderSummary[] = [];
     if (limit <= 0) return out;
     const query = clauses.join(' AND ');
@@ -430,7 +440,7 @@ export class OrderClient {
     action: string,
     send: (handle: WorkflowHandle) => Promise<WorkflowUpdateHandle<ActionResult>>,
   ): Promise<ActionResult> {
-    const handle = this.client.workflow.getHandle(orderWorkflowId(orderNumber, this.account));
+    const handle = this.client.workflow.getHandle(this.workflowIdOf(orderNumber));
     let accepted = false;
     try {
       return await this.answered(orderNumber, { action, accepted: () => accepted }, async () => {
@@ -483,7 +493,7 @@ export class OrderClient {
       if ('action' in asked && asked.accepted()) {
         throw new OrderActionUnderWayError(orderNumber, asked.action, Math.round((ms ?? 0) / 1000));
       }
-      const reason = await whyUnanswered(this.client, orderWorkflowId(orderNumber, this.account));
+      const reason = await whyUnanswered(this.client, this.workflowIdOf(orderNumber));
       throw new OrderUnansweredError(orderNumber, asked, reason);
     }
   }
@@ -493,7 +503,7 @@ export class OrderClient {
     fn: (handle: WorkflowHandle) => Promise<T>,
   ): Promise<T> {
     try {
-      return await fn(this.client.workflow.getHandle(orderWorkflowId(orderNumber, this.account)));
+      return await fn(this.client.workflow.getHandle(this.workflowIdOf(orderNumber)));
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) {
         throw new OrderNotFoundError(orderNumber, this.account);
@@ -519,6 +529,7 @@ function summarize(info: WorkflowExecutionInfo): OrderSummary {
     stage: sa.get(FulfillmentStage),
     flow: sa.get(FulfillmentFlow),
     svcOrderId: sa.get(SvcOrderId),
+    account: sa.get(SupplierAccount) ?? DEFAULT_ACCOUNT,
     needsAttention: sa.get(NeedsAttention) ?? false,
     executionStatus: info.status.name,
     startedAt: info.startTime.toISOString(),

@@ -1,13 +1,17 @@
-/** `dropflow list [--stage S] [--limit N] [--json]`: orders from visibility, newest first. */
+/**
+ * `dropflow list [--stage S] [--account A] [--limit N] [--json]`: orders from visibility, newest
+ * first, each with its supplier account.
+ */
 import { InvalidArgumentError, type Command } from 'commander';
 
 import { Stage } from '../../order/contract.js';
 import { isStage } from '../../client/orderClient.js';
 import { nonNegativeInt } from '../options.js';
 import { printJson, printLines } from '../output.js';
+import { accountOption, orderAccount, type AccountFlags } from '../orderAccount.js';
 import { temporalOptions, withOrders, type TemporalFlags } from '../temporal.js';
 
-interface ListFlags extends TemporalFlags {
+interface ListFlags extends TemporalFlags, AccountFlags {
   stage?: Stage;
   limit: number;
   json?: boolean;
@@ -23,9 +27,12 @@ function stageOption(value: string): Stage {
 
 export function register(program: Command): void {
   temporalOptions(
-    program
-      .command('list')
-      .description('list orders (from the FulfillmentStage, SvcOrderId, … search attributes)')
+    accountOption(
+      program
+        .command('list')
+        .description('list orders (from the FulfillmentStage, SvcOrderId, … search attributes)'),
+      "only the orders of this supplier account (default: every account's)",
+    )
       .option(
         '--stage <stage>',
         'only orders in this stage (RECEIVED, NEEDS_ATTENTION, …)',
@@ -34,17 +41,23 @@ export function register(program: Command): void {
       .option('--limit <n>', 'at most this many', nonNegativeInt, 100)
       .option('--json', 'print the orders as one JSON document'),
   ).action(async (flags: ListFlags) => {
+    const account = flags.account === undefined ? undefined : (await orderAccount(flags)).id;
     const found = await withOrders(flags, (orders) =>
-      orders.list({ ...(flags.stage !== undefined && { stage: flags.stage }), limit: flags.limit }),
+      orders.list({
+        ...(flags.stage !== undefined && { stage: flags.stage }),
+        ...(account !== undefined && { account }),
+        limit: flags.limit,
+      }),
     );
     if (flags.json === true) {
       printJson(found);
       return;
     }
     const table = [
-      ['ORDER', 'STAGE', 'FLOW', 'SVC ORDER', 'ATTENTION', 'WORKFLOW', 'STARTED'],
+      ['ORDER', 'ACCOUNT', 'STAGE', 'FLOW', 'SVC ORDER', 'ATTENTION', 'WORKFLOW', 'STARTED'],
       ...found.map((o) => [
         o.orderNumber,
+        o.account,
         o.stage ?? '-',
         o.flow ?? '-',
         o.svcOrderId ?? '-',
