@@ -10,10 +10,10 @@
  *   doubt keeps cancel shut.
  * - A read is simply sent again.
  * - Busy, rate-limited and quota answers are waited out (growing pauses; a quota until its reset)
- *   and never spend attempts. An order or a dispute waits out a used-up daily quota at
- *   NEEDS_ATTENTION, saying so, and goes on by itself when it resets. A call dropflow's own pacing held back waits for its slot, no more;
- *   a call that found no access token waits for the token (tokenWait.ts). Other transient
- *   failures are tried a few times.
+ *   and never spend attempts; an order or a dispute waits out a used-up daily quota at
+ *   NEEDS_ATTENTION, saying so, and goes on by itself when it resets. A call dropflow's own
+ *   pacing held back waits for its slot, no more; a call that found no access token waits for the
+ *   token (tokenWait.ts). Other transient failures are tried a few times.
  * - Whatever else fails — a look-up included — stops at NEEDS_ATTENTION with the step, the
  *   supplier's code, message and requestId; `resume` goes on from there (looking up first when
  *   the outcome is still unknown). A refusal the caller handles (`expected`) is returned to it.
