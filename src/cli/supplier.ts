@@ -2,30 +2,42 @@
  * A supplier client for commands that already talk to Temporal: it takes the account's access
  * token from the account's session workflow, as workers and gateways do, so it costs no token
  * call of its own (the supplier answers getAccessToken about once per 5 minutes per account). A
- * worker of the account must be running. The supplier is SUPPLIER_BASE_URL, else the one of the
- * running `dropflow dev` whose Temporal the command uses, else the local sandbox.
+ * worker of the account must be running. The supplier is the account's base URL (the registry's),
+ * else SUPPLIER_BASE_URL, else the one of the running `dropflow dev` whose Temporal the command
+ * uses, else the local sandbox.
  */
 import { resolve } from 'node:path';
 
 import { setTimeout as sleep } from 'node:timers/promises';
 
+import { DEFAULT_ACCOUNT } from '../accounts/contract.js';
 import type { Config } from '../config.js';
 import { SupplierClient } from '../supplier/client.js';
 import { SupplierCode, SupplierError } from '../supplier/errors.js';
 import { SessionTokenSource } from '../session/sessionTokens.js';
 import { readDevState } from './devState.js';
+import type { NamedAccount } from './orderAccount.js';
 import type { TemporalClient } from './temporal.js';
 
-export function sessionSupplier(temporal: TemporalClient, config: Config): SupplierClient {
+export function sessionSupplier(
+  temporal: TemporalClient,
+  config: Config,
+  account: NamedAccount = { id: DEFAULT_ACCOUNT },
+): SupplierClient {
   const dev =
     temporal.target.source === 'dev' ? readDevState(resolve(config.DROPFLOW_DATA_DIR)) : undefined;
   return new SupplierClient({
     baseUrl:
-      config.SUPPLIER_BASE_URL ?? dev?.urls.supplier ?? `http://127.0.0.1:${config.SANDBOX_PORT}`,
+      account.baseUrl ??
+      config.SUPPLIER_BASE_URL ??
+      dev?.urls.supplier ??
+      `http://127.0.0.1:${config.SANDBOX_PORT}`,
     // Unused while the session hands out tokens; the client wants one.
     apiKey: config.SUPPLIER_API_KEY ?? config.SANDBOX_API_KEY,
     ratePerSecond: config.SUPPLIER_RATE_PER_SECOND,
-    tokens: new SessionTokenSource(temporal.client, temporal.target.queues),
+    tokens: new SessionTokenSource(temporal.client, temporal.target.queues, {
+      account: { id: account.id },
+    }),
   });
 }
 

@@ -32,7 +32,7 @@ import {
 
 import { DEFAULT_ACCOUNT, type AccountDirectory } from '../accounts/contract.js';
 import { formatIssues, type FieldIssue } from '../supplier/errors.js';
-import { accountStartOptions } from '../temporal/accountStart.js';
+import { accountStartOptions, accountVisibilityFilter } from '../temporal/accountStart.js';
 import {
   FulfillmentFlow,
   FulfillmentStage,
@@ -194,6 +194,8 @@ export interface ListOptions {
   stage?: Stage;
   /** Only orders that missed a deadline (SlaBreached; docs/delivery-promises.md). */
   late?: boolean;
+  /** Only the orders of this supplier account (default: every account's). */
+  account?: string;
   /** At most this many orders, newest first (default 100). */
   limit?: number;
 }
@@ -205,6 +207,8 @@ export interface OrderSummary {
   stage: string | undefined;
   flow: string | undefined;
   svcOrderId: string | undefined;
+  /** Its supplier account (runs from before accounts were data: `default`). */
+  account: string;
   needsAttention: boolean;
   /** The deadlines the order missed (SlaBreached), when it missed any. */
   late?: string[];
@@ -263,6 +267,11 @@ export class OrderClient {
   /** This client, addressing the orders of `account` by number. */
   forAccount(account: string): OrderClient {
     return new OrderClient(this.client, this.queues, { ...this.options, account });
+  }
+
+  /** The workflow id of order `orderNumber` of this client's account: what by-number calls address. */
+  workflowIdOf(orderNumber: string): string {
+    return orderWorkflowId(orderNumber, this.account);
   }
 
   /**
@@ -388,6 +397,7 @@ export class OrderClient {
       clauses.push(`${FulfillmentStage.name} = '${options.stage}'`);
     }
     if (options.late === true) clauses.push(LATE_ORDERS);
+    if (options.account !== undefined) clauses.push(accountVisibilityFilter(options.account));
     const out: OrderSummary[] = [];
     if (limit <= 0) return out;
     const query = clauses.join(' AND ');
@@ -452,7 +462,7 @@ export class OrderClient {
     action: string,
     send: (handle: WorkflowHandle) => Promise<WorkflowUpdateHandle<ActionResult>>,
   ): Promise<ActionResult> {
-    const handle = this.client.workflow.getHandle(orderWorkflowId(orderNumber, this.account));
+    const handle = this.client.workflow.getHandle(this.workflowIdOf(orderNumber));
     let accepted = false;
     try {
       return await this.answered(orderNumber, { action, accepted: () => accepted }, async () => {
@@ -505,7 +515,7 @@ export class OrderClient {
       if ('action' in asked && asked.accepted()) {
         throw new OrderActionUnderWayError(orderNumber, asked.action, Math.round((ms ?? 0) / 1000));
       }
-      const reason = await whyUnanswered(this.client, orderWorkflowId(orderNumber, this.account));
+      const reason = await whyUnanswered(this.client, this.workflowIdOf(orderNumber));
       throw new OrderUnansweredError(orderNumber, asked, reason);
     }
   }
@@ -515,7 +525,7 @@ export class OrderClient {
     fn: (handle: WorkflowHandle) => Promise<T>,
   ): Promise<T> {
     try {
-      return await fn(this.client.workflow.getHandle(orderWorkflowId(orderNumber, this.account)));
+      return await fn(this.client.workflow.getHandle(this.workflowIdOf(orderNumber)));
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) {
         throw new OrderNotFoundError(orderNumber, this.account);
@@ -541,6 +551,7 @@ function summarize(info: WorkflowExecutionInfo): OrderSummary {
     stage: sa.get(FulfillmentStage),
     flow: sa.get(FulfillmentFlow),
     svcOrderId: sa.get(SvcOrderId),
+    account: sa.get(SupplierAccount) ?? DEFAULT_ACCOUNT,
     needsAttention: sa.get(NeedsAttention) ?? false,
     ...((sa.get(SlaBreached)?.length ?? 0) > 0 && { late: sa.get(SlaBreached) }),
     executionStatus: info.status.name,

@@ -59,6 +59,8 @@ const DISPUTE_LAG_MS = 60_000;
 export class DisputeCase implements StepHost, OutboxHost {
   readonly status: DisputeStatus;
   readonly supplierLagMs = DISPUTE_LAG_MS;
+  /** A used-up daily quota stops the dispute, saying so, until it resets. */
+  readonly quotaStops = true;
   private createSent = false;
   private sent: CreateSent | undefined;
   private id: DisputeId | undefined;

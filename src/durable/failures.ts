@@ -95,6 +95,19 @@ export function isThrottled(f: SupplierFailure | undefined): boolean {
   );
 }
 
+/**
+ * The account's daily quota is used up (supplier/errors.ts classify: its message, 1600201): nothing
+ * helps before its reset, `retryAfterMs` away. Known by the code, or by a wait longer than any
+ * backoff, which only a quota asks for.
+ */
+export function isDailyQuota(f: SupplierFailure | undefined): boolean {
+  if (f?.type !== FailureType.Retryable) return false;
+  if (f.details.paced === true || f.details.noToken === true) return false;
+  return (
+    f.details.code === SupplierCode.QuotaUsedUp || (f.details.retryAfterMs ?? 0) > MAX_BACKOFF_MS
+  );
+}
+
 /** Whether trying again later may succeed (5xx, a reset before sending, an activity timeout). */
 export function isTransient(err: unknown): boolean {
   if (unknownAccount(err)) return false;

@@ -23,6 +23,12 @@ export interface StepHost {
   waitFor(what: string): void;
   /** It no longer waits for that. */
   doneWaiting(): void;
+  /**
+   * A used-up daily quota stops the workflow at NEEDS_ATTENTION until it resets (an order, a
+   * dispute: what operators follow). Without it the step waits the quota out (a checkout batch,
+   * whose orders show their own wait).
+   */
+  readonly quotaStops?: boolean;
   /** How long the supplier's own view may trail what it did. */
   readonly supplierLagMs: number;
   /**

@@ -10,20 +10,29 @@
  *   doubt keeps cancel shut.
  * - A read is simply sent again.
  * - Busy, rate-limited and quota answers are waited out (growing pauses; a quota until its reset)
- *   and never spend attempts. A call dropflow's own pacing held back waits for its slot, no more;
- *   a call that found no access token waits for the token (tokenWait.ts). Other transient
- *   failures are tried a few times.
+ *   and never spend attempts; an order or a dispute waits out a used-up daily quota at
+ *   NEEDS_ATTENTION, saying so, and goes on by itself when it resets. A call dropflow's own
+ *   pacing held back waits for its slot, no more; a call that found no access token waits for the
+ *   token (tokenWait.ts). Other transient failures are tried a few times.
  * - Whatever else fails — a look-up included — stops at NEEDS_ATTENTION with the step, the
  *   supplier's code, message and requestId; `resume` goes on from there (looking up first when
  *   the outcome is still unknown). A refusal the caller handles (`expected`) is returned to it.
  *
  * No activity failure ever fails the workflow.
  */
-import { ActivityFailure, metricMeter, patched, sleep } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  CancellationScope,
+  isCancellation,
+  metricMeter,
+  patched,
+  sleep,
+} from '@temporalio/workflow';
 import {
   backoff,
   failureInfo,
   failureOf,
+  isDailyQuota,
   isThrottled,
   isTransient,
   mayHaveActed,
@@ -123,6 +132,10 @@ export async function supplierStep<T>(o: StepHost, step: SupplierStep<T>): Promi
         await waitForToken(o, step, f.details);
         continue;
       }
+      if (stopsForQuota(o, f)) {
+        await stopUntilReset(o, step.name, f!);
+        continue;
+      }
       if (isThrottled(f)) {
         await waitOut(o, f!, heldForSlot(f!) ? 0 : ++throttled);
         waited = true;
@@ -180,6 +193,10 @@ export async function settleOutcome<T>(
         await waitForToken(o, { name: `${name} look-up`, cancellable: false }, f.details);
         continue;
       }
+      if (askPerson && stopsForQuota(o, f)) {
+        await stopUntilReset(o, `${name} look-up`, f!);
+        continue;
+      }
       if (isThrottled(f)) {
         await waitOut(o, f!, heldForSlot(f!) ? 0 : ++throttled);
         continue;
@@ -224,6 +241,47 @@ function heldForSlot(f: SupplierFailure): boolean {
 /** No access token (never sent): it waits for the token (tokenWait.ts). */
 function waitsForToken(f: SupplierFailure): boolean {
   return f.details.noToken === true && patched(Patch.TokenWait);
+}
+
+/** The account's daily quota is used up, and the host stops for it (see StepHost.quotaStops). */
+function stopsForQuota(o: StepHost, f: SupplierFailure | undefined): boolean {
+  return o.quotaStops === true && isDailyQuota(f) && patched(Patch.QuotaStop);
+}
+
+/** Even a quota that resets in a moment is not asked about again sooner. */
+const MIN_QUOTA_STOP_MS = 1_000;
+
+/**
+ * NEEDS_ATTENTION, named by the quota's answer, until the quota resets (a timer) or an operator
+ * resumes; either way the step is tried again.
+ */
+async function stopUntilReset(o: StepHost, step: string, f: SupplierFailure): Promise<void> {
+  const ms = Math.max(f.details.retryAfterMs ?? 0, MIN_QUOTA_STOP_MS);
+  const resetAt = new Date(new Date().getTime() + ms).toISOString();
+  // Set by the timer while the stop waits (an object: the compiler cannot see that).
+  const quota = { reset: false };
+  const scope = new CancellationScope();
+  const timer = scope
+    .run(() => sleep(ms))
+    .then(
+      () => {
+        quota.reset = true;
+      },
+      (err: unknown) => {
+        if (!isCancellation(err)) throw err;
+      },
+    );
+  try {
+    await o.needsAttention(
+      failureInfo(step, f),
+      `the account's daily request quota is used up until it resets at ${resetAt}; dropflow tries ${step} again by itself then — resume to try sooner, or cancel`,
+      { until: () => quota.reset },
+    );
+  } finally {
+    scope.cancel();
+  }
+  await timer;
+  if (quota.reset) o.note(`the daily quota has reset; trying ${step} again`);
 }
 
 /**

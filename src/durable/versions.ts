@@ -102,4 +102,11 @@ export const Patch = {
    * start of a run: a sweeper running before it takes it when it next continues as new.
    */
   WebhookHealth: 'webhook-health-2026-11',
+  /**
+   * A used-up daily quota stops an order or a dispute at NEEDS_ATTENTION (step, code, message,
+   * requestId) until the quota resets, a timer it goes on from by itself, or until resumed
+   * (durable/supplierStep.ts); before, it slept until the reset at its working stage, which named
+   * no reason. Asked where such an answer is met.
+   */
+  QuotaStop: 'quota-stop-2026-11',
 } as const;

@@ -297,6 +297,9 @@ export class Order implements StepHost, OutboxHost {
     this.view.record({ payId });
   }
 
+  /** A used-up daily quota stops the order, saying so, until it resets. */
+  readonly quotaStops = true;
+
   get supplierLagMs(): number {
     return (this.input.fulfillment.supplierLagSeconds ?? DEFAULT_SUPPLIER_LAG_SECONDS) * 1_000;
   }

@@ -18,21 +18,28 @@ import { OrderClient } from '../../src/client/orderClient.js';
 import { cancelDisputeWorkflow, openDispute } from '../../src/client/disputeClient.js';
 import { disputeStatusQuery } from '../../src/dispute/contract.js';
 import {
+  orderWorkflowId,
   resumeUpdate,
   Stage,
   StaleReason,
   statusQuery,
   supplierEventSignal,
   supplierStatusSignal,
-  type OrderStatus,
 } from '../../src/order/contract.js';
 import { SupplierClient } from '../../src/supplier/client.js';
 import { SupplierCode } from '../../src/supplier/errors.js';
 import { queuePrefix } from '../../src/temporal/taskQueues.js';
 import { changeSettings, expireTokens } from '../sandbox/controls.js';
 import { eventually } from '../support/eventually.js';
-import { nameScenario } from '../support/histories.js';
 import { useOrderHarness, type OrderHarness } from '../support/orders.js';
+import {
+  after,
+  expectOnceEach,
+  reaches,
+  stopAndRecover,
+  stopped,
+  submitOrder,
+} from '../support/recovery.js';
 import {
   accountStats,
   clearFaults,
@@ -48,6 +55,7 @@ type AttentionKind =
   | 'retriesExhausted'
   | 'doubtfulAnswer'
   | 'lookUpFailed'
+  | 'dailyQuota'
   | 'keyRefused'
   | 'noTokenSince'
   | 'noLogisticsLine'
@@ -68,10 +76,11 @@ const ATTENTION_SITES: Record<string, { places: number; kinds: AttentionKind[] }
   'src/order/order.ts': { places: 2, kinds: [] },
   'src/dispute/disputeCase.ts': { places: 1, kinds: [] },
   // supplierStep: doubtful answers, any other failure (a refusal with its code, or transient
-  // failures past their attempts), a look-up that keeps failing; supplierCall: a refusal.
+  // failures past their attempts), a look-up that keeps failing, a used-up daily quota (until it
+  // resets); supplierCall: a refusal.
   'src/durable/supplierStep.ts': {
-    places: 4,
-    kinds: ['supplierRefusal', 'retriesExhausted', 'doubtfulAnswer', 'lookUpFailed'],
+    places: 5,
+    kinds: ['supplierRefusal', 'retriesExhausted', 'doubtfulAnswer', 'lookUpFailed', 'dailyQuota'],
   },
   'src/durable/tokenWait.ts': { places: 1, kinds: ['keyRefused', 'noTokenSince'] },
   'src/order/steps/plan.ts': { places: 2, kinds: ['noLogisticsLine', 'noStorageWithStock'] },
@@ -152,56 +161,8 @@ beforeAll(() => {
 type Stats = Awaited<ReturnType<typeof accountStats>>;
 const calls = (s: Stats, path: string) => s.calls[path] ?? 0;
 
-/** Submits as `dropflow submit` does. */
-async function submit(harness: OrderHarness, raw: Record<string, unknown>) {
-  const client = new OrderClient(harness.client, harness.queues);
-  nameScenario(`order:${String(raw.orderNumber)}`);
-  const result = await client.submit(raw);
-  expect(result.outcome).toBe('started');
-  return {
-    number: String(raw.orderNumber),
-    handle: harness.client.workflow.getHandle(result.workflowId),
-  };
-}
-
 function flowB(overrides: Record<string, unknown> = {}, fulfillment: Record<string, unknown> = {}) {
   return { ...usOrder(), ...overrides, fulfillment: { flow: 'B', ...fulfillment } };
-}
-
-/** The order stopped at NEEDS_ATTENTION (and says what moves it on): its status. */
-function stopped(handle: WorkflowHandle, timeoutMs = 120_000): Promise<OrderStatus> {
-  return eventually(
-    `${handle.workflowId} at NEEDS_ATTENTION`,
-    () => handle.query(statusQuery),
-    (s) => {
-      if (s.stage === Stage.CANCELLED || s.stage === Stage.COMPLETED) {
-        throw new Error(`order ended ${s.stage} before it stopped`);
-      }
-      return s.stage === Stage.NEEDS_ATTENTION && s.waitingFor !== undefined;
-    },
-    timeoutMs,
-  );
-}
-
-/** The order left NEEDS_ATTENTION and reached `stage` without stopping again. */
-function reaches(handle: WorkflowHandle, stage: Stage, timeoutMs = 120_000): Promise<OrderStatus> {
-  return eventually(
-    `${handle.workflowId} at ${stage}`,
-    () => handle.query(statusQuery),
-    (s) => {
-      if (s.stage === Stage.CANCELLED && stage !== Stage.CANCELLED) {
-        throw new Error(`order ended CANCELLED waiting for ${stage}`);
-      }
-      return s.stage === stage;
-    },
-    timeoutMs,
-  );
-}
-
-/** Stages after the last NEEDS_ATTENTION: the order went on, and did not stop again. */
-function after(s: OrderStatus): Stage[] {
-  const stages = s.timeline.map((t) => t.stage);
-  return stages.slice(stages.lastIndexOf(Stage.NEEDS_ATTENTION) + 1);
 }
 
 const waybill = () => ({
@@ -211,29 +172,32 @@ const waybill = () => ({
   contentBase64: Buffer.from('%PDF-1.4 label').toString('base64'),
 });
 
+/** `resume`, as `dropflow resume` sends it: accepted. */
+const resumeIt = async (number: string) => {
+  expect((await orders.resume(number, { by: 'test' })).accepted).toBe(true);
+};
+
+/** `amend` with these changes, as `dropflow amend` sends it: accepted. */
+const amendWith = (order: Record<string, unknown>) => async (number: string) => {
+  expect((await orders.amend(number, { order, by: 'test' })).accepted).toBe(true);
+};
+
 const RECOVERIES: Record<Exclude<AttentionKind, 'disputeNoReason'>, () => Promise<void>> = {
   /** A refusal with its code before the supplier has the order: amend. */
   async supplierRefusal() {
-    const before = await accountStats(h.account.openId);
-    const { number, handle } = await submit(
-      h,
-      flowB({ products: [{ vid: 'P9999-V9', quantity: 2 }] }),
-    );
-    const s = await stopped(handle);
-    expect(s.error).toMatchObject({ step: 'createOrderV3', code: SupplierCode.ParamError });
-    expect(s.error?.requestId).toMatch(/\w+/);
-    expect(s.waitingFor).toMatch(/^amend the order \(field products\[0\]\.vid\) or cancel/);
-
-    const answer = await orders.amend(number, {
-      order: { products: [{ vid: 'P0001-V1', quantity: 2 }] },
-      by: 'test',
+    const r = await stopAndRecover({
+      harness: h,
+      raw: flowB({ products: [{ vid: 'P9999-V9', quantity: 2 }] }),
+      stop: (s) => {
+        expect(s.error).toMatchObject({ step: 'createOrderV3', code: SupplierCode.ParamError });
+        expect(s.error?.requestId).toMatch(/\w+/);
+        expect(s.waitingFor).toMatch(/^amend the order \(field products\[0\]\.vid\) or cancel/);
+      },
+      recover: amendWith({ products: [{ vid: 'P0001-V1', quantity: 2 }] }),
     });
-    expect(answer.accepted).toBe(true);
-    const done = await reaches(handle, Stage.AWAITING_SHIPMENT);
-    expect(after(done)).toContain(Stage.PAID);
-    const now = await accountStats(h.account.openId);
-    expect(now.ordersCreated - before.ordersCreated).toBe(1);
-    expect(calls(now, PAY) - calls(before, PAY)).toBe(1);
+    expect(after(r.done)).toContain(Stage.PAID);
+    expect(r.now.ordersCreated - r.before.ordersCreated).toBe(1);
+    expect(calls(r.now, PAY) - calls(r.before, PAY)).toBe(1);
   },
 
   /** A read that keeps failing past its attempts: resume once the supplier answers. */
@@ -243,21 +207,21 @@ const RECOVERIES: Record<Exclude<AttentionKind, 'disputeNoReason'>, () => Promis
     try {
       const raw = flowB({}, { logistics: { policy: 'cheapest' } });
       delete (raw as { logisticName?: string }).logisticName;
-      const { number, handle } = await submit(h, raw);
-      const s = await stopped(handle);
-      expect(s.error?.step).toBe('freightCalculate');
-      expect(s.waitingFor).toMatch(/^resume after the cause of freightCalculate is fixed/);
-
-      await clearFaults(openId);
-      const before = await accountStats(openId);
-      expect((await orders.resume(number, { by: 'test' })).accepted).toBe(true);
-      const done = await reaches(handle, Stage.AWAITING_SHIPMENT);
-      expect(after(done)).toContain(Stage.PAID);
-      const now = await accountStats(openId);
+      const r = await stopAndRecover({
+        harness: h,
+        raw,
+        stop: (s) => {
+          expect(s.error?.step).toBe('freightCalculate');
+          expect(s.waitingFor).toMatch(/^resume after the cause of freightCalculate is fixed/);
+        },
+        recover: async (number) => {
+          await clearFaults(openId);
+          await resumeIt(number);
+        },
+      });
+      expect(after(r.done)).toContain(Stage.PAID);
       // Created once (the sandbox counts a rate-limited call too, which never acts).
-      expect(now.ordersCreated - before.ordersCreated).toBe(1);
-      expect(now.duplicateCreatesRefused - before.duplicateCreatesRefused).toBe(0);
-      expect(now.payments - before.payments).toBe(1);
+      expectOnceEach(r);
     } finally {
       await clearFaults(openId);
     }
@@ -275,23 +239,30 @@ const RECOVERIES: Record<Exclude<AttentionKind, 'disputeNoReason'>, () => Promis
     expect((await changeSettings({ openId, batchLagMs: 600_000 })).status).toBe(200);
     try {
       await h.account.client.api.createOrderV3(body);
-      const before = await accountStats(openId);
-      const { number, handle } = await submit(h, raw);
-      const s = await stopped(handle);
-      expect(s.error).toMatchObject({ step: 'createOrderV3', code: SupplierCode.DuplicateOrder });
-      expect(s.waitingFor).toMatch(/^check createOrderV3 at the supplier: .*resume to look again/);
-
-      await changeSettings({ openId, batchLagMs: null });
-      expect((await orders.resume(number, { by: 'test' })).accepted).toBe(true);
-      const done = await reaches(handle, Stage.AWAITING_SHIPMENT);
+      const r = await stopAndRecover({
+        harness: h,
+        raw,
+        stop: (s) => {
+          expect(s.error).toMatchObject({
+            step: 'createOrderV3',
+            code: SupplierCode.DuplicateOrder,
+          });
+          expect(s.waitingFor).toMatch(
+            /^check createOrderV3 at the supplier: .*resume to look again/,
+          );
+        },
+        recover: async (number) => {
+          await changeSettings({ openId, batchLagMs: null });
+          await resumeIt(number);
+        },
+      });
       expect(
-        done.timeline.some((t) =>
+        r.done.timeline.some((t) =>
           /found at the supplier after an unanswered create/.test(t.note ?? ''),
         ),
       ).toBe(true);
-      const now = await accountStats(openId);
-      expect(now.ordersCreated - before.ordersCreated).toBe(0);
-      expect(now.payments - before.payments).toBe(1);
+      expect(r.now.ordersCreated - r.before.ordersCreated).toBe(0);
+      expect(r.now.payments - r.before.payments).toBe(1);
     } finally {
       await changeSettings({ openId, batchLagMs: null });
     }
@@ -303,24 +274,62 @@ const RECOVERIES: Record<Exclude<AttentionKind, 'disputeNoReason'>, () => Promis
    */
   async lookUpFailed() {
     const { openId } = h.account;
-    const before = await accountStats(openId);
     await injectFault({ path: CREATE, kind: 'commitThenDrop', openId });
     await lookUpsKeepFailing(openId);
     try {
-      const { number, handle } = await submit(h, flowB({}, { supplierLagSeconds: 3 }));
-      const s = await stopped(handle);
-      expect(s.error?.step).toBe('createOrderV3 look-up');
-      expect(s.outcomeUnknown?.step).toBe('createOrderV3');
-      expect(s.waitingFor).toMatch(/^resume to look createOrderV3 up again/);
-
+      const r = await stopAndRecover({
+        harness: h,
+        raw: flowB({}, { supplierLagSeconds: 3 }),
+        stop: (s) => {
+          expect(s.error?.step).toBe('createOrderV3 look-up');
+          expect(s.outcomeUnknown?.step).toBe('createOrderV3');
+          expect(s.waitingFor).toMatch(/^resume to look createOrderV3 up again/);
+        },
+        recover: async (number) => {
+          await clearFaults(openId);
+          await resumeIt(number);
+        },
+      });
+      expect(r.done.outcomeUnknown).toBeUndefined();
+      expectOnceEach(r);
+    } finally {
       await clearFaults(openId);
-      expect((await orders.resume(number, { by: 'test' })).accepted).toBe(true);
-      const done = await reaches(handle, Stage.AWAITING_SHIPMENT);
-      expect(done.outcomeUnknown).toBeUndefined();
-      const now = await accountStats(openId);
-      expect(now.ordersCreated - before.ordersCreated).toBe(1);
-      expect(now.duplicateCreatesRefused - before.duplicateCreatesRefused).toBe(0);
-      expect(now.payments - before.payments).toBe(1);
+    }
+  },
+
+  /**
+   * The account's daily quota is used up: the order stops saying so, with a timer until the reset
+   * that moves it on by itself; resume tries sooner. Created once.
+   */
+  async dailyQuota() {
+    const { openId } = h.account;
+    await injectFault({ path: CREATE, kind: 'quota', openId });
+    try {
+      let resetAt = 0;
+      const r = await stopAndRecover({
+        harness: h,
+        raw: flowB(),
+        stop: (s) => {
+          expect(s.error).toMatchObject({ step: 'createOrderV3', code: SupplierCode.QuotaUsedUp });
+          expect(s.error?.message).toMatch(/quota/i);
+          expect(s.error?.requestId).toMatch(/\w+/);
+          expect(s.waitingFor).toMatch(
+            /^the account's daily request quota is used up until it resets at \d{4}-.*Z; dropflow tries createOrderV3 again by itself then — resume to try sooner, or cancel/,
+          );
+          resetAt = Date.parse(/resets at (\S+);/.exec(s.waitingFor!)![1]!);
+        },
+        recover: async (number) => {
+          // Bounded: a timer until the next 00:00 UTC (at most a day) is what moves it on.
+          const nextUtcDay = new Date();
+          nextUtcDay.setUTCHours(24, 0, 0, 0);
+          expect(Math.abs(resetAt - nextUtcDay.getTime())).toBeLessThan(60_000);
+          const handle = h.client.workflow.getHandle(orderWorkflowId(number));
+          expect(await longestTimerMs(handle)).toBeGreaterThan(resetAt - Date.now() - 60_000);
+          await resumeIt(number);
+        },
+      });
+      expect(after(r.done)).toContain(Stage.PAID);
+      expectOnceEach(r);
     } finally {
       await clearFaults(openId);
     }
@@ -343,25 +352,24 @@ const RECOVERIES: Record<Exclude<AttentionKind, 'disputeNoReason'>, () => Promis
       await injectFault({ path, kind: 'http5xx', forMs: 600_000, openId });
     }
     try {
-      const before = await accountStats(openId);
-      const { handle } = await submit(h, flowB());
-      const s = await stopped(handle, 180_000);
-      expect(s.error?.message).toMatch(/^no token since \d{4}-/);
-      expect(s.waitingFor).toMatch(
-        /^the account's key works again \(dropflow account reauth .+\); the order goes on by itself/,
-      );
-
-      // The token endpoints answer again: nobody acts on the order.
-      await clearFaults(openId);
-      const done = await reaches(handle, Stage.AWAITING_SHIPMENT, 180_000);
+      const r = await stopAndRecover({
+        harness: h,
+        raw: flowB(),
+        timeoutMs: 180_000,
+        stop: (s) => {
+          expect(s.error?.message).toMatch(/^no token since \d{4}-/);
+          expect(s.waitingFor).toMatch(
+            /^the account's key works again \(dropflow account reauth .+\); the order goes on by itself/,
+          );
+        },
+        // The token endpoints answer again: nobody acts on the order.
+        recover: () => clearFaults(openId),
+      });
       expect(
-        done.timeline.some((t) => /^the account has an access token again/.test(t.note ?? '')),
+        r.done.timeline.some((t) => /^the account has an access token again/.test(t.note ?? '')),
       ).toBe(true);
-      const now = await accountStats(openId);
       // Created once (the sandbox counts a rate-limited call too, which never acts).
-      expect(now.ordersCreated - before.ordersCreated).toBe(1);
-      expect(now.duplicateCreatesRefused - before.duplicateCreatesRefused).toBe(0);
-      expect(now.payments - before.payments).toBe(1);
+      expectOnceEach(r);
     } finally {
       await clearFaults(openId);
     }
@@ -374,56 +382,48 @@ const RECOVERIES: Record<Exclude<AttentionKind, 'disputeNoReason'>, () => Promis
       { logistics: { policy: 'cheapest' } },
     );
     delete (raw as { logisticName?: string }).logisticName;
-    const before = await accountStats(h.account.openId);
-    const { number, handle } = await submit(h, raw);
-    const s = await stopped(handle);
-    expect(s.error).toMatchObject({
-      step: 'freightCalculate',
-      message: 'no logistics line serves this route',
+    const r = await stopAndRecover({
+      harness: h,
+      raw,
+      stop: (s) => {
+        expect(s.error).toMatchObject({
+          step: 'freightCalculate',
+          message: 'no logistics line serves this route',
+        });
+        expect(s.waitingFor).toMatch(
+          /^resume to ask for freight again, or cancel; or amend the order/,
+        );
+      },
+      recover: amendWith({ shippingCountryCode: 'US', shippingCountry: 'United States' }),
     });
-    expect(s.waitingFor).toMatch(/^resume to ask for freight again, or cancel; or amend the order/);
-
-    const answer = await orders.amend(number, {
-      order: { shippingCountryCode: 'US', shippingCountry: 'United States' },
-      by: 'test',
-    });
-    expect(answer.accepted).toBe(true);
-    const done = await reaches(handle, Stage.AWAITING_SHIPMENT);
-    expect(after(done)).toContain(Stage.PAID);
-    const now = await accountStats(h.account.openId);
-    expect(now.ordersCreated - before.ordersCreated).toBe(1);
-    expect(now.payments - before.payments).toBe(1);
+    expect(after(r.done)).toContain(Stage.PAID);
+    expectOnceEach(r);
   },
 
   /** Flow A from stock: no storage has enough units; amend the quantity. */
   async noStorageWithStock() {
-    const before = await accountStats(h.account.openId);
-    const { number, handle } = await submit(h, {
-      ...usOrder({ products: [{ vid: 'P0001-V1', quantity: 100_000 }] }),
-      fulfillment: { flow: 'A', storage: { mode: 'fromStock' }, waybill: waybill() },
+    const r = await stopAndRecover({
+      harness: h,
+      raw: {
+        ...usOrder({ products: [{ vid: 'P0001-V1', quantity: 100_000 }] }),
+        fulfillment: { flow: 'A', storage: { mode: 'fromStock' }, waybill: waybill() },
+      },
+      stop: (s) => {
+        expect(s.error).toMatchObject({
+          step: 'queryInventoryByVid',
+          message: 'no storage has stock for every line',
+        });
+        expect(s.waitingFor).toMatch(/^resume to check stock again, or cancel; or amend the order/);
+      },
+      recover: amendWith({ products: [{ vid: 'P0001-V1', quantity: 2 }] }),
     });
-    const s = await stopped(handle);
-    expect(s.error).toMatchObject({
-      step: 'queryInventoryByVid',
-      message: 'no storage has stock for every line',
-    });
-    expect(s.waitingFor).toMatch(/^resume to check stock again, or cancel; or amend the order/);
-
-    const answer = await orders.amend(number, {
-      order: { products: [{ vid: 'P0001-V1', quantity: 2 }] },
-      by: 'test',
-    });
-    expect(answer.accepted).toBe(true);
-    const done = await reaches(handle, Stage.AWAITING_SHIPMENT);
-    expect(after(done)).toContain(Stage.PAID);
-    const now = await accountStats(h.account.openId);
-    expect(now.ordersCreated - before.ordersCreated).toBe(1);
-    expect(now.payments - before.payments).toBe(1);
+    expect(after(r.done)).toContain(Stage.PAID);
+    expectOnceEach(r);
   },
 
   /** The sweeper flags an order the supplier went quiet about: resume follows it again. */
   async staleTracking() {
-    const { number, handle } = await submit(h, flowB());
+    const { number, handle } = await submitOrder(h, flowB());
     const waiting = await reaches(handle, Stage.AWAITING_SHIPMENT);
     const svcOrderId = waiting.svcOrderId!;
     const since = new Date().toISOString();
@@ -463,7 +463,7 @@ const RECOVERIES: Record<Exclude<AttentionKind, 'disputeNoReason'>, () => Promis
 
   /** A dispute asking for a line the supplier does not offer: cancel, and ask again. */
   async disputeLinesRefused() {
-    const { number, handle } = await submit(h, flowB());
+    const { number, handle } = await submitOrder(h, flowB());
     await reaches(handle, Stage.AWAITING_SHIPMENT);
     const opened = await openDispute(orders, number, {
       lines: [{ lineItemId: 'no-such-line', quantity: 1 }],
@@ -509,7 +509,7 @@ const RECOVERIES: Record<Exclude<AttentionKind, 'disputeNoReason'>, () => Promis
    */
   async disputeNotListed() {
     const { openId } = h.account;
-    const { number, handle } = await submit(h, flowB());
+    const { number, handle } = await submitOrder(h, flowB());
     const { svcOrderId } = await reaches(handle, Stage.AWAITING_SHIPMENT);
     await disputeListLag(openId, 600_000);
     try {
@@ -551,6 +551,18 @@ describe('each kind, recovered by the action it names', () => {
   }
 });
 
+/** The longest timer the workflow started (ms). */
+async function longestTimerMs(handle: WorkflowHandle): Promise<number> {
+  const { events } = await handle.fetchHistory();
+  return Math.max(
+    0,
+    ...(events ?? []).map((e) => {
+      const t = e.timerStartedEventAttributes?.startToFireTimeout;
+      return t == null ? 0 : Number(t.seconds ?? 0) * 1_000;
+    }),
+  );
+}
+
 // ---- disputes as an operator acts on them ---------------------------------------------------
 
 async function sandboxPost(path: string, body: unknown): Promise<Response> {
@@ -581,7 +593,7 @@ const laterKey = `sbx_later_${randomBytes(8).toString('hex')}`;
 let keyed: OrderHarness;
 
 async function keyRefusedCase(): Promise<void> {
-  const { handle } = await submit(keyed, flowB());
+  const { handle } = await submitOrder(keyed, flowB());
   const s = await stopped(handle);
   expect(s.error).toMatchObject({ code: SupplierCode.UserNotFound });
   expect(s.error?.message).toMatch(/^supplier key refused: /);

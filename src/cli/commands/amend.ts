@@ -10,21 +10,24 @@ import { OrderInvalidError } from '../../client/orderClient.js';
 import { changesIssues, type OrderChanges } from '../../order/orderInput.js';
 import { reportAction, reportIssues } from '../output.js';
 import { readSource } from '../source.js';
-import { temporalOptions, withOrders, type TemporalFlags } from '../temporal.js';
+import { accountOption, withAccountOrders, type AccountFlags } from '../orderAccount.js';
+import { temporalOptions, type TemporalFlags } from '../temporal.js';
 
-interface AmendFlags extends TemporalFlags {
+interface AmendFlags extends TemporalFlags, AccountFlags {
   by?: string;
   json?: boolean;
 }
 
 export function register(program: Command): void {
   temporalOptions(
-    program
-      .command('amend')
-      .description(
-        "change an order's address, contact, lines or logistics line before the supplier has it",
-      )
-      .argument('<orderNumber>', 'the order name it was submitted with')
+    accountOption(
+      program
+        .command('amend')
+        .description(
+          "change an order's address, contact, lines or logistics line before the supplier has it",
+        )
+        .argument('<orderNumber>', 'the order name it was submitted with'),
+    )
       .argument('<file>', 'the fields to change as JSON (createOrderV3 names); - reads stdin')
       .option('--by <name>', 'who asks, for the timeline')
       .option('--json', 'print the answer as one JSON document'),
@@ -43,7 +46,7 @@ export function register(program: Command): void {
       reportIssues(issues, json);
       return;
     }
-    await withOrders(flags, async (orders) => {
+    await withAccountOrders(flags, async (orders) => {
       try {
         const result = await orders.amend(orderNumber, {
           order: raw as OrderChanges,

@@ -2,9 +2,10 @@
 import type { Command } from 'commander';
 
 import { reportAction } from '../output.js';
-import { temporalOptions, withOrders, type TemporalFlags } from '../temporal.js';
+import { accountOption, withAccountOrders, type AccountFlags } from '../orderAccount.js';
+import { temporalOptions, type TemporalFlags } from '../temporal.js';
 
-interface CancelFlags extends TemporalFlags {
+interface CancelFlags extends TemporalFlags, AccountFlags {
   reason: string;
   by?: string;
   json?: boolean;
@@ -12,15 +13,17 @@ interface CancelFlags extends TemporalFlags {
 
 export function register(program: Command): void {
   temporalOptions(
-    program
-      .command('cancel')
-      .description('cancel an order; refused once it can no longer be cancelled')
-      .argument('<orderNumber>', 'the order name it was submitted with')
+    accountOption(
+      program
+        .command('cancel')
+        .description('cancel an order; refused once it can no longer be cancelled')
+        .argument('<orderNumber>', 'the order name it was submitted with'),
+    )
       .requiredOption('--reason <text>', 'why, for the timeline')
       .option('--by <name>', 'who asks, for the timeline')
       .option('--json', 'print the answer as one JSON document'),
   ).action(async (orderNumber: string, flags: CancelFlags) => {
-    const result = await withOrders(flags, (orders) =>
+    const result = await withAccountOrders(flags, (orders) =>
       orders.cancel(orderNumber, {
         reason: flags.reason,
         ...(flags.by !== undefined && { by: flags.by }),

@@ -2,9 +2,10 @@
 import type { Command } from 'commander';
 
 import { reportAction } from '../output.js';
-import { temporalOptions, withOrders, type TemporalFlags } from '../temporal.js';
+import { accountOption, withAccountOrders, type AccountFlags } from '../orderAccount.js';
+import { temporalOptions, type TemporalFlags } from '../temporal.js';
 
-interface ChangeLogisticsFlags extends TemporalFlags {
+interface ChangeLogisticsFlags extends TemporalFlags, AccountFlags {
   logisticName: string;
   by?: string;
   json?: boolean;
@@ -12,10 +13,12 @@ interface ChangeLogisticsFlags extends TemporalFlags {
 
 export function register(program: Command): void {
   temporalOptions(
-    program
-      .command('change-logistics')
-      .description("change an order's logistics line (before confirmation)")
-      .argument('<orderNumber>', 'the order name it was submitted with')
+    accountOption(
+      program
+        .command('change-logistics')
+        .description("change an order's logistics line (before confirmation)")
+        .argument('<orderNumber>', 'the order name it was submitted with'),
+    )
       .requiredOption(
         '--logistic-name <name>',
         'a line serving the route, e.g. "SvcPacket Express"',
@@ -23,7 +26,7 @@ export function register(program: Command): void {
       .option('--by <name>', 'who asks, for the timeline')
       .option('--json', 'print the answer as one JSON document'),
   ).action(async (orderNumber: string, flags: ChangeLogisticsFlags) => {
-    const result = await withOrders(flags, (orders) =>
+    const result = await withAccountOrders(flags, (orders) =>
       orders.changeLogistics(orderNumber, {
         logisticName: flags.logisticName,
         ...(flags.by !== undefined && { by: flags.by }),

@@ -27,9 +27,14 @@ import { CommandError } from '../failure.js';
 import { printJson, printLines, reportAction } from '../output.js';
 import { patientRead, sessionSupplier } from '../supplier.js';
 import {
+  accountOption,
+  orderAccount,
+  withAccountOrders,
+  type AccountFlags,
+} from '../orderAccount.js';
+import {
   connectTemporal,
   temporalOptions,
-  withOrders,
   type TemporalClient,
   type TemporalFlags,
 } from '../temporal.js';
@@ -52,17 +57,23 @@ function wholeNumber(value: string): number {
 /** finallyDeal as the supplier numbers the outcomes. */
 const FINALLY_DEAL = { refund: 1, reissue: 2, reject: 3 } as const;
 
-/** Runs `fn` with the order's svcOrderId and a supplier client on the account's session token. */
+/**
+ * Runs `fn` with the order's svcOrderId and a supplier client on the account's session token;
+ * `temporal.orders` addresses the orders of the command's account.
+ */
 async function withSupplier<T>(
-  flags: TemporalFlags,
+  flags: TemporalFlags & AccountFlags,
   orderNumber: string,
   fn: (
     terms: (lines?: Line[]) => Promise<DisputeTermsView>,
     temporal: TemporalClient,
   ) => Promise<T>,
 ): Promise<T> {
-  const temporal = await connectTemporal(flags);
-  const supplier = sessionSupplier(temporal, loadConfig());
+  const config = loadConfig();
+  const account = await orderAccount(flags, config);
+  const connected = await connectTemporal(flags);
+  const temporal = { ...connected, orders: connected.orders.forAccount(account.id) };
+  const supplier = sessionSupplier(temporal, config, account);
   try {
     const order = await temporal.orders.status(orderNumber);
     const svcOrderId = order.svcOrderId;
@@ -78,7 +89,7 @@ async function withSupplier<T>(
     );
   } finally {
     await supplier.close();
-    await temporal.close();
+    await connected.close();
   }
 }
 
@@ -161,7 +172,7 @@ export function formatDisputes(orderNumber: string, disputes: readonly ListedDis
   });
 }
 
-interface OpenFlags extends TemporalFlags {
+interface OpenFlags extends TemporalFlags, AccountFlags {
   reason: number;
   expect: 'refund' | 'reissue';
   line: Line[];
@@ -172,7 +183,7 @@ interface OpenFlags extends TemporalFlags {
   json?: boolean;
 }
 
-interface CancelFlags extends TemporalFlags {
+interface CancelFlags extends TemporalFlags, AccountFlags {
   reason: string;
   by?: string;
   dispute?: string;
@@ -187,23 +198,28 @@ export function register(program: Command): void {
     .enablePositionalOptions();
 
   temporalOptions(
-    dispute
-      .command('reasons')
-      .description('what the supplier offers to dispute now: lines, reasons, refundable amount')
-      .argument('<orderNumber>', 'the order name it was submitted with')
-      .option('--json', 'print them as one JSON document'),
+    accountOption(
+      dispute
+        .command('reasons')
+        .description('what the supplier offers to dispute now: lines, reasons, refundable amount')
+        .argument('<orderNumber>', 'the order name it was submitted with'),
+    ).option('--json', 'print them as one JSON document'),
     { queues: true },
-  ).action(async (orderNumber: string, flags: TemporalFlags & { json?: boolean }) => {
-    const terms = await withSupplier(flags, orderNumber, (ask) => ask());
-    if (flags.json === true) printJson(terms);
-    else printLines(formatTerms(terms));
-  });
+  ).action(
+    async (orderNumber: string, flags: TemporalFlags & AccountFlags & { json?: boolean }) => {
+      const terms = await withSupplier(flags, orderNumber, (ask) => ask());
+      if (flags.json === true) printJson(terms);
+      else printLines(formatTerms(terms));
+    },
+  );
 
   temporalOptions(
-    dispute
-      .command('open')
-      .description('open a dispute (refund or reissue), once per request')
-      .argument('<orderNumber>', 'the order name it was submitted with')
+    accountOption(
+      dispute
+        .command('open')
+        .description('open a dispute (refund or reissue), once per request')
+        .argument('<orderNumber>', 'the order name it was submitted with'),
+    )
       .requiredOption('--reason <id>', 'a reason id `dispute reasons` lists', wholeNumber)
       .requiredOption('--expect <what>', 'refund or reissue', (v) => {
         if (v !== 'refund' && v !== 'reissue') {
@@ -278,22 +294,24 @@ export function register(program: Command): void {
     }
     printLines([
       `${opened.workflowId} ${opened.outcome}${opened.status ? ` (${opened.status.stage})` : ''}`,
-      `follow it: dropflow dispute status ${orderNumber}`,
+      `follow it: dropflow dispute status ${orderNumber}${flags.account !== undefined ? ` --account ${flags.account}` : ''}`,
     ]);
   });
 
   temporalOptions(
-    dispute
-      .command('cancel')
-      .description("cancel the order's open dispute (at the supplier too)")
-      .argument('<orderNumber>', 'the order name it was submitted with')
+    accountOption(
+      dispute
+        .command('cancel')
+        .description("cancel the order's open dispute (at the supplier too)")
+        .argument('<orderNumber>', 'the order name it was submitted with'),
+    )
       .option('--reason <text>', 'why, for the timeline', 'cancelled from the command line')
       .option('--by <name>', 'who asks, for the timeline')
       .option('--dispute <businessDisputeId>', 'which one, when the order has several open')
       .option('--json', 'print the answer as one JSON document'),
     { queues: true },
   ).action(async (orderNumber: string, flags: CancelFlags) => {
-    const result = await withOrders(flags, async (orders) => {
+    const result = await withAccountOrders(flags, async (orders) => {
       const open = (await orderDisputes(orders, orderNumber)).filter(
         (d) => d.running && (flags.dispute === undefined || d.businessDisputeId === flags.dispute),
       );
@@ -317,15 +335,18 @@ export function register(program: Command): void {
   });
 
   temporalOptions(
-    dispute
-      .command('status')
-      .description("the order's disputes: stage, outcome, money, reissued order, store events")
-      .argument('<orderNumber>', 'the order name it was submitted with')
-      .option('--json', 'print them as one JSON document'),
+    accountOption(
+      dispute
+        .command('status')
+        .description("the order's disputes: stage, outcome, money, reissued order, store events")
+        .argument('<orderNumber>', 'the order name it was submitted with'),
+    ).option('--json', 'print them as one JSON document'),
     { queues: true },
-  ).action(async (orderNumber: string, flags: TemporalFlags & { json?: boolean }) => {
-    const disputes = await withOrders(flags, (orders) => listed(orders, orderNumber));
-    if (flags.json === true) printJson({ orderNumber, disputes });
-    else printLines(formatDisputes(orderNumber, disputes));
-  });
+  ).action(
+    async (orderNumber: string, flags: TemporalFlags & AccountFlags & { json?: boolean }) => {
+      const disputes = await withAccountOrders(flags, (orders) => listed(orders, orderNumber));
+      if (flags.json === true) printJson({ orderNumber, disputes });
+      else printLines(formatDisputes(orderNumber, disputes));
+    },
+  );
 }

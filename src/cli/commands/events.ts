@@ -7,22 +7,17 @@
 import type { Command } from 'commander';
 
 import type { StoreEvent } from '../../storeEvents/contract.js';
-import {
-  DEFAULT_ACCOUNT,
-  isAccountId,
-  ACCOUNT_ID_RULE,
-  type Account,
-} from '../../accounts/contract.js';
+import { DEFAULT_ACCOUNT, type Account } from '../../accounts/contract.js';
 import { loadAccountDirectory } from '../../accounts/registry.js';
 import { loadConfig, storeEventsOptions, type Config } from '../../config.js';
 import { OrderOfAnotherAccountError, recordedStoreEvents } from '../../storeEvents/history.js';
 import { sendStoreEvent, type StoreTarget } from '../../storeEvents/sending.js';
 import { CommandError } from '../failure.js';
 import { EXIT_INVALID, printJson, printLines } from '../output.js';
+import { accountOption, orderAccount, unknownAccount, type AccountFlags } from '../orderAccount.js';
 import { temporalOptions, withOrders, type TemporalFlags } from '../temporal.js';
 
-interface ReplayFlags extends TemporalFlags {
-  account?: string;
+interface ReplayFlags extends TemporalFlags, AccountFlags {
   only?: string[];
   json?: boolean;
 }
@@ -112,13 +107,7 @@ async function replayTarget(config: Config, account: string) {
   const options = storeEventsOptions(config);
   if (account === DEFAULT_ACCOUNT) return { ...options, url: options.url, secret: options.secret };
   const known = (await loadAccountDirectory(config)).get(account);
-  if (known === undefined) {
-    throw new CommandError(
-      `no supplier account "${account}" in the registry`,
-      'UNKNOWN_ACCOUNT',
-      EXIT_INVALID,
-    );
-  }
+  if (known === undefined) throw unknownAccount(account);
   return { ...options, ...storeTargetOf(known, options) };
 }
 
@@ -146,23 +135,19 @@ export function register(program: Command): void {
     .description('the store events of orders and disputes (STORE_EVENTS_URL): send them again');
 
   temporalOptions(
-    events
-      .command('replay')
-      .description(
-        "send an order's store events again, same ids, in order, stopping at the first failure",
-      )
-      .argument('<orderNumber>', 'the order name it was submitted with')
-      .option(
-        '--account <id>',
-        "the order's supplier account (default: default); its events go to that account's store only",
-      )
+    accountOption(
+      events
+        .command('replay')
+        .description(
+          "send an order's store events again, same ids, in order, stopping at the first failure",
+        )
+        .argument('<orderNumber>', 'the order name it was submitted with'),
+      "the order's supplier account (default: default); its events go to that account's store only",
+    )
       .option('--only <id,…>', 'only these event ids (repeatable), in the order emitted', idList)
       .option('--json', 'print the outcome as one JSON document'),
   ).action(async (orderNumber: string, flags: ReplayFlags) => {
-    const account = flags.account ?? DEFAULT_ACCOUNT;
-    if (!isAccountId(account)) {
-      throw new CommandError(`--account: ${ACCOUNT_ID_RULE}`, 'INVALID_INPUT', EXIT_INVALID);
-    }
+    const account = (await orderAccount(flags)).id;
     const { url, secret, timeoutMs } = await replayTarget(loadConfig(), account);
     if (url === undefined || secret === undefined) {
       throw new Error(

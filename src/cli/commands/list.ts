@@ -1,6 +1,7 @@
 /**
- * `dropflow list [--stage S] [--late] [--limit N] [--json]`: orders from visibility, newest first;
- * `--late`: only those that missed a deadline (docs/delivery-promises.md).
+ * `dropflow list [--stage S] [--account A] [--late] [--limit N] [--json]`: orders from visibility,
+ * newest first, each with its supplier account; `--late`: only those that missed a deadline
+ * (docs/delivery-promises.md).
  */
 import { InvalidArgumentError, type Command } from 'commander';
 
@@ -8,9 +9,10 @@ import { Stage } from '../../order/contract.js';
 import { isStage } from '../../client/orderClient.js';
 import { nonNegativeInt } from '../options.js';
 import { printJson, printLines } from '../output.js';
+import { accountOption, orderAccount, type AccountFlags } from '../orderAccount.js';
 import { temporalOptions, withOrders, type TemporalFlags } from '../temporal.js';
 
-interface ListFlags extends TemporalFlags {
+interface ListFlags extends TemporalFlags, AccountFlags {
   stage?: Stage;
   late?: boolean;
   limit: number;
@@ -27,9 +29,12 @@ function stageOption(value: string): Stage {
 
 export function register(program: Command): void {
   temporalOptions(
-    program
-      .command('list')
-      .description('list orders (from the FulfillmentStage, SvcOrderId, … search attributes)')
+    accountOption(
+      program
+        .command('list')
+        .description('list orders (from the FulfillmentStage, SvcOrderId, … search attributes)'),
+      "only the orders of this supplier account (default: every account's)",
+    )
       .option(
         '--stage <stage>',
         'only orders in this stage (RECEIVED, NEEDS_ATTENTION, …)',
@@ -39,10 +44,12 @@ export function register(program: Command): void {
       .option('--limit <n>', 'at most this many', nonNegativeInt, 100)
       .option('--json', 'print the orders as one JSON document'),
   ).action(async (flags: ListFlags) => {
+    const account = flags.account === undefined ? undefined : (await orderAccount(flags)).id;
     const found = await withOrders(flags, (orders) =>
       orders.list({
         ...(flags.stage !== undefined && { stage: flags.stage }),
         ...(flags.late === true && { late: true }),
+        ...(account !== undefined && { account }),
         limit: flags.limit,
       }),
     );
@@ -51,9 +58,20 @@ export function register(program: Command): void {
       return;
     }
     const table = [
-      ['ORDER', 'STAGE', 'FLOW', 'SVC ORDER', 'ATTENTION', 'LATE', 'WORKFLOW', 'STARTED'],
+      [
+        'ORDER',
+        'ACCOUNT',
+        'STAGE',
+        'FLOW',
+        'SVC ORDER',
+        'ATTENTION',
+        'LATE',
+        'WORKFLOW',
+        'STARTED',
+      ],
       ...found.map((o) => [
         o.orderNumber,
+        o.account,
         o.stage ?? '-',
         o.flow ?? '-',
         o.svcOrderId ?? '-',

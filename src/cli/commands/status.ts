@@ -10,9 +10,10 @@ import { type FailureInfo, failureText } from '../../supplier/failureDetails.js'
 import type { StoreEventsView } from '../../storeEvents/contract.js';
 import type { DeadlineView } from '../../order/sla.js';
 import { printJson, printLines } from '../output.js';
-import { temporalOptions, withOrders, type TemporalFlags } from '../temporal.js';
+import { accountOption, withAccountOrders, type AccountFlags } from '../orderAccount.js';
+import { temporalOptions, type TemporalFlags } from '../temporal.js';
 
-interface StatusFlags extends TemporalFlags {
+interface StatusFlags extends TemporalFlags, AccountFlags {
   json?: boolean;
 }
 
@@ -77,10 +78,14 @@ export function formatDeadline(d: DeadlineView): string {
   return `${d.deadline} within ${d.within} (${d.source}${due}): ${state}`;
 }
 
-export function formatStatus(s: OrderStatus): string[] {
+/** `workflowId`: the order's, which names its account (default: the default account's). */
+export function formatStatus(
+  s: OrderStatus,
+  workflowId: string = orderWorkflowId(s.orderNumber),
+): string[] {
   const a = s.amounts ?? {};
   const lines = rows([
-    ['order', `${s.orderNumber} (workflow ${orderWorkflowId(s.orderNumber)})`],
+    ['order', `${s.orderNumber} (workflow ${workflowId})`],
     ['stage', s.stage],
     ['flow', s.flow],
     ['waiting for', s.waitingFor],
@@ -127,14 +132,18 @@ export function formatStatus(s: OrderStatus): string[] {
 
 export function register(program: Command): void {
   temporalOptions(
-    program
-      .command('status')
-      .description("an order's stage, supplier ids, amounts, tracking, problems and timeline")
-      .argument('<orderNumber>', 'the order name it was submitted with')
-      .option('--json', 'print the status snapshot as one JSON document'),
+    accountOption(
+      program
+        .command('status')
+        .description("an order's stage, supplier ids, amounts, tracking, problems and timeline")
+        .argument('<orderNumber>', 'the order name it was submitted with'),
+    ).option('--json', 'print the status snapshot as one JSON document'),
   ).action(async (orderNumber: string, flags: StatusFlags) => {
-    const status = await withOrders(flags, (orders) => orders.status(orderNumber));
+    const { status, workflowId } = await withAccountOrders(flags, async (orders) => ({
+      status: await orders.status(orderNumber),
+      workflowId: orders.workflowIdOf(orderNumber),
+    }));
     if (flags.json === true) printJson(status);
-    else printLines(formatStatus(status));
+    else printLines(formatStatus(status, workflowId));
   });
 }

@@ -10,9 +10,10 @@ import type { WaybillInput } from '../../order/contract.js';
 import { WaybillSchema } from '../../order/orderInput.js';
 import { toFieldIssues } from '../../supplier/issues.js';
 import { reportAction, reportIssues } from '../output.js';
-import { temporalOptions, withOrders, type TemporalFlags } from '../temporal.js';
+import { accountOption, withAccountOrders, type AccountFlags } from '../orderAccount.js';
+import { temporalOptions, type TemporalFlags } from '../temporal.js';
 
-interface WaybillFlags extends TemporalFlags {
+interface WaybillFlags extends TemporalFlags, AccountFlags {
   carrier: string;
   trackNumber: string;
   file: string;
@@ -30,10 +31,12 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 
 export function register(program: Command): void {
   temporalOptions(
-    program
-      .command('waybill')
-      .description('provide the waybill (carrier, tracking number, label file) of a flow A order')
-      .argument('<orderNumber>', 'the order name it was submitted with')
+    accountOption(
+      program
+        .command('waybill')
+        .description('provide the waybill (carrier, tracking number, label file) of a flow A order')
+        .argument('<orderNumber>', 'the order name it was submitted with'),
+    )
       .requiredOption('--carrier <name>', "a carrier the storage accepts, e.g. 'SF Express'")
       .requiredOption('--track-number <number>', "the carrier's tracking number")
       .requiredOption('--file <path>', 'the label file (PDF or image)')
@@ -55,7 +58,9 @@ export function register(program: Command): void {
       return;
     }
     const input: WaybillInput = checked.data;
-    const result = await withOrders(flags, (orders) => orders.provideWaybill(orderNumber, input));
+    const result = await withAccountOrders(flags, (orders) =>
+      orders.provideWaybill(orderNumber, input),
+    );
     reportAction('waybill', orderNumber, result, json);
   });
 }
