@@ -17,6 +17,7 @@ import { awaitConnection } from '../order/steps/connection.js';
 import { intercepted } from '../order/steps/interception.js';
 import { lookUpOrder, orderReached } from '../order/steps/lookup.js';
 import { supplierCall, supplierStep } from '../durable/supplierStep.js';
+import { guardAtCart } from '../order/marginGuard.js';
 
 export interface ParentOrder {
   shipmentOrderId: string;
@@ -59,6 +60,8 @@ export async function cartToParentOrder(
       );
     }
     o.enter(Stage.IN_CART);
+    // The last moment another logistics line can still keep the margin rule.
+    await guardAtCart(o, acts, from.cartAmounts);
 
     const confirmed = await cartStep(
       o,

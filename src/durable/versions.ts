@@ -91,4 +91,12 @@ export const Patch = {
    * signal changes the tier: a run that received one on an older worker did nothing with it.
    */
   AccountTier: 'account-tier-2026-11',
+  /**
+   * An order with a margin rule (`fulfillment.margin`) checks its landed cost before it is
+   * confirmed and before it pays (order/marginGuard.ts): a cheaper logistics line, else
+   * AWAITING_APPROVAL; a checkout batch reads its ruled orders' amounts once after addCart and
+   * takes out those that fail (checkout/marginBatch.ts). Asked only for orders with a rule, where
+   * the guard would first act: orders without one issue the same commands as before.
+   */
+  MarginGuard: 'margin-guard-2026-11',
 } as const;
