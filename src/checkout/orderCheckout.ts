@@ -25,6 +25,8 @@ export interface ParentOrder {
   amount: number | undefined;
   /** When the supplier stops taking payment for this payId (ISO), if it said. */
   expiresAt: string | undefined;
+  /** What the shipment costs to land (USD), from the parent order's answer, if it said. */
+  landedCost?: number;
 }
 
 export async function checkout(
@@ -105,6 +107,7 @@ export async function generateParentOrder(o: Order, acts: Activities): Promise<P
     payId: parent.payId!,
     amount: parent.amount ?? o.status.amounts?.orderAmount,
     expiresAt: parent.payExpiresAt,
+    ...(parent.landedCost !== undefined && { landedCost: parent.landedCost }),
   };
 }
 

@@ -33,7 +33,7 @@ export async function pay(
 ): Promise<void> {
   let parent = first;
   if (!o.paymentApproved) await approval(o, parent.amount);
-  await guardAtPayment(o, parent.amount);
+  await guardAtPayment(o, parent.landedCost);
   const shipment: ShipmentToPay = {
     parent: () => parent,
     renew: async () => {

@@ -14,6 +14,7 @@ import {
   type ActionResult,
   type AmendInput,
   type MarginMoment,
+  type MarginView,
   type OrderStatus,
   type SupplierNews,
   type Reason,
@@ -482,12 +483,23 @@ export class Order implements StepHost, OutboxHost {
 
   /** The margin rule was checked at `at`: the status shows the numbers. */
   marginChecked(check: MarginCheck, at: MarginMoment): void {
-    this.view.record({ margin: { ...check, at } });
+    this.view.record({ margin: this.marginView(check, at) });
+  }
+
+  /** A new check, keeping an earlier approval and logistics change. */
+  private marginView(check: MarginCheck, at: MarginMoment): MarginView {
+    const { approvedCost, logistics } = this.status.margin ?? {};
+    return {
+      ...check,
+      at,
+      ...(logistics !== undefined && { logistics }),
+      ...(approvedCost !== undefined && { approvedCost }),
+    };
   }
 
   /** The rule fails: the order waits in AWAITING_APPROVAL, the numbers as its reason. */
   marginHeld(check: MarginCheck, at: MarginMoment): void {
-    this.view.record({ margin: { ...check, at } });
+    this.view.record({ margin: this.marginView(check, at) });
     this.enter(Stage.AWAITING_APPROVAL);
     this.failed({ step: MARGIN_STEP, message: `the margin rule fails: ${checkText(check)}` });
   }
