@@ -68,6 +68,7 @@ import { withoutActionPrefix } from '../supplier/failureDetails.js';
 import { isUnanswered, whyUnanswered } from './unanswered.js';
 import { startSummary } from '../order/orderGlance.js';
 import { changesIssues, flowLabel, parseOrder, type OrderInput } from '../order/orderInput.js';
+import type { MarginRule } from '../order/margin.js';
 
 /** The memo key holding the sha256 of the order's canonical JSON. */
 export const INPUT_HASH_MEMO = 'inputHash';
@@ -230,6 +231,8 @@ export interface OrderClientOptions {
   accounts?: AccountDirectory;
   /** The account whose orders the by-number calls (status, actions) address; default `default`. */
   account?: string;
+  /** The store's margin rule (MARGIN_RULE) for orders that name none (docs/margin-guard.md). */
+  marginDefault?: MarginRule | undefined;
 }
 
 export class OrderClient {
@@ -276,7 +279,7 @@ export class OrderClient {
    * Throws OrderInvalidError (field issues) or OrderConflictError.
    */
   async submit(raw: unknown): Promise<SubmitResult> {
-    const parsed = parseOrder(raw);
+    const parsed = parseOrder(raw, { marginDefault: this.options.marginDefault });
     if (!parsed.ok) throw new OrderInvalidError(parsed.issues);
     const input = parsed.input;
     const account = this.accountFor(input);

@@ -1,6 +1,7 @@
 /** The margin rule on its own: how an order states it, and what a check and a rescue decide. */
 import { describe, expect, it } from 'vitest';
 import { parseOrder } from '../../src/order/orderInput.js';
+import { loadConfig } from '../../src/config.js';
 import { checkMargin, checkText, rescueByLogistics, saleOf } from '../../src/order/margin.js';
 import { orderNumber, usOrder } from '../supplier/orderHelpers.js';
 
@@ -64,6 +65,14 @@ describe('the margin rule of an order', () => {
     expect(withoutSale.ok && withoutSale.input.fulfillment.margin).toBeUndefined();
     const own = submit({ maxLandedCostUsd: 50 }, undefined, fallback);
     expect(own.ok && own.input.fulfillment.margin).toEqual({ maxLandedCostUsd: 50 });
+  });
+
+  it("the store's default comes from MARGIN_RULE, refused with the reason when wrong", () => {
+    expect(loadConfig({ MARGIN_RULE: '{"minUsd":4}' }).MARGIN_RULE).toEqual({ minUsd: 4 });
+    expect(() => loadConfig({ MARGIN_RULE: '{"minPercent":150}' })).toThrow(
+      'MARGIN_RULE.minPercent: must be below 100',
+    );
+    expect(() => loadConfig({ MARGIN_RULE: 'twenty' })).toThrow('MARGIN_RULE: must be JSON');
   });
 
   it('an order without a rule parses exactly as before', () => {
