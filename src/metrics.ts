@@ -137,7 +137,7 @@ export const METRICS = {
     help: 'orders whose margin rule failed and that wait in AWAITING_APPROVAL (cart, payment) or left their checkout batch (batch)',
   },
   marginLogisticsSavedCents: {
-    name: 'dropflow_margin_logistics_saved_cents',
+    name: 'dropflow_margin_saved_cents',
     kind: 'counter',
     labels: ['account'],
     help: 'postage saved (US cents) by logistics changes that kept an order within its margin rule',
