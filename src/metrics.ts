@@ -136,7 +136,7 @@ export const METRICS = {
     labels: ['at', 'account'],
     help: 'orders whose margin rule failed and that wait in AWAITING_APPROVAL (cart, payment) or left their checkout batch (batch)',
   },
-  marginLogisticsSavedCents: {
+  marginSavedCents: {
     name: 'dropflow_margin_saved_cents',
     kind: 'counter',
     labels: ['account'],

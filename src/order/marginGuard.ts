@@ -156,7 +156,7 @@ async function rescuedByLogistics(
   }
   o.marginRescued(rescue, from);
   observeMargin(rescue.check, 'cart');
-  counterOf(metricMeter, METRICS.marginLogisticsSavedCents).add(Math.round(rescue.savedUsd * 100), {
+  counterOf(metricMeter, METRICS.marginSavedCents).add(Math.round(rescue.savedUsd * 100), {
     account: workflowAccount(),
   });
   return true;
