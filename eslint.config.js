@@ -51,8 +51,9 @@ const LAYERS = [
   {
     name: 'contracts',
     what: "the areas' names, signals, queries, updates and types",
-    // The order's input (and its validation), its one-line glance and its deadlines are part of its contract.
-    files: [`src/${AREAS}/contract.ts`, 'src/order/{orderInput,orderGlance,sla}.ts'],
+    // The order's input (and its validation), its one-line glance, its deadlines and its margin
+    // rule are part of its contract.
+    files: [`src/${AREAS}/contract.ts`, 'src/order/{orderInput,orderGlance,sla,margin}.ts'],
   },
   { name: 'config', what: 'the validated environment', files: ['src/config.ts'] },
   { name: 'temporal', what: 'Temporal infrastructure', files: ['src/temporal/**'] },

@@ -15,6 +15,7 @@ import {
 } from './storeEvents/contract.js';
 import { DEFAULT_CHECKOUT_BUDGETS, type CheckoutSettings } from './checkout/contract.js';
 import { SlaDurations } from './order/sla.js';
+import { MarginRule } from './order/margin.js';
 
 const port = z.coerce.number().int().min(0).max(65_535);
 
@@ -209,6 +210,23 @@ export const Env = z.object({
   WEBHOOK_OPEN_ID: z.string().min(1).optional(),
   /** Upstream address that product, variant and stock webhook events are forwarded to (worker). */
   CATALOGUE_EVENTS_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /**
+   * The store's margin rule, JSON (`{"minPercent":20}`, `{"minUsd":5}` or
+   * `{"maxLandedCostUsd":40}`), for orders submitted without `fulfillment.margin`
+   * (docs/margin-guard.md); a margin rule applies only to orders with a salePrice on every line.
+   */
+  MARGIN_RULE: z
+    .string()
+    .transform((text, ctx): unknown => {
+      try {
+        return JSON.parse(text);
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be JSON, such as {"minPercent":20}' });
+        return z.NEVER;
+      }
+    })
+    .pipe(MarginRule)
+    .optional(),
   /** Where order and dispute events are POSTed, signed (worker); unset: none are sent. */
   STORE_EVENTS_URL: z.url({ protocol: /^https?$/ }).optional(),
   /**

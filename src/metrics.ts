@@ -134,6 +134,26 @@ export const METRICS = {
     labels: [],
     help: "unconfirmed orders the checkout coordinator did not carry into its next run (its state's size bound); each joins again after its own bounded wait",
   },
+  orderMarginPercent: {
+    name: 'dropflow_order_margin_percent',
+    kind: 'histogram',
+    labels: ['at', 'account'],
+    unit: 'percent',
+    buckets: [0, 5, 10, 15, 20, 25, 30, 40, 50, 75],
+    help: 'margin of orders with a margin rule, in percent of the sale, at each check (cart, payment, batch); a negative margin counts as 0',
+  },
+  marginHeld: {
+    name: 'dropflow_margin_held',
+    kind: 'counter',
+    labels: ['at', 'account'],
+    help: 'orders whose margin rule failed and that wait in AWAITING_APPROVAL (cart, payment) or left their checkout batch (batch)',
+  },
+  marginSavedCents: {
+    name: 'dropflow_margin_saved_cents',
+    kind: 'counter',
+    labels: ['account'],
+    help: 'postage saved (US cents) by logistics changes that kept an order within its margin rule',
+  },
 } as const satisfies Record<string, MetricDefinition>;
 
 export type MetricName = (typeof METRICS)[keyof typeof METRICS]['name'];

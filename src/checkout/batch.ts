@@ -22,6 +22,7 @@ import {
 } from './contract.js';
 import type { BatchView, CheckoutState } from './state.js';
 import { sendPayment } from './paymentPolicy.js';
+import { marginLeavers } from './marginBatch.js';
 
 /** The batch cannot go on by itself: its orders go on alone. */
 class HandBack extends Error {
@@ -170,6 +171,11 @@ export function runBatch(c: CheckoutState, acts: Activities, batch: BatchView): 
     await releaseIntercepted(c, batch, 'addCart', cart.value.intercepted, progress);
     if (batch.orders.length === 0) return;
     progress.inCart = true;
+    // Before the shipment is confirmed: orders whose margin rule fails leave it.
+    for (const { order, outcome } of await marginLeavers(host, acts, batch.orders)) {
+      await release(c, batch, [order], outcome);
+    }
+    if (batch.orders.length === 0) return;
 
     c.batchAt(batch, 'addCartConfirm');
     const confirmed = await supplierCall(host, {

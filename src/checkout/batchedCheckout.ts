@@ -43,6 +43,7 @@ import { intercepted } from '../order/steps/interception.js';
 import { orderReached, PAID_STATUS } from '../order/steps/lookup.js';
 import { approval, awaitFunds, pay } from './payment.js';
 import { settleOutcome, supplierCall } from '../durable/supplierStep.js';
+import { marginGuarded, marginTerms } from '../order/marginGuard.js';
 
 type Settled = Extract<CheckoutOutcome, { kind: 'paid' | 'alone' | 'intercepted' }>;
 
@@ -231,6 +232,7 @@ async function join(o: Order, acts: Activities): Promise<void> {
     ...(o.status.amounts?.orderAmount !== undefined && { amount: o.status.amounts.orderAmount }),
     lagMs: o.supplierLagMs,
     readyAt: new Date().toISOString(),
+    ...(marginGuarded(o) && { margin: marginTerms(o) }),
   };
   try {
     await getExternalWorkflowHandle(coordinatorId()).signal(checkoutReadySignal, ready);

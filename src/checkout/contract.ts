@@ -7,6 +7,7 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type { Reason } from '../order/contract.js';
 import type { FailureInfo } from '../supplier/failureDetails.js';
+import type { MarginTerms, SupplierAmounts } from '../order/margin.js';
 
 export const CHECKOUT_WORKFLOW = 'accountCheckout';
 
@@ -72,6 +73,8 @@ export interface ReadyOrder {
   lagMs: number;
   /** When it became ready (ISO). */
   readyAt: string;
+  /** Its margin rule, sale and cost at create: the batch checks it before confirming. */
+  margin?: MarginTerms;
 }
 
 /** How far the batch got for an order that goes on alone. */
@@ -85,6 +88,8 @@ export interface CheckoutProgress {
   siblings?: string[];
   /** A call of the batch whose outcome is unknown: the order settles it before anything else. */
   unknownStep?: string;
+  /** The supplier's amounts as the batch read them in the cart (an order its margin rule failed). */
+  cartAmounts?: SupplierAmounts;
 }
 
 export type CheckoutOutcome =

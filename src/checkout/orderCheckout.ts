@@ -17,6 +17,7 @@ import { awaitConnection } from '../order/steps/connection.js';
 import { intercepted } from '../order/steps/interception.js';
 import { lookUpOrder, orderReached } from '../order/steps/lookup.js';
 import { supplierCall, supplierStep } from '../durable/supplierStep.js';
+import { guardAtCart } from '../order/marginGuard.js';
 
 export interface ParentOrder {
   shipmentOrderId: string;
@@ -24,6 +25,8 @@ export interface ParentOrder {
   amount: number | undefined;
   /** When the supplier stops taking payment for this payId (ISO), if it said. */
   expiresAt: string | undefined;
+  /** What the shipment costs to land (USD), from the parent order's answer, if it said. */
+  landedCost?: number;
 }
 
 export async function checkout(
@@ -59,6 +62,8 @@ export async function cartToParentOrder(
       );
     }
     o.enter(Stage.IN_CART);
+    // The last moment another logistics line can still keep the margin rule.
+    await guardAtCart(o, acts, from.cartAmounts);
 
     const confirmed = await cartStep(
       o,
@@ -102,6 +107,7 @@ export async function generateParentOrder(o: Order, acts: Activities): Promise<P
     payId: parent.payId!,
     amount: parent.amount ?? o.status.amounts?.orderAmount,
     expiresAt: parent.payExpiresAt,
+    ...(parent.landedCost !== undefined && { landedCost: parent.landedCost }),
   };
 }
 

@@ -13,6 +13,7 @@ import { generateParentOrder, type ParentOrder } from './orderCheckout.js';
 import { orderReached } from '../order/steps/lookup.js';
 import { supplierStep, type Seen } from '../durable/supplierStep.js';
 import { sendPayment, type ShipmentToPay } from './paymentPolicy.js';
+import { guardAtPayment } from '../order/marginGuard.js';
 
 /** How often an order in AWAITING_FUNDS asks for the balance on its own. */
 const BALANCE_CHECK_INTERVAL = '30 minutes';
@@ -32,6 +33,7 @@ export async function pay(
 ): Promise<void> {
   let parent = first;
   if (!o.paymentApproved) await approval(o, parent.amount);
+  await guardAtPayment(o, parent.landedCost);
   const shipment: ShipmentToPay = {
     parent: () => parent,
     renew: async () => {

@@ -170,6 +170,7 @@ export async function connectTemporal(flags: TemporalFlags): Promise<TemporalCli
     client,
     orders: new OrderClient(client, target.queues, {
       answerWithinMs: config.ANSWER_TIMEOUT_SECONDS * 1000,
+      marginDefault: config.MARGIN_RULE,
     }),
     target,
     codec,

@@ -73,6 +73,7 @@ import { SLA_MEMO, type SlaDurations } from '../order/sla.js';
 
 /** The visibility clause of orders that missed a deadline (the docs' saved view is the same). */
 export const LATE_ORDERS = `${SlaBreached.name} IS NOT NULL`;
+import type { MarginRule } from '../order/margin.js';
 
 /** The memo key holding the sha256 of the order's canonical JSON. */
 export const INPUT_HASH_MEMO = 'inputHash';
@@ -250,6 +251,8 @@ export interface OrderClientOptions {
   accounts?: AccountDirectory;
   /** The account whose orders the by-number calls (status, actions) address; default `default`. */
   account?: string;
+  /** The store's margin rule (MARGIN_RULE) for orders that name none (docs/margin-guard.md). */
+  marginDefault?: MarginRule | undefined;
 }
 
 export class OrderClient {
@@ -301,7 +304,7 @@ export class OrderClient {
    * Throws OrderInvalidError (field issues) or OrderConflictError.
    */
   async submit(raw: unknown): Promise<SubmitResult> {
-    const parsed = parseOrder(raw);
+    const parsed = parseOrder(raw, { marginDefault: this.options.marginDefault });
     if (!parsed.ok) throw new OrderInvalidError(parsed.issues);
     const input = parsed.input;
     const account = this.accountFor(input);

@@ -109,4 +109,12 @@ export const Patch = {
    * no reason. Asked where such an answer is met.
    */
   QuotaStop: 'quota-stop-2026-11',
+  /**
+   * An order with a margin rule (`fulfillment.margin`) checks its landed cost before it is
+   * confirmed and before it pays (order/marginGuard.ts): a cheaper logistics line, else
+   * AWAITING_APPROVAL; a checkout batch reads its ruled orders' amounts once after addCart and
+   * takes out those that fail (checkout/marginBatch.ts). Asked only for orders with a rule, where
+   * the guard would first act: orders without one issue the same commands as before.
+   */
+  MarginGuard: 'margin-guard-2026-11',
 } as const;

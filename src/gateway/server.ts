@@ -9,6 +9,7 @@
  * call. Error answers are short JSON without stack traces.
  */
 import { isIPv4 } from 'node:net';
+import type { MarginRule } from '../order/margin.js';
 
 import type { Client } from '@temporalio/client';
 import type { PayloadCodec } from '@temporalio/common';
@@ -53,6 +54,8 @@ export interface GatewayOptions {
    * default account only, and no store tokens.
    */
   accounts?: AccountDirectory;
+  /** The store's margin rule for orders that name none (MARGIN_RULE). */
+  marginDefault?: MarginRule | undefined;
   log: Logger;
   /** Deadline of a webhook's hand-off to Temporal (default 2500 ms: the supplier waits 3 s). */
   webhookDeadlineMs?: number;
@@ -158,6 +161,7 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
   registerIntakeRoutes(app, {
     orders: new OrderClient(client, queues, {
       ...(opts.accounts !== undefined && { accounts: opts.accounts }),
+      marginDefault: opts.marginDefault,
     }),
     caller,
     withinDeadline: (fn) => withinDeadline(client, intakeDeadlineMs, fn),

@@ -19,6 +19,7 @@ import {
   type CreateOrderRequest,
   type InterceptedOrder,
   type InterceptReason as SupplierReason,
+  type ParentOrderResult,
 } from '../supplier/api/orders.js';
 import { OrderStatus } from '../supplier/api/constants.js';
 import { supplierCall } from '../supplier/supplierCall.js';
@@ -95,6 +96,26 @@ export function unusableAnswer(endpoint: string, what: string): ApplicationFailu
   });
 }
 
+/**
+ * What the shipment costs to land, from the parent order's payment information: goods and freight
+ * less their discounts, plus IOSS and fees; its order money when it gives no parts. Whether
+ * `commodityTotalAmount` and `freight` are before their discounts is not stated: taken as before.
+ */
+function parentLandedCost(r: ParentOrderResult): number | undefined {
+  const p = r.paymentInformation;
+  if (p?.commodityTotalAmount == null || p.freight == null) return r.orderMoney ?? undefined;
+  const cost =
+    p.commodityTotalAmount -
+    (p.commodityDiscount ?? 0) +
+    p.freight -
+    (p.postageDiscount ?? 0) -
+    (p.couponAmount ?? 0) +
+    (p.iossAmount ?? 0) +
+    (p.iossTaxHandlingFee ?? 0) +
+    (p.serviceFee ?? 0);
+  return Math.round(cost * 100) / 100;
+}
+
 export function orderActivities(supplier: SupplierClient) {
   return {
     async createOrderV3(order: CreateOrderRequest): Promise<CreatedOrder> {
@@ -128,8 +149,11 @@ export function orderActivities(supplier: SupplierClient) {
 
     async saveGenerateParentOrder(
       shipmentOrderId: string,
-    ): Promise<StepOutcome & { payId?: string; amount?: number; payExpiresAt?: string }> {
+    ): Promise<
+      StepOutcome & { payId?: string; amount?: number; payExpiresAt?: string; landedCost?: number }
+    > {
       const r = await supplierCall(supplier, saveGenerateParentOrder, { shipmentOrderId });
+      const landed = parentLandedCost(r);
       const intercepted = r.interceptOrders.length > 0;
       if (!intercepted && r.payId == null) {
         throw unusableAnswer('saveGenerateParentOrder', 'a parent order without a payId');
@@ -141,6 +165,7 @@ export function orderActivities(supplier: SupplierClient) {
           : [],
         ...(r.payId != null && { payId: r.payId }),
         ...(r.payExpireTime != null && { payExpiresAt: utcTime(r.payExpireTime) }),
+        ...(landed !== undefined && { landedCost: landed }),
         ...((r.paymentInformation?.payableAmount ?? r.orderMoney) != null && {
           amount: r.paymentInformation?.payableAmount ?? r.orderMoney ?? undefined,
         }),

@@ -11,6 +11,7 @@ import type { DisputeSummaryNews } from '../dispute/contract.js';
 import type { DisputeStage, StoreEventsView } from '../storeEvents/contract.js';
 import type { FailureInfo } from '../supplier/failureDetails.js';
 import type { DeadlineView } from './sla.js';
+import type { MarginCheck } from './margin.js';
 
 export const ORDER_WORKFLOW = 'fulfillOrder';
 
@@ -235,6 +236,8 @@ export interface OrderStatus {
   payId?: string;
   logisticName?: string;
   amounts?: { orderAmount?: number; productAmount?: number; postageAmount?: number };
+  /** The last check of the order's margin rule (fulfillment.margin), once one was made. */
+  margin?: MarginView;
   trackNumber?: string;
   trackingUrl?: string;
   trackingEvents?: TrackingEvent[];
@@ -260,6 +263,18 @@ export interface OrderStatus {
    */
   deadlines?: DeadlineView[];
   timeline: TimelineEntry[];
+}
+
+/** Where the margin rule was checked: at the cart (before confirming), or before paying. */
+export type MarginMoment = 'cart' | 'payment';
+
+/** A margin check as the status shows it. */
+export interface MarginView extends MarginCheck {
+  at: MarginMoment;
+  /** A logistics change that kept the rule: from which line to which, and the postage saved. */
+  logistics?: { from: string; to: string; savedUsd: number };
+  /** The landed cost a person approved (approvePayment while the rule failed). */
+  approvedCost?: number;
 }
 
 export const statusQuery = defineQuery<OrderStatus>('status');

@@ -13,6 +13,8 @@ import {
   Stage,
   type ActionResult,
   type AmendInput,
+  type MarginMoment,
+  type MarginView,
   type OrderStatus,
   type SupplierNews,
   type Reason,
@@ -25,6 +27,7 @@ import {
   type StoreEventsView,
 } from '../storeEvents/contract.js';
 import type { Amounts } from './activities.js';
+import { checkText, type LogisticsRescue, type MarginCheck } from './margin.js';
 import { SlaBreached, StoreEventsBehind, SvcOrderId } from '../temporal/searchAttributes.js';
 import { MakeupStatus } from '../supplier/api/constants.js';
 import { SupplierCode } from '../supplier/errors.js';
@@ -43,6 +46,9 @@ import { Milestone, type MissedDeadline, type SlaClock } from './slaClock.js';
 export type { ActionKind, PendingAction } from './operatorActions.js';
 
 /** Thrown inside the workflow when an operator cancels; caught at the top. */
+/** The step name of the margin rule's check, as a stop's reason shows it. */
+export const MARGIN_STEP = 'marginGuard';
+
 export class CancelRequested extends Error {
   constructor(readonly reason: string) {
     super(`cancelled: ${reason}`);
@@ -518,6 +524,58 @@ export class Order implements StepHost, OutboxHost {
   /** Whether the order waits for approvePayment. */
   get awaitingApproval(): boolean {
     return this.money.awaitingApproval;
+  }
+
+  // ---- the margin rule (order/marginGuard.ts) -------------------------------------------------
+
+  /** The margin rule was checked at `at`: the status shows the numbers. */
+  marginChecked(check: MarginCheck, at: MarginMoment): void {
+    this.view.record({ margin: this.marginView(check, at) });
+  }
+
+  /** A new check, keeping an earlier approval and logistics change. */
+  private marginView(check: MarginCheck, at: MarginMoment): MarginView {
+    const { approvedCost, logistics } = this.status.margin ?? {};
+    return {
+      ...check,
+      at,
+      ...(logistics !== undefined && { logistics }),
+      ...(approvedCost !== undefined && { approvedCost }),
+    };
+  }
+
+  /** The rule fails: the order waits in AWAITING_APPROVAL, the numbers as its reason. */
+  marginHeld(check: MarginCheck, at: MarginMoment): void {
+    this.view.record({ margin: this.marginView(check, at) });
+    this.enter(Stage.AWAITING_APPROVAL);
+    this.failed({ step: MARGIN_STEP, message: `the margin rule fails: ${checkText(check)}` });
+  }
+
+  /** A person approved paying at this landed cost although the rule fails. */
+  marginApproved(cost: number): void {
+    const margin = this.status.margin;
+    if (margin !== undefined) this.view.record({ margin: { ...margin, approvedCost: cost } });
+    this.note(
+      `payment approved at a landed cost of ${cost.toFixed(2)} USD despite the margin rule`,
+    );
+  }
+
+  /** Whether a person already approved paying this landed cost. */
+  marginApprovedFor(cost: number): boolean {
+    const approved = this.status.margin?.approvedCost;
+    return approved !== undefined && cost <= approved + 0.005;
+  }
+
+  /** Another logistics line of the order keeps the rule; the supplier changed it. */
+  marginRescued(rescue: LogisticsRescue, from: string): void {
+    const to = rescue.offer.logisticsName;
+    this.logisticsChosen(to);
+    this.view.record({
+      margin: { ...rescue.check, at: 'cart', logistics: { from, to, savedUsd: rescue.savedUsd } },
+    });
+    this.note(
+      `margin rule kept by changing logistics from ${from} to ${to} (postage ${rescue.savedUsd.toFixed(2)} USD less)`,
+    );
   }
 
   // ---- supplier news --------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import { CreateOrderV3Request, type CreateOrderRequest } from '../supplier/api/o
 import type { FieldIssue } from '../supplier/errors.js';
 import { toFieldIssues } from '../supplier/issues.js';
 import { SlaDurations } from './sla.js';
+import { MarginRule, needsSalePrice } from './margin.js';
 
 const LogisticsPolicy = z.discriminatedUnion(
   'policy',
@@ -81,6 +82,8 @@ export const FulfillmentChoices = z.object({
   /** Flow A: where the goods ship from. */
   storage: StoragePolicy.optional(),
   payment: PaymentPolicy.default({ policy: 'balance' }),
+  /** The margin the order must keep when it pays (docs/margin-guard.md); none: not checked. */
+  margin: MarginRule.optional(),
   /** Flow A: the label, when it is known at submission (otherwise provideWaybill). */
   waybill: WaybillSchema.optional(),
   /** Flow C: connections dropflow makes itself when a store product is not connected. */
@@ -111,8 +114,17 @@ export const FulfillmentChoices = z.object({
 });
 export type FulfillmentChoices = z.output<typeof FulfillmentChoices>;
 
+/** A line of the order: the createOrderV3 item, with what the customer paid for one unit. */
+export type OrderLine = CreateOrderRequest['products'][number] & {
+  /** USD per unit, as the store sold it; never sent to the supplier (its client drops it). */
+  salePrice?: number;
+};
+
 /** The createOrderV3 body, whose logisticName a logistics policy may leave to dropflow. */
-export type OrderBody = Omit<CreateOrderRequest, 'logisticName'> & { logisticName?: string };
+export type OrderBody = Omit<CreateOrderRequest, 'logisticName' | 'products'> & {
+  logisticName?: string;
+  products: OrderLine[];
+};
 
 /** The validated input of fulfillOrder. */
 export interface OrderInput {
@@ -135,11 +147,50 @@ export type ParsedOrder = { ok: true; input: OrderInput } | { ok: false; issues:
 /** A stand-in logistic name while a policy picks the real one, so the body's rules still apply. */
 const PICKED_BY_POLICY = 'picked-by-policy';
 
+/** `products[].salePrice`: dropflow's own field beside the createOrderV3 item. */
+const SalePrices = z.array(
+  z.looseObject({
+    salePrice: z
+      .number({ error: 'must be a number (USD per unit)' })
+      .min(0, { error: 'must be at least 0' })
+      .optional(),
+  }),
+);
+
+export interface ParseOptions {
+  /**
+   * The store's margin rule (MARGIN_RULE) for orders that name none; a rule on the margin applies
+   * only to orders whose every line has a salePrice.
+   */
+  marginDefault?: MarginRule | undefined;
+}
+
+/** The sale price of each line, or its issues; nothing when products is not a list. */
+function salePrices(products: unknown): { prices: (number | undefined)[]; issues: FieldIssue[] } {
+  if (!Array.isArray(products)) return { prices: [], issues: [] };
+  const parsed = SalePrices.safeParse(products);
+  if (!parsed.success) {
+    const issues = toFieldIssues(parsed.error).map((i) => ({ ...i, field: `products${i.field}` }));
+    return { prices: [], issues };
+  }
+  return { prices: parsed.data.map((p) => p.salePrice), issues: [] };
+}
+
+/** The rule the order keeps: its own, else the store's default where it can be checked. */
+function marginOf(
+  own: MarginRule | undefined,
+  fallback: MarginRule | undefined,
+  prices: readonly (number | undefined)[],
+): MarginRule | undefined {
+  if (own !== undefined || fallback === undefined) return own;
+  return needsSalePrice(fallback) && prices.some((p) => p === undefined) ? undefined : fallback;
+}
+
 /**
  * Checks an incoming order: the createOrderV3 body's rules (required fields, lengths), plus the
  * fulfilment choices and how they fit together. Issues name the field and the rule.
  */
-export function parseOrder(raw: unknown): ParsedOrder {
+export function parseOrder(raw: unknown, options: ParseOptions = {}): ParsedOrder {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return { ok: false, issues: [{ field: '(body)', rule: 'must be a JSON object' }] };
   }
@@ -162,10 +213,28 @@ export function parseOrder(raw: unknown): ParsedOrder {
       : body;
   const order = CreateOrderV3Request.safeParse(withName);
   if (!order.success) issues.push(...toFieldIssues(order.error));
-  if (!choices.success || !order.success) return { ok: false, issues };
+  const sales = salePrices(body.products);
+  issues.push(...sales.issues);
+  if (!choices.success || !order.success || sales.issues.length > 0) return { ok: false, issues };
 
-  const f = choices.data;
-  const o = order.data;
+  const margin = marginOf(choices.data.margin, options.marginDefault, sales.prices);
+  const f: FulfillmentChoices = { ...choices.data, ...(margin !== undefined && { margin }) };
+  const o: OrderBody = {
+    ...order.data,
+    products: order.data.products.map((p, i) =>
+      sales.prices[i] === undefined ? p : { ...p, salePrice: sales.prices[i] },
+    ),
+  };
+  if (f.margin !== undefined && needsSalePrice(f.margin)) {
+    sales.prices.forEach((price, i) => {
+      if (price === undefined) {
+        issues.push({
+          field: `products[${i}].salePrice`,
+          rule: 'is required when fulfillment.margin sets minPercent or minUsd',
+        });
+      }
+    });
+  }
   if ((f.flow === 'C') !== (o.orderFlow === OrderFlow.Store)) {
     issues.push({ field: 'orderFlow', rule: 'must be 2 exactly when fulfillment.flow is C' });
   }

@@ -39,6 +39,7 @@ type Facts = Pick<
   | 'payId'
   | 'logisticName'
   | 'amounts'
+  | 'margin'
   | 'trackNumber'
   | 'trackingUrl'
   | 'trackingEvents'

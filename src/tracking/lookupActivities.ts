@@ -20,6 +20,9 @@ export interface OrderSnapshot {
   trackNumber?: string;
   trackingUrl?: string;
   orderAmount?: number;
+  /** The parts of orderAmount (USD), for the margin rule's landed cost. */
+  productAmount?: number;
+  postageAmount?: number;
   /** The supplier's dates as it writes them (UTC, `yyyy-MM-dd HH:mm:ss`). */
   createDate?: string;
   paymentDate?: string;
@@ -46,6 +49,8 @@ export function lookupActivities(supplier: SupplierClient) {
             ...(o.trackNumber != null && { trackNumber: o.trackNumber }),
             ...(o.trackingUrl != null && { trackingUrl: o.trackingUrl }),
             ...(o.orderAmount != null && { orderAmount: o.orderAmount }),
+            ...(o.productAmount != null && { productAmount: o.productAmount }),
+            ...(o.postageAmount != null && { postageAmount: o.postageAmount }),
             ...(o.createDate != null && { createDate: o.createDate }),
             ...(o.paymentDate != null && { paymentDate: o.paymentDate }),
             ...(o.outWarehouseTime != null && { outWarehouseTime: o.outWarehouseTime }),

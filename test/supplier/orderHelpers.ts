@@ -67,3 +67,18 @@ export function advance(svcOrderId: string, to: 'PROCESSING' | 'SHIPPED' | 'DELI
 export function editOrder(svcOrderId: string, fields: Record<string, string>) {
   return control(`${encodeURIComponent(svcOrderId)}/edit`, fields);
 }
+
+/** POST /__sandbox/orders/<id>/price: the supplier raised the price of the order's goods. */
+export function raisePrice(svcOrderId: string, risePercent: number) {
+  return control(`${encodeURIComponent(svcOrderId)}/price`, { risePercent });
+}
+
+/** POST /__sandbox/postage: the supplier raised a logistics line's postage for an account. */
+export async function raisePostage(openId: string, logisticName: string, surchargeUsd: number) {
+  const res = await fetch(`${sandboxUrl()}/__sandbox/postage`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ openId, logisticName, surchargeUsd }),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}

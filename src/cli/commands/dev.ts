@@ -215,6 +215,7 @@ export function register(program: Command): void {
         queues,
         openId: () => supplier.tokens.openId(),
         checkout: checkoutSettings(config),
+        marginDefault: config.MARGIN_RULE,
         intakeToken,
         accounts,
         log: createLogger('gateway'),

@@ -60,6 +60,7 @@ export function register(program: Command): void {
         queues: temporal.target.queues,
         openId,
         checkout: checkoutSettings(config),
+        marginDefault: config.MARGIN_RULE,
         intakeToken: config.GATEWAY_TOKEN,
         accounts,
         log,

@@ -72,8 +72,16 @@ export function servingLine(order: SandboxOrder) {
     : undefined;
 }
 
-/** Product, postage and order amounts from seed prices and the line's postage for the weight. */
-export function priceOrder(order: SandboxOrder): void {
+/** The surcharge a switch put on a logistics line's postage for an account (USD; 0 without). */
+export function surchargeFor(sb: SandboxHost, openId: string, logisticName: string): number {
+  return sb.state.postageSurcharges?.[openId]?.[logisticName.toLowerCase()] ?? 0;
+}
+
+/**
+ * Product, postage and order amounts from the lines' prices and the line's postage for the weight,
+ * plus the line's surcharge, if a switch set one.
+ */
+export function priceOrder(order: SandboxOrder, surchargeUsd = 0): void {
   if (order.awaitingConnection) {
     // Nothing to price before the store products name their catalogue variants.
     order.productAmount = order.postageAmount = order.orderAmount = 0;
@@ -81,7 +89,7 @@ export function priceOrder(order: SandboxOrder): void {
   }
   order.productAmount = round2(order.lines.reduce((s, l) => s + l.sellPrice * l.quantity, 0));
   const line = servingLine(order);
-  order.postageAmount = line ? postage(line, orderWeight(order)) : 0;
+  order.postageAmount = line ? round2(postage(line, orderWeight(order)) + surchargeUsd) : 0;
   order.orderAmount = round2(order.productAmount + order.postageAmount);
 }
 
@@ -113,7 +121,7 @@ export function evaluateOrder(sb: SandboxHost, order: SandboxOrder): void {
  * products were just connected (call after filling in each line's vid and sellPrice).
  */
 export function refreshOrder(sb: SandboxHost, order: SandboxOrder): void {
-  priceOrder(order);
+  priceOrder(order, surchargeFor(sb, order.openId, order.logisticName));
   evaluateOrder(sb, order);
   sb.changed();
 }

@@ -9,7 +9,7 @@ import { ShopProductStatus } from '../../../src/supplier/api/shops.js';
 import { SupplierCode } from '../../../src/supplier/errors.js';
 import { connectionFor } from './connectOrders.js';
 import { availableUnits } from './interceptions.js';
-import { evaluateOrder, ordersOf, priceOrder } from './orderBook.js';
+import { evaluateOrder, ordersOf, priceOrder, surchargeFor } from './orderBook.js';
 import { paramError, SandboxError } from './routing.js';
 import type { Sandbox } from './sandbox.js';
 import { findStorage, findVariant, STORAGES } from './seed.js';
@@ -86,7 +86,7 @@ export function intakeOrder(
   if (shopLogisticsType === ShopLogisticsType.PlatformSupplierStorage)
     order.storageId = chooseStorage(sb, from, lines);
 
-  priceOrder(order);
+  priceOrder(order, surchargeFor(sb, order.openId, order.logisticName));
   evaluateOrder(sb, order);
   sb.state.orders[svcOrderId] = order;
   sb.count(openId, (s) => (s.ordersCreated += 1));

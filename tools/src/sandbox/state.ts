@@ -269,6 +269,11 @@ export interface SandboxState {
   statsByAccount: Record<string, SandboxStats>;
   /** Milliseconds between automatic lifecycle steps of a paid order; 0 = only by /advance. */
   lifecycleStepMs: number;
+  /**
+   * USD added to the postage of a logistics line, by account (openId), then lower-case line name
+   * (POST /__sandbox/postage); absent in state files of older versions.
+   */
+  postageSurcharges?: Record<string, Record<string, number>>;
 }
 
 export function emptyStats(): SandboxStats {

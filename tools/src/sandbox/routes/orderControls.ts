@@ -5,13 +5,19 @@
  *   supplier's web console to fix an intercepted order before adding it to the cart again.
  * - POST /__sandbox/orders/<svcOrderId>/expire-payment: the pay window of the order's parent
  *   order is over now.
+ * - POST /__sandbox/orders/<svcOrderId>/price {"risePercent": 20}: the supplier raised the price of
+ *   the order's goods (every line) since it was created; allowed until the order is paid.
+ * - POST /__sandbox/postage {"openId": "...", "logisticName": "...", "surchargeUsd": 4}: the
+ *   supplier raised the postage of a logistics line for an account (0 removes the surcharge);
+ *   the account's unpaid orders on it are re-priced, and their optional logistics show it.
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { OrderStatus } from '../../../../src/supplier/api/constants.js';
 import { optText } from '../../../../src/supplier/fields.js';
 import { advanceOrder, LIFECYCLE_TARGETS } from '../lifecycle.js';
-import { evaluateOrder } from '../orderBook.js';
+import { evaluateOrder, isPaid, priceOrder, surchargeFor } from '../orderBook.js';
+import { findLine } from '../seed.js';
 import { orderObject, utcDate } from '../orderView.js';
 import { expirePayWindow } from '../payWindow.js';
 import type { Sandbox } from '../sandbox.js';
@@ -39,6 +45,21 @@ const Edit = z
   .refine((o) => Object.keys(o).length > 0, { error: 'name at least one field to change' });
 
 const EDITABLE: ReadonlySet<OrderStatus> = new Set([OrderStatus.Created, OrderStatus.InCart]);
+
+const PriceRise = z.strictObject({ risePercent: z.number().gt(-100).max(1_000) });
+const Postage = z.strictObject({
+  openId: z.string().min(1),
+  logisticName: z.string().min(1),
+  surchargeUsd: z.number().min(0).max(1_000),
+});
+
+/** Orders whose amounts a price change still reaches: not paid yet. */
+const REPRICEABLE: ReadonlySet<OrderStatus> = new Set([
+  OrderStatus.Created,
+  OrderStatus.InCart,
+  OrderStatus.Unpaid,
+]);
+const repriceable = (o: SandboxOrder) => REPRICEABLE.has(o.status) && !isPaid(o);
 
 export function registerOrderControlRoutes(app: FastifyInstance, sb: Sandbox): void {
   const orderOf = (id: string): SandboxOrder | undefined =>
@@ -82,6 +103,49 @@ export function registerOrderControlRoutes(app: FastifyInstance, sb: Sandbox): v
       };
     },
   );
+
+  app.post<{ Params: { svcOrderId: string } }>(
+    '/__sandbox/orders/:svcOrderId/price',
+    (req, reply) => {
+      const p = PriceRise.safeParse(req.body ?? {});
+      if (!p.success) return reply.code(400).send(bad(p.error));
+      const order = orderOf(req.params.svcOrderId);
+      if (!order) return reply.code(404).send({ error: 'no such order' });
+      if (!repriceable(order)) {
+        return reply
+          .code(409)
+          .send({ error: `the order is ${order.status}: its price is settled` });
+      }
+      const factor = 1 + p.data.risePercent / 100;
+      for (const line of order.lines)
+        line.sellPrice = Math.round(line.sellPrice * factor * 100) / 100;
+      priceOrder(order, surchargeFor(sb, order.openId, order.logisticName));
+      sb.changed();
+      return orderObject(order, 'detail');
+    },
+  );
+
+  app.post('/__sandbox/postage', (req, reply) => {
+    const p = Postage.safeParse(req.body ?? {});
+    if (!p.success) return reply.code(400).send(bad(p.error));
+    const line = findLine(p.data.logisticName);
+    if (!line) return reply.code(404).send({ error: 'no such logistics line' });
+    const key = line.logisticName.toLowerCase();
+    const { openId } = p.data;
+    if (!sb.state.accounts[openId]) return reply.code(404).send({ error: 'no such account' });
+    const surcharges = ((sb.state.postageSurcharges ??= {})[openId] ??= {});
+    surcharges[key] = p.data.surchargeUsd;
+    const repriced = Object.values(sb.state.orders).filter(
+      (o) => o.openId === openId && repriceable(o) && o.logisticName.toLowerCase() === key,
+    );
+    for (const order of repriced) priceOrder(order, p.data.surchargeUsd);
+    sb.changed();
+    return {
+      logisticName: line.logisticName,
+      surchargeUsd: p.data.surchargeUsd,
+      repriced: repriced.map((o) => o.svcOrderId),
+    };
+  });
 
   app.post<{ Params: { svcOrderId: string } }>(
     '/__sandbox/orders/:svcOrderId/expire-payment',

@@ -16,6 +16,7 @@ import {
   findOwnOrder,
   priceOrder,
   servingLine,
+  surchargeFor,
 } from '../orderBook.js';
 import { orderWeight } from '../orderView.js';
 import { paramError, SandboxError, type SandboxRouter } from '../routing.js';
@@ -54,7 +55,10 @@ export function registerOrderLogisticsRoutes(r: SandboxRouter): void {
     const dest = destinationOf(order);
     const grams = orderWeight(order);
     return linesFor(order.fromCountryCode, dest).map((line) => {
-      const fee = postage(line, grams);
+      const fee =
+        Math.round(
+          (postage(line, grams) + surchargeFor(sb, account.openId, line.logisticName)) * 100,
+        ) / 100;
       return {
         id: optionId(line),
         orderCode: order.svcOrderId,
@@ -118,7 +122,7 @@ export function registerOrderLogisticsRoutes(r: SandboxRouter): void {
     }
 
     order.logisticName = line.logisticName;
-    priceOrder(order);
+    priceOrder(order, surchargeFor(sb, order.openId, line.logisticName));
     evaluateOrder(sb, order);
     const completed = {
       // Not shown beyond areaEnName and orderQuantity; the rest is the sandbox's choice.
