@@ -86,6 +86,15 @@ export const Patch = {
    */
   SessionDrains: 'session-drain-2026-11',
   /**
+   * A checkout batch settles a lost addCart or addCartConfirm answer by one look-up of all its
+   * orders (then repeats the confirmation only to learn the shipment of orders shown confirmed),
+   * keeps the orders the supplier shows done together, and lets go only of those it shows
+   * untouched; a failing look-up of the batch is looked up again a few times before its orders
+   * go on alone (checkout/batchLookUp.ts). Asked where a batch's answer is lost or its look-up
+   * fails: batches under way before it hand their orders back as they did.
+   */
+  BatchLookUp: 'batch-lookup-2026-11',
+  /**
    * The checkout coordinator and the tracking sweeper take an `accountTier` signal: the run
    * upserts its memo `supplierTier` (durable/account.ts followAccountTier). Asked when such a
    * signal changes the tier: a run that received one on an older worker did nothing with it.
