@@ -27,9 +27,15 @@ import {
 import type { BatchView, CheckoutState } from './state.js';
 import { sendPayment } from './paymentPolicy.js';
 
-/** The batch cannot go on by itself: its orders go on alone. */
+/**
+ * The batch cannot go on by itself: its orders go on alone. `stops`: the outcome of a call is
+ * unknown and its look-up kept failing; each order stops for a person with that failure.
+ */
 class HandBack extends Error {
-  constructor(readonly failure: FailureInfo) {
+  constructor(
+    readonly failure: FailureInfo,
+    readonly options: { stops?: boolean } = {},
+  ) {
     super(failure.message);
   }
 }
@@ -64,8 +70,11 @@ class BatchHost implements StepHost {
     this.c.batchAt(this.batch, this.batch.step);
   }
   async needsAttention(info: FailureInfo): Promise<void> {
-    // A look-up that keeps failing is looked up again a few times before the orders go alone.
-    if (isLookUp(info) && this.lookUpRounds < LOOK_UP_ROUNDS && patched(Patch.BatchLookUp)) {
+    if (!isLookUp(info)) throw new HandBack(info);
+    // A look-up that keeps failing stops each order for a person, as an order's own would.
+    if (patched(Patch.BatchLookUpBounded)) throw new HandBack(info, { stops: true });
+    // Batches under Patch.BatchLookUp alone looked it up again a few rounds first.
+    if (this.lookUpRounds < LOOK_UP_ROUNDS && patched(Patch.BatchLookUp)) {
       this.lookUpRounds += 1;
       this.note(`${info.message}; looking it up again`);
       await sleep(backoff(this.lookUpRounds + 2));
@@ -84,7 +93,7 @@ class BatchHost implements StepHost {
   private lookUpRounds = 0;
 }
 
-/** Rounds of a batch's failing look-up (each a few tries) before its orders go on alone. */
+/** Rounds of a batch's failing look-up under Patch.BatchLookUp alone (kept for its histories). */
 const LOOK_UP_ROUNDS = 3;
 
 const isLookUp = (info: FailureInfo) => info.step.endsWith(' look-up');
@@ -291,7 +300,7 @@ async function settled(
     await work(host, progress);
   } catch (err) {
     if (!(err instanceof HandBack)) throw err;
-    await handBack(c, batch, host, progress, err.failure);
+    await handBack(c, batch, host, progress, err);
   } finally {
     c.batchFinished(batch);
   }
@@ -302,7 +311,7 @@ async function handBack(
   batch: BatchView,
   host: BatchHost,
   progress: CheckoutProgress,
-  failure: FailureInfo,
+  { failure, options }: HandBack,
 ): Promise<void> {
   const unknown = host.unknownOutcome()?.step;
   const outcome = (siblings?: string[]): CheckoutOutcome => ({
@@ -316,7 +325,7 @@ async function handBack(
       ...(siblings !== undefined && { siblings }),
       ...(unknown !== undefined && { unknownStep: unknown }),
     },
-    ...(unknown === undefined && { failure }),
+    ...((unknown === undefined || options.stops === true) && { failure }),
   });
   if (progress.shipmentOrderId === undefined) await release(c, batch, batch.orders, outcome());
   else await releaseShipment(c, batch, outcome);

@@ -1,7 +1,8 @@
 /**
  * A checkout batch under lost answers, against a supplier whose order queries lag: the batch
  * settles a lost answer with one look-up for all its orders and goes on together, one shipment
- * paid once; only an order the supplier really refused goes on alone.
+ * paid once; only an order the supplier really refused goes on alone. A look-up that keeps failing
+ * stops every order of the batch for a person as soon as an order's own would.
  */
 import type { WorkflowHandle } from '@temporalio/client';
 import { afterEach, beforeAll, expect, it } from 'vitest';
@@ -10,7 +11,13 @@ import { reachStage, startOrder, validOrder, useOrderHarness } from '../support/
 import { accountStats, clearFaults, injectFault } from '../support/sandbox.js';
 import { changeSettings } from '../sandbox/controls.js';
 import { editOrder, orderNumber, usOrder } from '../supplier/orderHelpers.js';
-import { ORDER_DETAIL_BATCH } from './reconcile-support.js';
+import {
+  atStage,
+  lookUpsKeepFailing,
+  ORDER_DETAIL_BATCH,
+  recoverAndResume,
+  refusedCancel,
+} from './reconcile-support.js';
 
 /** Long enough that only the batch size closes a batch. */
 const NEVER = 600_000;
@@ -30,6 +37,8 @@ beforeAll(async () => {
 afterEach(async () => {
   await clearFaults(h.account.openId);
 });
+
+const PAY = 'shopping/pay/payBalanceV2';
 
 const MUTATING = [
   'order/createOrderV3',
@@ -87,20 +96,51 @@ async function paidTogether(orders: readonly WorkflowHandle[]): Promise<OrderSta
 }
 
 // First in the file: no tracking of paid orders reads the order query before its faults.
-it('a batch whose payment answer is lost while its look-up fails a few times is paid once, together', async () => {
+it('a batch whose payment answer is lost while its look-up fails twice is paid once, together', async () => {
   const { openId } = h.account;
   const before = await accountStats(openId);
-  await injectFault({ openId, path: 'shopping/pay/payBalanceV2', kind: 'commitThenDrop' });
-  // Four failed look-ups (Temporal tries each read three times): more than one round of them.
-  await injectFault({ openId, path: ORDER_DETAIL_BATCH, kind: 'http5xx', times: 12 });
+  await injectFault({ openId, path: PAY, kind: 'commitThenDrop' });
+  // Two failed look-ups (Temporal tries each read three times); the third answers, within the
+  // tries an order's own look-up has before it asks a person.
+  await injectFault({ openId, path: ORDER_DETAIL_BATCH, kind: 'http5xx', times: 6 });
 
   await paidTogether(await batchOf('pay-lost', BATCH));
   const after = await accountStats(openId);
   expect(after.payments - before.payments).toBe(1);
   expect(after.repeatedPaymentsRefused - before.repeatedPaymentsRefused).toBe(0);
-  const pay = 'shopping/pay/payBalanceV2';
-  expect(taken(after, pay) - taken(before, pay)).toBe(1);
+  expect(taken(after, PAY) - taken(before, PAY)).toBe(1);
   atMostMutating(before, after, BATCH + 4);
+});
+
+it('a batch whose payment answer is lost and whose look-up keeps failing stops every order at NEEDS_ATTENTION with that failure, as an order alone would; resumed, each is found paid, paid once', async () => {
+  const { openId } = h.account;
+  const before = await accountStats(openId);
+  await injectFault({ openId, path: PAY, kind: 'commitThenDrop' });
+  await lookUpsKeepFailing(openId);
+
+  const orders = await batchOf('pay-unsettled', BATCH);
+  const stopped = await Promise.all(orders.map((o) => atStage(o, Stage.NEEDS_ATTENTION)));
+  for (const s of stopped) {
+    // The batch's own failure, not one each order met looking it up again.
+    expect(s.error).toEqual(stopped[0]!.error);
+    expect(s.error?.step).toBe('payBalanceV2 look-up');
+    expect(s.error?.message).toMatch(
+      /^the outcome of payBalanceV2 is unknown and looking it up failed: getOrderDetailBatch: /,
+    );
+    expect(s.outcomeUnknown?.step).toBe('payBalanceV2');
+    expect(s.waitingFor).toMatch(/resume to look payBalanceV2 up again/);
+    expect(s.shipmentOrderId).toBe(stopped[0]!.shipmentOrderId);
+  }
+  // The money may be gone (and the shipment is paid only whole): a person may resume, not cancel.
+  expect(await refusedCancel(orders[0]!)).toMatch(/^cancel refused: /);
+
+  for (const o of orders) await recoverAndResume(h, o);
+  const paid = await Promise.all(orders.map((o) => reachStage(o, Stage.AWAITING_SHIPMENT)));
+  expect(new Set(paid.map((s) => s.shipmentOrderId)).size).toBe(1);
+  const after = await accountStats(openId);
+  expect(after.payments - before.payments).toBe(1);
+  expect(after.repeatedPaymentsRefused - before.repeatedPaymentsRefused).toBe(0);
+  expect(taken(after, PAY) - taken(before, PAY)).toBe(1);
 });
 
 it('a batch whose confirmation answer is lost finds its shipment with one look-up and is paid once, together', async () => {
