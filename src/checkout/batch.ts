@@ -314,12 +314,13 @@ async function handBack(
   { failure, options }: HandBack,
 ): Promise<void> {
   const unknown = host.unknownOutcome()?.step;
+  const why =
+    unknown !== undefined
+      ? `the outcome of ${unknown} for its batch ${batch.id} is unknown`
+      : `its batch ${batch.id} stopped at ${failure.step}`;
   const outcome = (siblings?: string[]): CheckoutOutcome => ({
     kind: 'alone',
-    why:
-      unknown !== undefined
-        ? `the outcome of ${unknown} for its batch ${batch.id} is unknown`
-        : `its batch ${batch.id} stopped at ${failure.step}`,
+    why,
     progress: {
       ...progress,
       ...(siblings !== undefined && { siblings }),
@@ -327,6 +328,10 @@ async function handBack(
     },
     ...((unknown === undefined || options.stops === true) && { failure }),
   });
+  // A scattered batch costs each order its own calls: a warning says why.
+  log.warn(
+    `checkout ${batch.id}: its ${batch.orders.length} order(s) go on alone: ${why} (${failure.message})`,
+  );
   if (progress.shipmentOrderId === undefined) await release(c, batch, batch.orders, outcome());
   else await releaseShipment(c, batch, outcome);
 }
