@@ -6,13 +6,17 @@
  * unanswered cart call, a failure a person must see), the orders continue from where the batch
  * got, and each one's own reconciling steps look up what is unknown before sending anything.
  */
-import { condition, getExternalWorkflowHandle, log } from '@temporalio/workflow';
+import { condition, getExternalWorkflowHandle, log, patched, sleep } from '@temporalio/workflow';
 import type { Reason } from '../order/contract.js';
 import type { FailureInfo } from '../supplier/failureDetails.js';
 import { OrderStatus, reachedStatus } from '../supplier/api/constants.js';
 import type { Activities } from '../durable/activityProxies.js';
 import { supplierCall, type Seen } from '../durable/supplierStep.js';
 import type { OutcomeInDoubt, StepHost } from '../durable/stepHost.js';
+import { backoff } from '../durable/failures.js';
+import { Patch } from '../durable/versions.js';
+import type { BatchCartOutcome } from './batchActivities.js';
+import { confirmedShipment, takenByCall, type BatchTaken } from './batchLookUp.js';
 import {
   checkoutBudgets,
   checkoutOutcomeSignal,
@@ -24,9 +28,15 @@ import type { BatchView, CheckoutState } from './state.js';
 import { sendPayment } from './paymentPolicy.js';
 import { marginLeavers } from './marginBatch.js';
 
-/** The batch cannot go on by itself: its orders go on alone. */
+/**
+ * The batch cannot go on by itself: its orders go on alone. `stops`: the outcome of a call is
+ * unknown and its look-up kept failing; each order stops for a person with that failure.
+ */
 class HandBack extends Error {
-  constructor(readonly failure: FailureInfo) {
+  constructor(
+    readonly failure: FailureInfo,
+    readonly options: { stops?: boolean } = {},
+  ) {
     super(failure.message);
   }
 }
@@ -60,10 +70,60 @@ class BatchHost implements StepHost {
   doneWaiting(): void {
     this.c.batchAt(this.batch, this.batch.step);
   }
-  needsAttention(info: FailureInfo): Promise<void> {
-    return Promise.reject(new HandBack(info));
+  async needsAttention(info: FailureInfo): Promise<void> {
+    if (!isLookUp(info)) throw new HandBack(info);
+    // A look-up that keeps failing stops each order for a person, as an order's own would.
+    if (patched(Patch.BatchLookUpBounded)) throw new HandBack(info, { stops: true });
+    // Batches under Patch.BatchLookUp alone looked it up again a few rounds first.
+    if (this.lookUpRounds < LOOK_UP_ROUNDS && patched(Patch.BatchLookUp)) {
+      this.lookUpRounds += 1;
+      this.note(`${info.message}; looking it up again`);
+      await sleep(backoff(this.lookUpRounds + 2));
+      return;
+    }
+    throw new HandBack(info);
   }
+
+  /** Whether the supplier's view had the lag to catch up since the outcome became unknown. */
+  caughtUp(): boolean {
+    const now = new Date().getTime();
+    const since = this.unknown === undefined ? now : Date.parse(this.unknown.since);
+    return now - since >= this.supplierLagMs;
+  }
+
+  private lookUpRounds = 0;
 }
+
+/** Rounds of a batch's failing look-up under Patch.BatchLookUp alone (kept for its histories). */
+const LOOK_UP_ROUNDS = 3;
+
+const isLookUp = (info: FailureInfo) => info.step.endsWith(' look-up');
+
+/** A cart call settled by the batch's look-up: the orders the supplier refused go on alone. */
+type CartStep = BatchCartOutcome & { shipmentOrderId?: string; refused?: ReadyOrder[] };
+
+/**
+ * A lost answer to a cart call, settled by one look-up for the whole batch (batchLookUp.ts);
+ * batches under way before Patch.BatchLookUp hand their orders back as they did.
+ */
+function lookUpBatch(
+  host: BatchHost,
+  step: string,
+  lookUp: (caughtUp: boolean) => Promise<Seen<CartStep>>,
+): () => Promise<Seen<CartStep>> {
+  return async () => {
+    if (!patched(Patch.BatchLookUp)) return eachOrderLooksUp(step)();
+    const seen = await lookUp(host.caughtUp());
+    if (seen.done && seen.note !== undefined) host.note(seen.note);
+    return seen;
+  };
+}
+
+const found = (step: string, shown: BatchTaken, extra: Partial<CartStep> = {}): Seen<CartStep> => ({
+  done: true,
+  value: { intercepted: [], refused: shown.refused, ...extra },
+  note: `${step} found done for ${shown.taken.length} order(s) of the batch, ${shown.refused.length} refused`,
+});
 
 /** For a call the batch does not settle itself: each order looks it up on its own. */
 const eachOrderLooksUp = (step: string) => (): Promise<never> =>
@@ -156,6 +216,26 @@ async function releaseIntercepted(
   );
 }
 
+/**
+ * Orders a batch call's look-up shows the supplier did not take: each goes on alone from where
+ * the batch got, and its own call says why (an interception, with the supplier's reasons).
+ */
+async function releaseRefused(
+  c: CheckoutState,
+  batch: BatchView,
+  step: string,
+  refused: readonly ReadyOrder[] | undefined,
+  progress: CheckoutProgress,
+): Promise<void> {
+  const left = batch.orders.filter((o) => refused?.some((r) => r.svcOrderId === o.svcOrderId));
+  if (left.length === 0) return;
+  await release(c, batch, left, {
+    kind: 'alone',
+    why: `the supplier did not take it at ${step} with its batch ${batch.id}`,
+    progress: { ...progress },
+  });
+}
+
 /** Runs a new batch from the cart to the payment. */
 export function runBatch(c: CheckoutState, acts: Activities, batch: BatchView): Promise<void> {
   return settled(c, batch, {}, async (host, progress) => {
@@ -163,12 +243,16 @@ export function runBatch(c: CheckoutState, acts: Activities, batch: BatchView): 
     if (batch.orders.length === 0) return;
 
     c.committing(batch, 'addCart');
-    const cart = await supplierCall(host, {
+    const cart = await supplierCall<CartStep>(host, {
       name: 'addCart',
       send: () => acts.supplierOnce.addCartBatch(ids(batch.orders)),
-      lookUp: eachOrderLooksUp('addCart'),
+      lookUp: lookUpBatch(host, 'addCart', async (caughtUp) => {
+        const seen = await takenByCall(acts, batch.orders, OrderStatus.InCart, caughtUp);
+        return seen.done ? found('addCart', seen.value) : seen;
+      }),
     });
     await releaseIntercepted(c, batch, 'addCart', cart.value.intercepted, progress);
+    await releaseRefused(c, batch, 'addCart', cart.value.refused, progress);
     if (batch.orders.length === 0) return;
     progress.inCart = true;
     // Before the shipment is confirmed: orders whose margin rule fails leave it.
@@ -178,12 +262,20 @@ export function runBatch(c: CheckoutState, acts: Activities, batch: BatchView): 
     if (batch.orders.length === 0) return;
 
     c.batchAt(batch, 'addCartConfirm');
-    const confirmed = await supplierCall(host, {
+    const confirmed = await supplierCall<CartStep>(host, {
       name: 'addCartConfirm',
       send: () => acts.supplierOnce.addCartConfirmBatch(ids(batch.orders)),
-      lookUp: eachOrderLooksUp('addCartConfirm'),
+      lookUp: lookUpBatch(host, 'addCartConfirm', async (caughtUp) => {
+        const seen = await takenByCall(acts, batch.orders, OrderStatus.Unpaid, caughtUp);
+        if (!seen.done) return seen;
+        const shipment = await confirmedShipment(acts, batch.orders, seen.value);
+        // The supplier's answers disagree: each order looks its own confirmation up.
+        if (shipment === undefined) return eachOrderLooksUp('addCartConfirm')();
+        return found('addCartConfirm', shipment, { shipmentOrderId: shipment.shipmentOrderId });
+      }),
     });
     await releaseIntercepted(c, batch, 'addCartConfirm', confirmed.value.intercepted, progress);
+    await releaseRefused(c, batch, 'addCartConfirm', confirmed.value.refused, progress);
     if (batch.orders.length === 0) return;
     progress.shipmentOrderId = confirmed.value.shipmentOrderId!;
     await payShipment(c, acts, host, batch, progress);
@@ -214,7 +306,7 @@ async function settled(
     await work(host, progress);
   } catch (err) {
     if (!(err instanceof HandBack)) throw err;
-    await handBack(c, batch, host, progress, err.failure);
+    await handBack(c, batch, host, progress, err);
   } finally {
     c.batchFinished(batch);
   }
@@ -225,22 +317,27 @@ async function handBack(
   batch: BatchView,
   host: BatchHost,
   progress: CheckoutProgress,
-  failure: FailureInfo,
+  { failure, options }: HandBack,
 ): Promise<void> {
   const unknown = host.unknownOutcome()?.step;
+  const why =
+    unknown !== undefined
+      ? `the outcome of ${unknown} for its batch ${batch.id} is unknown`
+      : `its batch ${batch.id} stopped at ${failure.step}`;
   const outcome = (siblings?: string[]): CheckoutOutcome => ({
     kind: 'alone',
-    why:
-      unknown !== undefined
-        ? `the outcome of ${unknown} for its batch ${batch.id} is unknown`
-        : `its batch ${batch.id} stopped at ${failure.step}`,
+    why,
     progress: {
       ...progress,
       ...(siblings !== undefined && { siblings }),
       ...(unknown !== undefined && { unknownStep: unknown }),
     },
-    ...(unknown === undefined && { failure }),
+    ...((unknown === undefined || options.stops === true) && { failure }),
   });
+  // A scattered batch costs each order its own calls: a warning says why.
+  log.warn(
+    `checkout ${batch.id}: its ${batch.orders.length} order(s) go on alone: ${why} (${failure.message})`,
+  );
   if (progress.shipmentOrderId === undefined) await release(c, batch, batch.orders, outcome());
   else await releaseShipment(c, batch, outcome);
 }

@@ -42,7 +42,7 @@ import { cartToParentOrder, createOrder, type ParentOrder } from './orderCheckou
 import { intercepted } from '../order/steps/interception.js';
 import { orderReached, PAID_STATUS } from '../order/steps/lookup.js';
 import { approval, awaitFunds, pay } from './payment.js';
-import { settleOutcome, supplierCall } from '../durable/supplierStep.js';
+import { lookUpRemedy, settleOutcome, supplierCall } from '../durable/supplierStep.js';
 import { marginGuarded, marginTerms } from '../order/marginGuard.js';
 
 type Settled = Extract<CheckoutOutcome, { kind: 'paid' | 'alone' | 'intercepted' }>;
@@ -84,6 +84,7 @@ export async function checkoutAndPay(
     if (from.unknownStep !== undefined) o.outcomeUnknown(from.unknownStep);
     if (from.shipmentOrderId !== undefined) confirmedInBatch(o, from, shares);
     if (outcome.failure !== undefined) o.failed(outcome.failure);
+    await stopIfUnsettled(o, outcome);
   }
   if (shares && o.paidBySibling()) return;
   const parent = await cartToParentOrder(o, acts, from);
@@ -97,6 +98,22 @@ export async function checkoutAndPay(
     ...(shares && { paidElsewhere: () => o.paidBySibling() }),
   });
   if (shares && o.paidItsShipment) await tellSiblings(o);
+}
+
+/**
+ * Its batch could not look up a call whose answer was lost (Patch.BatchLookUpBounded): the order
+ * stops for a person with that failure at once, as its own failing look-up would; resume looks
+ * the call up from this order.
+ */
+async function stopIfUnsettled(
+  o: Order,
+  outcome: Extract<CheckoutOutcome, { kind: 'alone' }>,
+): Promise<void> {
+  const step = outcome.progress.unknownStep;
+  const failure = outcome.failure;
+  if (step === undefined || failure?.step !== `${step} look-up`) return;
+  if (!patched(Patch.BatchLookUpBounded)) return;
+  await o.needsAttention(failure, lookUpRemedy(step));
 }
 
 /**

@@ -216,12 +216,14 @@ export async function settleOutcome<T>(
         o.doneWaiting();
         return { done: false, unsettled };
       }
-      await o.needsAttention(
-        unsettled,
-        `resume to look ${name} up again once the supplier answers, or check it in the supplier's console`,
-      );
+      await o.needsAttention(unsettled, lookUpRemedy(name));
     }
   }
+}
+
+/** What moves on a stop for a look-up of `name` that kept failing. */
+export function lookUpRemedy(name: string): string {
+  return `resume to look ${name} up again once the supplier answers, or check it in the supplier's console`;
 }
 
 /** How a look-up after an unknown outcome ended (a metric only: no command, none in replay). */

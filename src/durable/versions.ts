@@ -86,6 +86,24 @@ export const Patch = {
    */
   SessionDrains: 'session-drain-2026-11',
   /**
+   * A checkout batch settles a lost addCart or addCartConfirm answer by one look-up of all its
+   * orders (then repeats the confirmation only to learn the shipment of orders shown confirmed),
+   * keeps the orders the supplier shows done together, and lets go only of those it shows
+   * untouched; a failing look-up of the batch is looked up again a few times before its orders
+   * go on alone (checkout/batchLookUp.ts). Asked where a batch's answer is lost or its look-up
+   * fails: batches under way before it hand their orders back as they did.
+   */
+  BatchLookUp: 'batch-lookup-2026-11',
+  /**
+   * A checkout batch whose look-up of an unknown outcome keeps failing (as many tries as an
+   * order's own look-up) hands every order back at once with that failure, and each order stops
+   * at NEEDS_ATTENTION with it (its step, code, message, requestId) instead of looking it up again
+   * first: the same bound as an order alone. Replaces BatchLookUp's extra rounds (timers), which
+   * runs that recorded them keep. Asked in the coordinator where a batch's look-up fails, and in
+   * the order where such a hand-back arrives.
+   */
+  BatchLookUpBounded: 'batch-lookup-2-2026-11',
+  /**
    * The checkout coordinator and the tracking sweeper take an `accountTier` signal: the run
    * upserts its memo `supplierTier` (durable/account.ts followAccountTier). Asked when such a
    * signal changes the tier: a run that received one on an older worker did nothing with it.

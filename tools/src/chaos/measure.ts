@@ -10,6 +10,7 @@ import type { DisputeStatus } from '../../../src/dispute/contract.js';
 import { isPaid } from '../sandbox/orderBook.js';
 import type { SandboxDispute, SandboxOrder, SandboxStats } from '../sandbox/state.js';
 import { toCreatedMs, toCreatedSummary, type ToCreated } from '../localStack/toCreated.js';
+import { supplierCalls, type SupplierCalls } from './calls.js';
 import type { OperatedRun } from './operator.js';
 import type { Flow } from './orders.js';
 
@@ -140,6 +141,8 @@ export interface Verdict {
   waiting: { orderNumber: string; stage: string; reason: string }[];
   /** Submit → CREATED (the supplier has the order): p50 and p99 over the orders that got there. */
   submitToCreated: ToCreated;
+  /** The mutating supplier calls, by path and per order. */
+  supplierCalls: SupplierCalls;
 }
 
 export interface StageMismatch {
@@ -376,6 +379,7 @@ export function judge(o: Observation): Verdict {
       .map((e) => e.workflowId),
     findings,
     submitToCreated: toCreatedSummary(toCreated),
+    supplierCalls: supplierCalls(o.stats, o.orders.length),
   };
 }
 

@@ -54,6 +54,14 @@ export const COMMITTING_PATHS = [
   uploadWaybillInfo.path,
 ] as const;
 
+/** The calls a checkout batch sends once for all its orders. */
+export const CHECKOUT_PATHS = [
+  addCart.path,
+  addCartConfirm.path,
+  saveGenerateParentOrder.path,
+  payBalanceV2.path,
+] as const;
+
 export const DISPUTE_CREATE_PATH = createDispute.path;
 
 const BUSY_PATHS = [

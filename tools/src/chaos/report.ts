@@ -36,6 +36,7 @@ export type ChaosSummary = Pick<
   | 'submitToCreated'
   | 'stageMismatches'
   | 'workflowTaskFailures'
+  | 'supplierCalls'
 > & { faultsByKind: Record<string, number>; loweredLimits?: Readonly<Record<string, number>> };
 
 export function summary(r: ChaosReport): ChaosSummary {
@@ -53,6 +54,7 @@ export function summary(r: ChaosReport): ChaosSummary {
     submitToCreated: v.submitToCreated,
     stageMismatches: v.stageMismatches,
     workflowTaskFailures: v.workflowTaskFailures,
+    supplierCalls: v.supplierCalls,
     ...(r.loweredLimits !== undefined && { loweredLimits: r.loweredLimits }),
   };
 }
@@ -128,6 +130,13 @@ export function formatTable(r: ChaosReport): string {
     ...rows([
       ['p50 s', seconds(s.submitToCreated.p50Ms)],
       ['p99 s', seconds(s.submitToCreated.p99Ms)],
+    ]),
+    '',
+    'Mutating supplier calls (rate-limit refusals not counted)',
+    ...rows([
+      ...Object.entries(s.supplierCalls.byPath),
+      ['per order', s.supplierCalls.perOrder.toFixed(2)],
+      ['checkout calls per order', s.supplierCalls.checkoutPerOrder.toFixed(2)],
     ]),
   );
   if (v.stageMismatches.length > 0) {
