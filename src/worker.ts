@@ -51,6 +51,7 @@ import { inboxActivities } from './inbox/activities.js';
 import { WebhookRouter } from './gateway/routing.js';
 import { createLogger, type Logger } from './log.js';
 import type { SupplierClient } from './supplier/client.js';
+import type { FleetShare } from './supplier/pacer.js';
 import { accountSupplier, PerAccount } from './accounts/perAccount.js';
 import { followSupplierBudget, unsupported } from './accounts/supplierBudget.js';
 import { installRuntimeLogger } from './temporal/runtimeLogger.js';
@@ -91,6 +92,8 @@ export interface CreateWorkersOptions {
   singletons?: Pick<SingletonOptions, 'trackingSweeper' | 'session'>;
   /** The batch queries' own limit (default 2): what drains the retired batch queue. */
   batchRatePerSecond?: number;
+  /** This process's share of the fleet's slots of each account (SUPPLIER_FLEET_SHARE). */
+  fleet?: FleetShare;
   /**
    * A prebuilt workflow bundle (tests bundle once per file); otherwise `WORKFLOWS_PATH`. Built with
    * the `failureConverterPath` of `dataConverter`, if it has one.
@@ -221,10 +224,15 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
         queues,
         baseUrl: supplier.baseUrl,
         batchRatePerSecond,
+        ...(opts.fleet !== undefined && { fleet: opts.fleet }),
       });
       return {
         value: accountWork(own, storeEventsOf(a, opts.storeEvents), tokenWait),
         close: () => own.close(),
+        // A new tier only re-paces: the client, its connections and token source stay.
+        retier: (tier) => {
+          own.setRate(tier);
+        },
       };
     });
     const followed = followSupplierBudget(

@@ -6,6 +6,10 @@
  *
  * The account's budget across processes is the Temporal task queue's (temporal/taskQueues.ts);
  * this keeps one process's calls (CLI, tests, tasks the server handed out close together) apart.
+ * With a `PacerGrid` (a fleet of several processes, `SUPPLIER_FLEET_SHARE`), the process sends
+ * only in its own slots of the account's wall-clock grid, so no two processes' calls come closer
+ * than one slot, whatever the server hands out at once (docs/accounts.md, "Why it holds across
+ * processes").
  */
 
 export interface TakeOptions {
@@ -26,6 +30,19 @@ export class PaceTooLong extends Error {
 }
 
 const DEFAULT_PRIORITY = 3;
+
+/** This process's part of a fleet's slots: slot k of the account is the process `k mod of`'s. */
+export interface FleetShare {
+  /** 0 … of − 1 */
+  index: number;
+  /** The processes of the fleet that call the supplier. */
+  of: number;
+}
+
+export interface PacerGrid extends FleetShare {
+  /** The fleet's slots of the account, this far apart, from the epoch (every process's clock). */
+  periodMs: number;
+}
 
 /**
  * A timer that fires this late still gets its slot on the grid (the rate holds over time, no
@@ -48,8 +65,11 @@ export class Pacer {
   private readonly line: Waiter[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
 
-  /** `perSecond` is read at every slot. */
-  constructor(private readonly perSecond: () => number) {}
+  /** `perSecond` (this process's rate, of all the fleet's slots) is read at every slot. */
+  constructor(
+    private readonly perSecond: () => number,
+    private readonly grid?: PacerGrid,
+  ) {}
 
   /** Resolves when the caller may send. */
   take(options: TakeOptions = {}): Promise<void> {
@@ -58,10 +78,10 @@ export class Pacer {
     const now = Date.now();
     const priority = options.priority ?? DEFAULT_PRIORITY;
     const ahead = this.line.filter((w) => w.priority <= priority).length;
-    const wait = Math.max(0, this.next - now) + ahead * this.intervalMs();
+    const wait = Math.max(0, this.dueAt(now) - now) + ahead * this.intervalMs();
     if (wait > (options.maxWaitMs ?? Infinity)) return Promise.reject(new PaceTooLong(wait));
-    if (this.line.length === 0 && now >= this.next) {
-      this.next = now + this.intervalMs();
+    if (this.line.length === 0 && this.dueAt(now) <= now) {
+      this.next = (this.grid === undefined ? now : this.dueAt(now)) + this.intervalMs();
       return Promise.resolve();
     }
     return new Promise<void>((resolve, reject) => {
@@ -89,14 +109,28 @@ export class Pacer {
     return this.line.length;
   }
 
+  /** Between two of this process's calls: with a grid, at least to its next own slot. */
   private intervalMs(): number {
-    return 1000 / this.perSecond();
+    const g = this.grid;
+    if (g === undefined) return 1000 / this.perSecond();
+    return g.of * Math.max(g.periodMs, 1000 / this.perSecond());
+  }
+
+  /** When the next caller may go. With a grid: this process's first own slot from `next` on. */
+  private dueAt(now: number): number {
+    const g = this.grid;
+    if (g === undefined) return this.next;
+    // A slot that began a moment ago (a late timer) is still taken; a longer stall skips it.
+    const from = Math.max(this.next, now - MAX_CATCH_UP_MS);
+    let k = Math.ceil(from / g.periodMs - 1e-9);
+    k += (((g.index - k) % g.of) + g.of) % g.of;
+    return k * g.periodMs;
   }
 
   /** Refuses the callers pushed past what they may wait by someone of higher priority. */
   private refuseOverdue(now: number): void {
     const interval = this.intervalMs();
-    let slot = Math.max(this.next, now);
+    let slot = Math.max(this.dueAt(now), now);
     for (const w of [...this.line]) {
       if (slot > w.latestAt) {
         this.remove(w);
@@ -120,17 +154,19 @@ export class Pacer {
         this.timer = undefined;
         this.release();
       },
-      Math.max(0, this.next - Date.now()),
+      Math.max(0, this.dueAt(Date.now()) - Date.now()),
     );
   }
 
   private release(): void {
     const now = Date.now();
     const first = this.line[0];
-    if (first !== undefined && now >= this.next) {
+    const due = this.dueAt(now);
+    if (first !== undefined && now >= due) {
       this.remove(first);
       // Its slot was `next`: a timer a little late keeps the grid.
-      this.next = Math.max(this.next, now - MAX_CATCH_UP_MS) + this.intervalMs();
+      const slot = this.grid === undefined ? Math.max(this.next, now - MAX_CATCH_UP_MS) : due;
+      this.next = slot + this.intervalMs();
       first.resolve();
       // The rate may have dropped since the others lined up.
       this.refuseOverdue(now);

@@ -8,13 +8,28 @@
 import { AdaptiveRate } from './adaptiveRate.js';
 import type { RateClass } from './endpoint.js';
 import { SupplierCode } from './errors.js';
-import { Pacer, type TakeOptions } from './pacer.js';
+import { Pacer, type FleetShare, type PacerGrid, type TakeOptions } from './pacer.js';
 
 export interface AccountRates {
   /** The account's requests per second (tier: 1, 2, 4 or 6). */
   perSecond: number;
   /** getOrderDetailBatch and getProofOfDelivery per second. */
   batchPerSecond: number;
+  /** This process's share of a fleet of several (`SUPPLIER_FLEET_SHARE`); none: the only one. */
+  fleet?: FleetShare;
+}
+
+/**
+ * In a fleet, the slack of each 1 s of slots: `perSecond` slots span 1 s and this much, so that a
+ * call a little late (a timer, the network) never puts `perSecond + 1` of the fleet's calls
+ * into one second at the supplier. The supplier's window is a sliding 1 s (tools/src/sandbox
+ * measures the same way).
+ */
+export const FLEET_SLACK_MS = 50;
+
+function gridOf(perSecond: number, fleet: FleetShare | undefined): PacerGrid | undefined {
+  if (fleet === undefined || fleet.of <= 1) return undefined;
+  return { ...fleet, periodMs: (1000 + FLEET_SLACK_MS) / perSecond };
 }
 
 export class AccountPacing {
@@ -24,8 +39,8 @@ export class AccountPacing {
 
   constructor(rates: AccountRates) {
     this.rate = new AdaptiveRate(rates.perSecond);
-    this.account = new Pacer(() => this.rate.perSecond);
-    this.batch = new Pacer(() => rates.batchPerSecond);
+    this.account = new Pacer(() => this.rate.perSecond, gridOf(rates.perSecond, rates.fleet));
+    this.batch = new Pacer(() => rates.batchPerSecond, gridOf(rates.batchPerSecond, rates.fleet));
   }
 
   /** Resolves when a call of `rateClass` may be sent; rejects as `Pacer.take` does. */
@@ -52,7 +67,8 @@ const accounts = new Map<string, AccountPacing>();
 
 /** One pacing per account and rates in this process, shared by every client of the account. */
 export function pacingFor(accountKey: string, rates: AccountRates): AccountPacing {
-  const key = `${accountKey}|${rates.perSecond}|${rates.batchPerSecond}`;
+  const fleet = rates.fleet === undefined ? '' : `${rates.fleet.index}/${rates.fleet.of}`;
+  const key = `${accountKey}|${rates.perSecond}|${rates.batchPerSecond}|${fleet}`;
   let p = accounts.get(key);
   if (p === undefined) {
     p = new AccountPacing(rates);
