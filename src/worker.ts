@@ -202,6 +202,8 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
     opts.noTokenAttentionMs === undefined ? {} : { attentionAfterMs: opts.noTokenAttentionMs };
   let work: PerAccount<AccountWork> | undefined;
   let budget: { stop(): void } | undefined;
+  let unsubscribe: (() => void) | undefined;
+  let singletonsFollow: ((now: readonly Account[]) => void) | undefined;
   const accounts = opts.accounts ?? staticAccountDirectory([defaultAccount(ratePerSecond)]);
   /** An account as far as the directory knows it now (a removed one: by its id alone). */
   const accountOf = (id: string | undefined): AccountRef =>
@@ -238,10 +240,18 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
     const followed = followSupplierBudget(
       { client, namespace, taskQueue: queues.supplier },
       ratePerSecond,
-      directory,
+      directory.list(),
       log,
     );
     budget = followed;
+    // One subscription to the directory, told in order: the accounts' clients (a changed one is
+    // made again for its next task), the queue's budget, then the singletons (once ensured).
+    const held = work;
+    unsubscribe = directory.subscribe((now) => {
+      held.follow();
+      followed.follow(now);
+      singletonsFollow?.(now);
+    });
     await followed.applied.catch((err: unknown) => {
       // With other accounts, the server's per-account limits are what keeps each to its tier.
       if (opts.accounts !== undefined) {
@@ -302,14 +312,16 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
     )) {
       log.info(ensured, 'account singletons ensured');
     }
-    return workerSet(
-      client,
-      workers,
-      work,
-      followed,
-      followDirectory(client, accounts, singletons, log),
-    );
+    const following = followSingletons(client, accounts, singletons, log);
+    singletonsFollow = following.follow;
+    const stopFollowing = async (): Promise<void> => {
+      unsubscribe?.();
+      followed.stop();
+      await following.drained();
+    };
+    return workerSet(client, workers, work, stopFollowing);
   } catch (err) {
+    unsubscribe?.();
     budget?.stop();
     await work?.close();
     if (owned) await connection.close().catch(() => undefined);
@@ -320,7 +332,6 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
     client: Client,
     workers: readonly Worker[],
     held: PerAccount<AccountWork>,
-    followed: { stop(): void },
     stopFollowing: () => Promise<void>,
   ): WorkerSet {
     let running: Promise<void> | undefined;
@@ -348,7 +359,6 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
           ),
         );
         await gauges.stop();
-        followed.stop();
         await stopFollowing();
         await held.close();
         if (owned) await connection.close();
@@ -398,19 +408,19 @@ function defaultAccount(ratePerSecond: number): Account {
 }
 
 /**
- * Ensures the singletons of each account the directory adds or changes, one change after the
- * other; a failure is logged and tried again with the next change (or the next start). Returns
- * how to stop following (waits for an ensure under way).
+ * Ensures the singletons of each account the directory adds or changes (`follow`, from the
+ * worker's subscription), one change after the other; a failure is logged and tried again with
+ * the next change (or the next start). `drained` waits for an ensure under way.
  */
-function followDirectory(
+function followSingletons(
   client: Client,
   accounts: AccountDirectory,
   singletons: SingletonOptions,
   log: Logger,
-): () => Promise<void> {
+): { follow: (now: readonly Account[]) => void; drained: () => Promise<void> } {
   const seen = new Map(accounts.list().map((a) => [a.id, a.tier]));
   let chain = Promise.resolve();
-  const unsubscribe = accounts.subscribe((now) => {
+  const follow = (now: readonly Account[]): void => {
     const changed = now.filter((a) => seen.get(a.id) !== a.tier);
     // A removed account's singletons drain on their own; forgotten, so a re-added one is ensured.
     for (const id of [...seen.keys()]) if (!now.some((a) => a.id === id)) seen.delete(id);
@@ -429,9 +439,6 @@ function followDirectory(
         }
       });
     });
-  });
-  return async () => {
-    unsubscribe();
-    await chain;
   };
+  return { follow, drained: () => chain };
 }

@@ -31,18 +31,13 @@ const RELEASE_AFTER_MS = 3 * 60_000;
 export class PerAccount<T> {
   private readonly made = new Map<string, Made<T>>();
   private readonly releasing = new Map<NodeJS.Timeout, Held<T>>();
-  private readonly unsubscribe: () => void;
   private closed = false;
 
   constructor(
     private readonly directory: AccountDirectory,
     private readonly defaultValue: T,
     private readonly make: (account: Account) => Held<T>,
-  ) {
-    this.unsubscribe = directory.subscribe(() => {
-      this.forgetChanged();
-    });
-  }
+  ) {}
 
   /** The running activity's account's value; an unknown account fails it (`UnknownAccount`). */
   current(): T {
@@ -54,7 +49,7 @@ export class PerAccount<T> {
     const account = this.directory.get(id);
     if (account === undefined || this.closed) throw unknownAccount(id);
     const had = this.made.get(id);
-    if (had !== undefined && this.follow(had, account)) return had.held.value;
+    if (had !== undefined && this.keeps(had, account)) return had.held.value;
     if (had !== undefined) this.release(had.held);
     const held = this.make(account);
     this.made.set(id, { fingerprint: fingerprintOf(account), tier: account.tier, held });
@@ -64,7 +59,6 @@ export class PerAccount<T> {
   /** Releases every account's value now (the workers have stopped). */
   async close(): Promise<void> {
     this.closed = true;
-    this.unsubscribe();
     const all = [...this.made.values()].map(({ held }) => held);
     for (const [timer, held] of this.releasing) {
       clearTimeout(timer);
@@ -75,17 +69,21 @@ export class PerAccount<T> {
     await Promise.all(all.map((held) => held.close().catch(() => undefined)));
   }
 
-  private forgetChanged(): void {
+  /**
+   * The directory changed: drops the values of accounts it changed or removed (re-paces one whose
+   * tier alone changed). Told by the worker's one subscription to the directory (src/worker.ts).
+   */
+  follow(): void {
     for (const [id, had] of this.made) {
       const account = this.directory.get(id);
-      if (account !== undefined && this.follow(had, account)) continue;
+      if (account !== undefined && this.keeps(had, account)) continue;
       this.made.delete(id);
       this.release(had.held);
     }
   }
 
   /** Whether `had` still serves `account`: the same record, or one with only its tier changed. */
-  private follow(had: Made<T>, account: Account): boolean {
+  private keeps(had: Made<T>, account: Account): boolean {
     if (fingerprintOf(account) !== had.fingerprint) return false;
     if (had.tier === account.tier) return true;
     if (had.held.retier === undefined) return false;
