@@ -19,6 +19,11 @@ export interface TakeOptions {
   priority?: number;
   /** Refuse (`PaceTooLong`) rather than wait longer than this for the slot. Default: no bound. */
   maxWaitMs?: number;
+  /**
+   * With a grid: only a slot k of the fleet's grid with k a multiple of this (a class of calls
+   * with a limit of its own, kept apart across the fleet). Default 1: any own slot.
+   */
+  slotEvery?: number;
 }
 
 /** The slot is further away than the caller may wait: it was not taken. */
@@ -52,6 +57,7 @@ const MAX_CATCH_UP_MS = 20;
 
 interface Waiter {
   priority: number;
+  every: number;
   /** The latest time its slot may come, or Infinity. */
   latestAt: number;
   resolve: () => void;
@@ -78,10 +84,12 @@ export class Pacer {
     const now = Date.now();
     const priority = options.priority ?? DEFAULT_PRIORITY;
     const ahead = this.line.filter((w) => w.priority <= priority).length;
-    const wait = Math.max(0, this.dueAt(now) - now) + ahead * this.intervalMs();
+    const every = this.grid === undefined ? 1 : (options.slotEvery ?? 1);
+    const due = this.dueAt(now, every);
+    const wait = Math.max(0, due - now) + ahead * this.intervalMs();
     if (wait > (options.maxWaitMs ?? Infinity)) return Promise.reject(new PaceTooLong(wait));
-    if (this.line.length === 0 && this.dueAt(now) <= now) {
-      this.next = (this.grid === undefined ? now : this.dueAt(now)) + this.intervalMs();
+    if (this.line.length === 0 && due <= now) {
+      this.next = (this.grid === undefined ? now : due) + this.intervalMs();
       return Promise.resolve();
     }
     return new Promise<void>((resolve, reject) => {
@@ -91,6 +99,7 @@ export class Pacer {
       };
       const waiter: Waiter = {
         priority,
+        every,
         latestAt: now + (options.maxWaitMs ?? Infinity),
         resolve,
         reject,
@@ -116,14 +125,21 @@ export class Pacer {
     return g.of * Math.max(g.periodMs, 1000 / this.perSecond());
   }
 
-  /** When the next caller may go. With a grid: this process's first own slot from `next` on. */
-  private dueAt(now: number): number {
-    const g = this.grid;
-    if (g === undefined) return this.next;
+  /**
+   * When the next caller (taking slots `every`) may go. With a grid: this process's first own
+   * slot from `next` on.
+   */
+  private dueAt(now: number, every = 1): number {
+    if (this.grid === undefined) return this.next;
     // A slot that began a moment ago (a late timer) is still taken; a longer stall skips it.
-    const from = Math.max(this.next, now - MAX_CATCH_UP_MS);
-    let k = Math.ceil(from / g.periodMs - 1e-9);
-    k += (((g.index - k) % g.of) + g.of) % g.of;
+    return this.ownSlotFrom(Math.max(this.next, now - MAX_CATCH_UP_MS), every);
+  }
+
+  /** With a grid: the first slot k at or after `t` that is this process's and a multiple of `every`. */
+  private ownSlotFrom(t: number, every: number): number {
+    const g = this.grid!;
+    let k = Math.ceil(t / g.periodMs - 1e-9);
+    while (k % g.of !== g.index || k % every !== 0) k++;
     return k * g.periodMs;
   }
 
@@ -132,6 +148,7 @@ export class Pacer {
     const interval = this.intervalMs();
     let slot = Math.max(this.dueAt(now), now);
     for (const w of [...this.line]) {
+      if (w.every > 1) slot = this.ownSlotFrom(slot, w.every);
       if (slot > w.latestAt) {
         this.remove(w);
         w.reject(new PaceTooLong(slot - now));
@@ -154,15 +171,17 @@ export class Pacer {
         this.timer = undefined;
         this.release();
       },
-      Math.max(0, this.dueAt(Date.now()) - Date.now()),
+      Math.max(0, Math.min(...this.line.map((w) => this.dueAt(Date.now(), w.every))) - Date.now()),
     );
   }
 
   private release(): void {
     const now = Date.now();
-    const first = this.line[0];
-    const due = this.dueAt(now);
-    if (first !== undefined && now >= due) {
+    // The first in line whose slot has come (with a grid, one that waits for a multiple of its
+    // `every` lets those behind it take the slots before).
+    const first = this.line.find((w) => this.dueAt(now, w.every) <= now);
+    if (first !== undefined) {
+      const due = this.dueAt(now, first.every);
       this.remove(first);
       // Its slot was `next`: a timer a little late keeps the grid.
       const slot = this.grid === undefined ? Math.max(this.next, now - MAX_CATCH_UP_MS) : due;

@@ -32,19 +32,46 @@ function gridOf(perSecond: number, fleet: FleetShare | undefined): PacerGrid | u
   return { ...fleet, periodMs: (1000 + FLEET_SLACK_MS) / perSecond };
 }
 
+/**
+ * In a fleet, the batch queries go only in every `n`-th slot of the account's grid: far enough
+ * apart for their own limit, and `n` prime to the processes so that every process has its turn.
+ */
+function batchSlotEvery(account: PacerGrid, batchPerSecond: number): number {
+  let n = Math.max(
+    1,
+    Math.ceil((1000 + FLEET_SLACK_MS) / batchPerSecond / account.periodMs - 1e-9),
+  );
+  while (gcd(n, account.of) !== 1) n++;
+  return n;
+}
+
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
+}
+
 export class AccountPacing {
   readonly rate: AdaptiveRate;
   private readonly account: Pacer;
   private readonly batch: Pacer;
+  /** In a fleet: the account's slots a batch query may take (see batchSlotEvery). */
+  private readonly batchEvery: number | undefined;
 
   constructor(rates: AccountRates) {
     this.rate = new AdaptiveRate(rates.perSecond);
-    this.account = new Pacer(() => this.rate.perSecond, gridOf(rates.perSecond, rates.fleet));
-    this.batch = new Pacer(() => rates.batchPerSecond, gridOf(rates.batchPerSecond, rates.fleet));
+    const grid = gridOf(rates.perSecond, rates.fleet);
+    this.account = new Pacer(() => this.rate.perSecond, grid);
+    this.batch = new Pacer(() => rates.batchPerSecond);
+    this.batchEvery = grid && batchSlotEvery(grid, rates.batchPerSecond);
   }
 
   /** Resolves when a call of `rateClass` may be sent; rejects as `Pacer.take` does. */
   async take(rateClass: Exclude<RateClass, 'token'>, options: TakeOptions = {}): Promise<void> {
+    if (rateClass === 'batch' && this.batchEvery !== undefined) {
+      // One slot for both limits: a batch slot waited for apart from the account's could be sent
+      // late, next to another process's batch query.
+      await this.account.take({ ...options, slotEvery: this.batchEvery });
+      return;
+    }
     if (rateClass === 'batch') {
       const started = Date.now();
       await this.batch.take(options);

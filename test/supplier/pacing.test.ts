@@ -163,6 +163,32 @@ describe('a fleet of processes sharing an account (SUPPLIER_FLEET_SHARE)', () =>
     });
   }
 
+  for (const tier of [4, 6]) {
+    it(`the batch queries of two processes keep their own 2/s as well, within the tier (tier ${tier})`, async () => {
+      const processes = [0, 1].map(
+        (index) =>
+          new AccountPacing({ perSecond: tier, batchPerSecond: 2, fleet: { index, of: 2 } }),
+      );
+      const all: number[] = [];
+      const batch: number[] = [];
+      const calls = processes.flatMap((p) =>
+        Array.from({ length: 4 * tier }, (_, i) => {
+          const rateClass = i % 2 === 0 ? 'batch' : 'standard';
+          // The tracking sweep's queries wait behind payments: they must not then go together.
+          return p.take(rateClass, { priority: rateClass === 'batch' ? 4 : 1 }).then(() => {
+            all.push(Date.now() - T0);
+            if (rateClass === 'batch') batch.push(Date.now() - T0);
+          });
+        }),
+      );
+      await vi.advanceTimersByTimeAsync(60_000);
+      await Promise.all(calls);
+      expect(batch).toHaveLength(4 * tier);
+      expect(busiestSecond(all)).toBeLessThanOrEqual(tier);
+      expect(busiestSecond(batch)).toBeLessThanOrEqual(2);
+    });
+  }
+
   it('a process alone keeps the exact rate, with no slack: the single-account default is not slower', async () => {
     const log: string[] = [];
     const pacing = new AccountPacing({
