@@ -110,6 +110,21 @@ export const Env = z.object({
   /** The batch order query and proof-of-delivery rate. */
   SUPPLIER_BATCH_RATE_PER_SECOND: z.coerce.number().positive().default(2),
   /**
+   * `<index>/<processes>` (0-based): this worker's share of a fleet of several that call the
+   * supplier for the same accounts. Each sends only in its own slots of each account's wall-clock
+   * grid (supplier/pacer.ts), so the fleet never puts more than the tier into any second. Unset:
+   * the only process (`0/1`).
+   */
+  SUPPLIER_FLEET_SHARE: z
+    .string()
+    .regex(/^\d+\/[1-9]\d*$/, 'must be <index>/<processes>, e.g. 0/2')
+    .transform((v) => {
+      const [index, of] = v.split('/').map(Number) as [number, number];
+      return { index, of };
+    })
+    .refine((s) => s.index < s.of, 'the index must be below the number of processes')
+    .optional(),
+  /**
    * Checkout batching: orders of the account are carted, confirmed and paid together (on), or
    * one by one (off). A batch closes when no order joined for CHECKOUT_QUIET_MS, when its first
    * order waited CHECKOUT_MAX_WAIT_MS, or at CHECKOUT_MAX_BATCH orders.

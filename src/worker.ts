@@ -52,6 +52,7 @@ import { inboxActivities } from './inbox/activities.js';
 import { WebhookRouter } from './gateway/routing.js';
 import { createLogger, type Logger } from './log.js';
 import type { SupplierClient } from './supplier/client.js';
+import type { FleetShare } from './supplier/pacer.js';
 import { accountSupplier, PerAccount } from './accounts/perAccount.js';
 import { followSupplierBudget, unsupported } from './accounts/supplierBudget.js';
 import { installRuntimeLogger } from './temporal/runtimeLogger.js';
@@ -92,6 +93,8 @@ export interface CreateWorkersOptions {
   singletons?: Pick<SingletonOptions, 'trackingSweeper' | 'session'>;
   /** The batch queries' own limit (default 2): what drains the retired batch queue. */
   batchRatePerSecond?: number;
+  /** This process's share of the fleet's slots of each account (SUPPLIER_FLEET_SHARE). */
+  fleet?: FleetShare;
   /**
    * A prebuilt workflow bundle (tests bundle once per file); otherwise `WORKFLOWS_PATH`. Built with
    * the `failureConverterPath` of `dataConverter`, if it has one.
@@ -205,6 +208,8 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
     opts.noTokenAttentionMs === undefined ? {} : { attentionAfterMs: opts.noTokenAttentionMs };
   let work: PerAccount<AccountWork> | undefined;
   let budget: { stop(): void } | undefined;
+  let unsubscribe: (() => void) | undefined;
+  let singletonsFollow: ((now: readonly Account[]) => void) | undefined;
   const accounts = opts.accounts ?? staticAccountDirectory([defaultAccount(ratePerSecond)]);
   /** An account as far as the directory knows it now (a removed one: by its id alone). */
   const accountOf = (id: string | undefined): AccountRef =>
@@ -227,19 +232,32 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
         queues,
         baseUrl: supplier.baseUrl,
         batchRatePerSecond,
+        ...(opts.fleet !== undefined && { fleet: opts.fleet }),
       });
       return {
         value: accountWork(own, storeEventsOf(a, opts.storeEvents), tokenWait),
         close: () => own.close(),
+        // A new tier only re-paces: the client, its connections and token source stay.
+        retier: (tier) => {
+          own.setRate(tier);
+        },
       };
     });
     const followed = followSupplierBudget(
       { client, namespace, taskQueue: queues.supplier },
       ratePerSecond,
-      directory,
+      directory.list(),
       log,
     );
     budget = followed;
+    // One subscription to the directory, told in order: the accounts' clients (a changed one is
+    // made again for its next task), the queue's budget, then the singletons (once ensured).
+    const held = work;
+    unsubscribe = directory.subscribe((now) => {
+      held.follow();
+      followed.follow(now);
+      singletonsFollow?.(now);
+    });
     await followed.applied.catch((err: unknown) => {
       // With other accounts, the server's per-account limits are what keeps each to its tier.
       if (opts.accounts !== undefined) {
@@ -300,14 +318,16 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
     )) {
       log.info(ensured, 'account singletons ensured');
     }
-    return workerSet(
-      client,
-      workers,
-      work,
-      followed,
-      followDirectory(client, accounts, singletons, log),
-    );
+    const following = followSingletons(client, accounts, singletons, log);
+    singletonsFollow = following.follow;
+    const stopFollowing = async (): Promise<void> => {
+      unsubscribe?.();
+      followed.stop();
+      await following.drained();
+    };
+    return workerSet(client, workers, work, stopFollowing);
   } catch (err) {
+    unsubscribe?.();
     budget?.stop();
     await work?.close();
     if (owned) await connection.close().catch(() => undefined);
@@ -318,7 +338,6 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
     client: Client,
     workers: readonly Worker[],
     held: PerAccount<AccountWork>,
-    followed: { stop(): void },
     stopFollowing: () => Promise<void>,
   ): WorkerSet {
     let running: Promise<void> | undefined;
@@ -346,7 +365,6 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
           ),
         );
         await gauges.stop();
-        followed.stop();
         await stopFollowing();
         await held.close();
         if (owned) await connection.close();
@@ -396,19 +414,19 @@ function defaultAccount(ratePerSecond: number): Account {
 }
 
 /**
- * Ensures the singletons of each account the directory adds or changes, one change after the
- * other; a failure is logged and tried again with the next change (or the next start). Returns
- * how to stop following (waits for an ensure under way).
+ * Ensures the singletons of each account the directory adds or changes (`follow`, from the
+ * worker's subscription), one change after the other; a failure is logged and tried again with
+ * the next change (or the next start). `drained` waits for an ensure under way.
  */
-function followDirectory(
+function followSingletons(
   client: Client,
   accounts: AccountDirectory,
   singletons: SingletonOptions,
   log: Logger,
-): () => Promise<void> {
+): { follow: (now: readonly Account[]) => void; drained: () => Promise<void> } {
   const seen = new Map(accounts.list().map((a) => [a.id, a.tier]));
   let chain = Promise.resolve();
-  const unsubscribe = accounts.subscribe((now) => {
+  const follow = (now: readonly Account[]): void => {
     const changed = now.filter((a) => seen.get(a.id) !== a.tier);
     // A removed account's singletons drain on their own; forgotten, so a re-added one is ensured.
     for (const id of [...seen.keys()]) if (!now.some((a) => a.id === id)) seen.delete(id);
@@ -427,9 +445,6 @@ function followDirectory(
         }
       });
     });
-  });
-  return async () => {
-    unsubscribe();
-    await chain;
   };
+  return { follow, drained: () => chain };
 }

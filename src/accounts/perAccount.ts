@@ -9,14 +9,17 @@ import type { Client } from '@temporalio/client';
 
 import { SessionTokenSource } from '../session/sessionTokens.js';
 import { SupplierClient } from '../supplier/client.js';
+import type { FleetShare } from '../supplier/pacer.js';
 import type { TaskQueues } from '../temporal/taskQueues.js';
 import { activityAccount, unknownAccount } from './activityAccount.js';
-import { DEFAULT_ACCOUNT, type Account, type AccountDirectory } from './contract.js';
+import { DEFAULT_ACCOUNT, type Account, type AccountDirectory, type RateTier } from './contract.js';
 
 export interface Held<T> {
   value: T;
   /** Releases what `value` holds (its HTTP connections); called once no task may still use it. */
   close(): Promise<void>;
+  /** Follows a new tier of the account; without it, a tier change makes the value again. */
+  retier?(tier: RateTier): void;
 }
 
 /**
@@ -26,20 +29,15 @@ export interface Held<T> {
 const RELEASE_AFTER_MS = 3 * 60_000;
 
 export class PerAccount<T> {
-  private readonly made = new Map<string, { fingerprint: string; held: Held<T> }>();
+  private readonly made = new Map<string, Made<T>>();
   private readonly releasing = new Map<NodeJS.Timeout, Held<T>>();
-  private readonly unsubscribe: () => void;
   private closed = false;
 
   constructor(
     private readonly directory: AccountDirectory,
     private readonly defaultValue: T,
     private readonly make: (account: Account) => Held<T>,
-  ) {
-    this.unsubscribe = directory.subscribe(() => {
-      this.forgetChanged();
-    });
-  }
+  ) {}
 
   /** The running activity's account's value; an unknown account fails it (`UnknownAccount`). */
   current(): T {
@@ -50,19 +48,17 @@ export class PerAccount<T> {
     if (id === DEFAULT_ACCOUNT) return this.defaultValue;
     const account = this.directory.get(id);
     if (account === undefined || this.closed) throw unknownAccount(id);
-    const fingerprint = fingerprintOf(account);
     const had = this.made.get(id);
-    if (had?.fingerprint === fingerprint) return had.held.value;
+    if (had !== undefined && this.keeps(had, account)) return had.held.value;
     if (had !== undefined) this.release(had.held);
     const held = this.make(account);
-    this.made.set(id, { fingerprint, held });
+    this.made.set(id, { fingerprint: fingerprintOf(account), tier: account.tier, held });
     return held.value;
   }
 
   /** Releases every account's value now (the workers have stopped). */
   async close(): Promise<void> {
     this.closed = true;
-    this.unsubscribe();
     const all = [...this.made.values()].map(({ held }) => held);
     for (const [timer, held] of this.releasing) {
       clearTimeout(timer);
@@ -73,13 +69,27 @@ export class PerAccount<T> {
     await Promise.all(all.map((held) => held.close().catch(() => undefined)));
   }
 
-  private forgetChanged(): void {
-    for (const [id, { fingerprint, held }] of this.made) {
+  /**
+   * The directory changed: drops the values of accounts it changed or removed (re-paces one whose
+   * tier alone changed). Told by the worker's one subscription to the directory (src/worker.ts).
+   */
+  follow(): void {
+    for (const [id, had] of this.made) {
       const account = this.directory.get(id);
-      if (account !== undefined && fingerprintOf(account) === fingerprint) continue;
+      if (account !== undefined && this.keeps(had, account)) continue;
       this.made.delete(id);
-      this.release(held);
+      this.release(had.held);
     }
+  }
+
+  /** Whether `had` still serves `account`: the same record, or one with only its tier changed. */
+  private keeps(had: Made<T>, account: Account): boolean {
+    if (fingerprintOf(account) !== had.fingerprint) return false;
+    if (had.tier === account.tier) return true;
+    if (had.held.retier === undefined) return false;
+    had.held.retier(account.tier);
+    had.tier = account.tier;
+    return true;
   }
 
   private release(held: Held<T>): void {
@@ -92,9 +102,20 @@ export class PerAccount<T> {
   }
 }
 
-/** Whether the record changed (a hash: the secrets it covers are not kept in another form). */
+interface Made<T> {
+  /** Of the record but its tier. */
+  fingerprint: string;
+  tier: RateTier;
+  held: Held<T>;
+}
+
+/**
+ * Whether the record, its tier aside, changed (a hash: the secrets it covers are not kept in
+ * another form).
+ */
 function fingerprintOf(account: Account): string {
-  return createHash('sha256').update(JSON.stringify(account)).digest('hex');
+  const { tier: _tier, ...rest } = account;
+  return createHash('sha256').update(JSON.stringify(rest)).digest('hex');
 }
 
 export interface AccountSupplierOptions {
@@ -104,6 +125,8 @@ export interface AccountSupplierOptions {
   /** The deployment's supplier API root, for an account that names none. */
   baseUrl: string;
   batchRatePerSecond: number;
+  /** This process's share of the fleet's slots of each account. */
+  fleet?: FleetShare;
 }
 
 /**
@@ -116,6 +139,7 @@ export function accountSupplier(account: Account, o: AccountSupplierOptions): Su
     apiKey: account.apiKey,
     ratePerSecond: account.tier,
     batchRatePerSecond: o.batchRatePerSecond,
+    ...(o.fleet !== undefined && { fleet: o.fleet }),
     tokens: new SessionTokenSource(o.client, o.queues, {
       account: { id: account.id, tier: account.tier },
     }),

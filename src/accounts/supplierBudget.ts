@@ -5,13 +5,13 @@
  * per unit of weight, so each account gets its tier; the whole queue is limited to the sum of the
  * tiers. The server's matching service hands the tasks out, so the limits hold across every worker
  * process of the fleet. Every worker applies the same config from its directory (idempotent): at
- * start, and again whenever the directory changes.
+ * start, and again whenever the directory changes (the worker's one subscription, src/worker.ts).
  */
 import type { Client } from '@temporalio/client';
 import proto from '@temporalio/proto';
 
 import type { Logger } from '../log.js';
-import { DEFAULT_ACCOUNT, type AccountDirectory, type AccountSettings } from './contract.js';
+import { DEFAULT_ACCOUNT, type AccountSettings } from './contract.js';
 
 /** Requests per second of a fairness key per unit of weight: a task's weight is its tier. */
 export const KEY_RATE_PER_WEIGHT = 1;
@@ -100,18 +100,25 @@ export function unsupported(err: unknown): boolean {
 const GRPC_UNIMPLEMENTED = 12;
 const RETRY_MS = 30_000;
 
+export interface FollowedBudget {
+  /** The first budget on the server (its failure is the caller's to judge). */
+  applied: Promise<void>;
+  /** The directory's accounts now: their budget is applied after the ones before it. */
+  follow(accounts: readonly AccountSettings[]): void;
+  stop(): void;
+}
+
 /**
- * Applies the budget of `directory` now and after each change, one at a time and always the
- * latest (a failed one is tried again until it lands or a newer one replaces it). Returns how to
- * stop following the directory.
+ * Applies the budget of `accounts` now and of each list it is given to `follow`, one at a time and
+ * always the latest (a failed one is tried again until it lands or a newer one replaces it).
  */
 export function followSupplierBudget(
   t: BudgetTarget,
   defaultTier: number,
-  directory: AccountDirectory,
+  accounts: readonly AccountSettings[],
   log: Logger,
-): { applied: Promise<void>; stop(): void } {
-  let wanted = supplierBudget(defaultTier, directory.list());
+): FollowedBudget {
+  let wanted = supplierBudget(defaultTier, accounts);
   const first = wanted;
   // The first one's failure is the caller's to judge.
   const applied = applySupplierBudget(t, first).then((changed) => {
@@ -140,17 +147,17 @@ export function followSupplierBudget(
     }
   };
 
-  const unsubscribe = directory.subscribe((accounts) => {
-    wanted = supplierBudget(defaultTier, accounts);
-    const budget = wanted;
-    chain = chain.then(() => attempt(budget));
-  });
   return {
     applied,
+    follow(now) {
+      if (stopped) return;
+      wanted = supplierBudget(defaultTier, now);
+      const budget = wanted;
+      chain = chain.then(() => attempt(budget));
+    },
     stop() {
       stopped = true;
       clearTimeout(retry);
-      unsubscribe();
     },
   };
 }

@@ -11,6 +11,7 @@ import { openEnvelope } from './envelope.js';
 import { SupplierCode, SupplierRequestInvalid } from './errors.js';
 import { DEFAULT_HTTP_OPTIONS, SupplierHttp, type Exchange, type HttpOptions } from './http.js';
 import { toFieldIssues } from './issues.js';
+import type { FleetShare } from './pacer.js';
 import { pacingFor, type AccountPacing } from './pacing.js';
 import { TokenExchange } from './tokenExchange.js';
 import { tokenManagerFor } from './tokens.js';
@@ -23,6 +24,8 @@ export interface SupplierConfig {
   ratePerSecond?: number;
   /** Requests per second of getOrderDetailBatch and getProofOfDelivery, within that budget. */
   batchRatePerSecond?: number;
+  /** This process's share of the fleet's slots of the account (pacer.ts); none: the only one. */
+  fleet?: FleetShare;
   http?: Partial<HttpOptions>;
   /** Minimum spacing of token calls; see TOKEN_CALL_INTERVAL_MS. */
   tokenCallIntervalMs?: number;
@@ -58,7 +61,8 @@ export class SupplierClient {
   /** The account's token endpoints, uncached: what the account's session workflow calls. */
   readonly tokenCalls: TokenExchange;
   private readonly http: SupplierHttp;
-  private readonly pacing: AccountPacing;
+  private pacing: AccountPacing;
+  private readonly accountKey: string;
 
   constructor(private readonly config: SupplierConfig) {
     const http = { ...DEFAULT_HTTP_OPTIONS, ...config.http };
@@ -70,11 +74,8 @@ export class SupplierClient {
         tokenCallIntervalMs: config.tokenCallIntervalMs,
       });
     this.tokenCalls = new TokenExchange(this.http, config.apiKey);
-    const accountKey = `${config.baseUrl}|${createHash('sha256').update(config.apiKey).digest('hex')}`;
-    this.pacing = pacingFor(accountKey, {
-      perSecond: config.ratePerSecond ?? 1,
-      batchPerSecond: config.batchRatePerSecond ?? 2,
-    });
+    this.accountKey = `${config.baseUrl}|${createHash('sha256').update(config.apiKey).digest('hex')}`;
+    this.pacing = this.pacingAt(config.ratePerSecond ?? 1);
     this.api = Object.fromEntries(
       Object.entries(endpoints).map(([name, ep]) => [
         name,
@@ -113,6 +114,23 @@ export class SupplierClient {
     }
     const { data, requestId } = openEnvelope(ep.name, answer, ep.response);
     return { data: data as ResponseOf<E>, requestId };
+  }
+
+  /**
+   * Paces the account's next calls at `ratePerSecond` (a new tier): the client, its connections
+   * and its token source stay; calls already waiting for a slot keep their place in the old line.
+   */
+  setRate(ratePerSecond: number): void {
+    this.pacing = this.pacingAt(ratePerSecond);
+  }
+
+  private pacingAt(perSecond: number): AccountPacing {
+    const { config } = this;
+    return pacingFor(this.accountKey, {
+      perSecond,
+      batchPerSecond: config.batchRatePerSecond ?? 2,
+      ...(config.fleet !== undefined && { fleet: config.fleet }),
+    });
   }
 
   /** The supplier's API root this client calls. */

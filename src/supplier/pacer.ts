@@ -6,6 +6,10 @@
  *
  * The account's budget across processes is the Temporal task queue's (temporal/taskQueues.ts);
  * this keeps one process's calls (CLI, tests, tasks the server handed out close together) apart.
+ * With a `PacerGrid` (a fleet of several processes, `SUPPLIER_FLEET_SHARE`), the process sends
+ * only in its own slots of the account's wall-clock grid, so no two processes' calls come closer
+ * than one slot, whatever the server hands out at once (docs/accounts.md, "Why it holds across
+ * processes").
  */
 
 export interface TakeOptions {
@@ -15,6 +19,11 @@ export interface TakeOptions {
   priority?: number;
   /** Refuse (`PaceTooLong`) rather than wait longer than this for the slot. Default: no bound. */
   maxWaitMs?: number;
+  /**
+   * With a grid: only a slot k of the fleet's grid with k a multiple of this (a class of calls
+   * with a limit of its own, kept apart across the fleet). Default 1: any own slot.
+   */
+  slotEvery?: number;
 }
 
 /** The slot is further away than the caller may wait: it was not taken. */
@@ -27,6 +36,19 @@ export class PaceTooLong extends Error {
 
 const DEFAULT_PRIORITY = 3;
 
+/** This process's part of a fleet's slots: slot k of the account is the process `k mod of`'s. */
+export interface FleetShare {
+  /** 0 … of − 1 */
+  index: number;
+  /** The processes of the fleet that call the supplier. */
+  of: number;
+}
+
+export interface PacerGrid extends FleetShare {
+  /** The fleet's slots of the account, this far apart, from the epoch (every process's clock). */
+  periodMs: number;
+}
+
 /**
  * A timer that fires this late still gets its slot on the grid (the rate holds over time, no
  * drift); a longer stall of the event loop is not made up with a burst.
@@ -35,6 +57,7 @@ const MAX_CATCH_UP_MS = 20;
 
 interface Waiter {
   priority: number;
+  every: number;
   /** The latest time its slot may come, or Infinity. */
   latestAt: number;
   resolve: () => void;
@@ -48,8 +71,11 @@ export class Pacer {
   private readonly line: Waiter[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
 
-  /** `perSecond` is read at every slot. */
-  constructor(private readonly perSecond: () => number) {}
+  /** `perSecond` (this process's rate, of all the fleet's slots) is read at every slot. */
+  constructor(
+    private readonly perSecond: () => number,
+    private readonly grid?: PacerGrid,
+  ) {}
 
   /** Resolves when the caller may send. */
   take(options: TakeOptions = {}): Promise<void> {
@@ -58,10 +84,12 @@ export class Pacer {
     const now = Date.now();
     const priority = options.priority ?? DEFAULT_PRIORITY;
     const ahead = this.line.filter((w) => w.priority <= priority).length;
-    const wait = Math.max(0, this.next - now) + ahead * this.intervalMs();
+    const every = this.grid === undefined ? 1 : (options.slotEvery ?? 1);
+    const due = this.dueAt(now, every);
+    const wait = Math.max(0, due - now) + ahead * this.intervalMs();
     if (wait > (options.maxWaitMs ?? Infinity)) return Promise.reject(new PaceTooLong(wait));
-    if (this.line.length === 0 && now >= this.next) {
-      this.next = now + this.intervalMs();
+    if (this.line.length === 0 && due <= now) {
+      this.next = (this.grid === undefined ? now : due) + this.intervalMs();
       return Promise.resolve();
     }
     return new Promise<void>((resolve, reject) => {
@@ -71,6 +99,7 @@ export class Pacer {
       };
       const waiter: Waiter = {
         priority,
+        every,
         latestAt: now + (options.maxWaitMs ?? Infinity),
         resolve,
         reject,
@@ -89,15 +118,37 @@ export class Pacer {
     return this.line.length;
   }
 
+  /** Between two of this process's calls: with a grid, at least to its next own slot. */
   private intervalMs(): number {
-    return 1000 / this.perSecond();
+    const g = this.grid;
+    if (g === undefined) return 1000 / this.perSecond();
+    return g.of * Math.max(g.periodMs, 1000 / this.perSecond());
+  }
+
+  /**
+   * When the next caller (taking slots `every`) may go. With a grid: this process's first own
+   * slot from `next` on.
+   */
+  private dueAt(now: number, every = 1): number {
+    if (this.grid === undefined) return this.next;
+    // A slot that began a moment ago (a late timer) is still taken; a longer stall skips it.
+    return this.ownSlotFrom(Math.max(this.next, now - MAX_CATCH_UP_MS), every);
+  }
+
+  /** With a grid: the first slot k at or after `t` that is this process's and a multiple of `every`. */
+  private ownSlotFrom(t: number, every: number): number {
+    const g = this.grid!;
+    let k = Math.ceil(t / g.periodMs - 1e-9);
+    while (k % g.of !== g.index || k % every !== 0) k++;
+    return k * g.periodMs;
   }
 
   /** Refuses the callers pushed past what they may wait by someone of higher priority. */
   private refuseOverdue(now: number): void {
     const interval = this.intervalMs();
-    let slot = Math.max(this.next, now);
+    let slot = Math.max(this.dueAt(now), now);
     for (const w of [...this.line]) {
+      if (w.every > 1) slot = this.ownSlotFrom(slot, w.every);
       if (slot > w.latestAt) {
         this.remove(w);
         w.reject(new PaceTooLong(slot - now));
@@ -120,17 +171,21 @@ export class Pacer {
         this.timer = undefined;
         this.release();
       },
-      Math.max(0, this.next - Date.now()),
+      Math.max(0, Math.min(...this.line.map((w) => this.dueAt(Date.now(), w.every))) - Date.now()),
     );
   }
 
   private release(): void {
     const now = Date.now();
-    const first = this.line[0];
-    if (first !== undefined && now >= this.next) {
+    // The first in line whose slot has come (with a grid, one that waits for a multiple of its
+    // `every` lets those behind it take the slots before).
+    const first = this.line.find((w) => this.dueAt(now, w.every) <= now);
+    if (first !== undefined) {
+      const due = this.dueAt(now, first.every);
       this.remove(first);
       // Its slot was `next`: a timer a little late keeps the grid.
-      this.next = Math.max(this.next, now - MAX_CATCH_UP_MS) + this.intervalMs();
+      const slot = this.grid === undefined ? Math.max(this.next, now - MAX_CATCH_UP_MS) : due;
+      this.next = slot + this.intervalMs();
       first.resolve();
       // The rate may have dropped since the others lined up.
       this.refuseOverdue(now);

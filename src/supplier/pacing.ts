@@ -8,28 +8,70 @@
 import { AdaptiveRate } from './adaptiveRate.js';
 import type { RateClass } from './endpoint.js';
 import { SupplierCode } from './errors.js';
-import { Pacer, type TakeOptions } from './pacer.js';
+import { Pacer, type FleetShare, type PacerGrid, type TakeOptions } from './pacer.js';
 
 export interface AccountRates {
   /** The account's requests per second (tier: 1, 2, 4 or 6). */
   perSecond: number;
   /** getOrderDetailBatch and getProofOfDelivery per second. */
   batchPerSecond: number;
+  /** This process's share of a fleet of several (`SUPPLIER_FLEET_SHARE`); none: the only one. */
+  fleet?: FleetShare;
+}
+
+/**
+ * In a fleet, the slack of each 1 s of slots: `perSecond` slots span 1 s and this much, so that a
+ * call a little late (a timer, the network) never puts `perSecond + 1` of the fleet's calls
+ * into one second at the supplier. The supplier's window is a sliding 1 s (tools/src/sandbox
+ * measures the same way).
+ */
+export const FLEET_SLACK_MS = 50;
+
+function gridOf(perSecond: number, fleet: FleetShare | undefined): PacerGrid | undefined {
+  if (fleet === undefined || fleet.of <= 1) return undefined;
+  return { ...fleet, periodMs: (1000 + FLEET_SLACK_MS) / perSecond };
+}
+
+/**
+ * In a fleet, the batch queries go only in every `n`-th slot of the account's grid: far enough
+ * apart for their own limit, and `n` prime to the processes so that every process has its turn.
+ */
+function batchSlotEvery(account: PacerGrid, batchPerSecond: number): number {
+  let n = Math.max(
+    1,
+    Math.ceil((1000 + FLEET_SLACK_MS) / batchPerSecond / account.periodMs - 1e-9),
+  );
+  while (gcd(n, account.of) !== 1) n++;
+  return n;
+}
+
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
 }
 
 export class AccountPacing {
   readonly rate: AdaptiveRate;
   private readonly account: Pacer;
   private readonly batch: Pacer;
+  /** In a fleet: the account's slots a batch query may take (see batchSlotEvery). */
+  private readonly batchEvery: number | undefined;
 
   constructor(rates: AccountRates) {
     this.rate = new AdaptiveRate(rates.perSecond);
-    this.account = new Pacer(() => this.rate.perSecond);
+    const grid = gridOf(rates.perSecond, rates.fleet);
+    this.account = new Pacer(() => this.rate.perSecond, grid);
     this.batch = new Pacer(() => rates.batchPerSecond);
+    this.batchEvery = grid && batchSlotEvery(grid, rates.batchPerSecond);
   }
 
   /** Resolves when a call of `rateClass` may be sent; rejects as `Pacer.take` does. */
   async take(rateClass: Exclude<RateClass, 'token'>, options: TakeOptions = {}): Promise<void> {
+    if (rateClass === 'batch' && this.batchEvery !== undefined) {
+      // One slot for both limits: a batch slot waited for apart from the account's could be sent
+      // late, next to another process's batch query.
+      await this.account.take({ ...options, slotEvery: this.batchEvery });
+      return;
+    }
     if (rateClass === 'batch') {
       const started = Date.now();
       await this.batch.take(options);
@@ -52,7 +94,8 @@ const accounts = new Map<string, AccountPacing>();
 
 /** One pacing per account and rates in this process, shared by every client of the account. */
 export function pacingFor(accountKey: string, rates: AccountRates): AccountPacing {
-  const key = `${accountKey}|${rates.perSecond}|${rates.batchPerSecond}`;
+  const fleet = rates.fleet === undefined ? '' : `${rates.fleet.index}/${rates.fleet.of}`;
+  const key = `${accountKey}|${rates.perSecond}|${rates.batchPerSecond}|${fleet}`;
   let p = accounts.get(key);
   if (p === undefined) {
     p = new AccountPacing(rates);

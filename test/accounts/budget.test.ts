@@ -66,4 +66,29 @@ describe('PerAccount', () => {
     await per.close();
     expect(closed).toEqual(expect.arrayContaining(['a@1', 'a@4']));
   });
+
+  it('a tier change alone re-paces what it holds; any other change makes it again', async () => {
+    const directory = staticAccountDirectory([account('a', 1)]);
+    const made: string[] = [];
+    const retiered: number[] = [];
+    const per = new PerAccount(directory, 'the default', (a) => {
+      const value = `${a.id}:${a.apiKey}`;
+      made.push(value);
+      return {
+        value,
+        close: () => Promise.resolve(),
+        retier: (tier) => void retiered.push(tier),
+      };
+    });
+    expect(per.of('a')).toBe('a:key-a');
+    directory.set(account('a', 6));
+    per.follow();
+    expect(per.of('a')).toBe('a:key-a');
+    expect(retiered).toEqual([6]);
+    directory.set(account('a', 6, 'rotated'));
+    per.follow();
+    expect(per.of('a')).toBe('a:rotated');
+    expect(made).toEqual(['a:key-a', 'a:rotated']);
+    await per.close();
+  });
 });

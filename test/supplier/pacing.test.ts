@@ -10,7 +10,7 @@ import { FailureType, type SupplierFailureDetails } from '../../src/supplier/fai
 import { AdaptiveRate } from '../../src/supplier/adaptiveRate.js';
 import { SupplierCode } from '../../src/supplier/errors.js';
 import { Pacer, PaceTooLong } from '../../src/supplier/pacer.js';
-import { AccountPacing } from '../../src/supplier/pacing.js';
+import { AccountPacing, FLEET_SLACK_MS } from '../../src/supplier/pacing.js';
 import { isThrottled } from '../../src/durable/failures.js';
 
 const T0 = Date.UTC(2026, 10, 23, 12, 0, 0);
@@ -124,6 +124,102 @@ describe('Pacer', () => {
     await Promise.all([b, c]);
     // a's slot was given at 1/s, the ones after it at 1 per 2 s.
     expect(log).toEqual(['a@0', 'b@1000', 'c@3000']);
+  });
+});
+
+describe('a fleet of processes sharing an account (SUPPLIER_FLEET_SHARE)', () => {
+  /** The most calls in any 1 s (a sliding window: t and t + 1000 do not share one). */
+  function busiestSecond(times: number[]): number {
+    const sorted = [...times].sort((a, b) => a - b);
+    let most = 0;
+    for (let i = 0, j = 0; i < sorted.length; i++) {
+      while (sorted[i]! - sorted[j]! >= 1_000) j++;
+      most = Math.max(most, i - j + 1);
+    }
+    return most;
+  }
+
+  for (const tier of [1, 2, 4, 6]) {
+    it(`two processes handed a burst at once never put more than ${tier} calls in any 1 s (tier ${tier})`, async () => {
+      // What the server's per-key limit lets out after a quiet spell: a second's budget at once,
+      // then its rate; here more, on both processes at the same moment.
+      const processes = [0, 1].map(
+        (index) =>
+          new AccountPacing({ perSecond: tier, batchPerSecond: 2, fleet: { index, of: 2 } }),
+      );
+      const sent: number[] = [];
+      const calls = processes.flatMap((p) =>
+        Array.from({ length: 3 * tier }, () =>
+          p.take('standard').then(() => sent.push(Date.now() - T0)),
+        ),
+      );
+      await vi.advanceTimersByTimeAsync(20_000);
+      await Promise.all(calls);
+      expect(sent).toHaveLength(6 * tier);
+      expect(busiestSecond(sent)).toBe(tier);
+      // The slack of the fleet's slots: a call this late still fits.
+      const late = sent.map((t, i) => (i % 2 === 0 ? t + FLEET_SLACK_MS - 1 : t));
+      expect(busiestSecond(late)).toBe(tier);
+    });
+  }
+
+  for (const tier of [4, 6]) {
+    it(`the batch queries of two processes keep their own 2/s as well, within the tier (tier ${tier})`, async () => {
+      const processes = [0, 1].map(
+        (index) =>
+          new AccountPacing({ perSecond: tier, batchPerSecond: 2, fleet: { index, of: 2 } }),
+      );
+      const all: number[] = [];
+      const batch: number[] = [];
+      const calls = processes.flatMap((p) =>
+        Array.from({ length: 4 * tier }, (_, i) => {
+          const rateClass = i % 2 === 0 ? 'batch' : 'standard';
+          // The tracking sweep's queries wait behind payments: they must not then go together.
+          return p.take(rateClass, { priority: rateClass === 'batch' ? 4 : 1 }).then(() => {
+            all.push(Date.now() - T0);
+            if (rateClass === 'batch') batch.push(Date.now() - T0);
+          });
+        }),
+      );
+      await vi.advanceTimersByTimeAsync(60_000);
+      await Promise.all(calls);
+      expect(batch).toHaveLength(4 * tier);
+      expect(busiestSecond(all)).toBeLessThanOrEqual(tier);
+      expect(busiestSecond(batch)).toBeLessThanOrEqual(2);
+    });
+  }
+
+  it('a process alone keeps the exact rate, with no slack: the single-account default is not slower', async () => {
+    const log: string[] = [];
+    const pacing = new AccountPacing({
+      perSecond: 4,
+      batchPerSecond: 2,
+      fleet: { index: 0, of: 1 },
+    });
+    const all = Promise.all(
+      ['a', 'b', 'c'].map((n) =>
+        pacing.take('standard').then(() => log.push(`${n}@${Date.now() - T0}`)),
+      ),
+    );
+    await vi.advanceTimersByTimeAsync(1_000);
+    await all;
+    expect(log).toEqual(['a@0', 'b@250', 'c@500']);
+  });
+
+  it('a timer that fires late by more than a moment skips the slot rather than crowd the next process’s', async () => {
+    const pacer = new Pacer(() => 6, { index: 0, of: 2, periodMs: 175 });
+    const sent: number[] = [];
+    const first = pacer.take().then(() => sent.push(Date.now()));
+    await vi.advanceTimersByTimeAsync(1_000);
+    await first;
+    const slot = sent[0]!;
+    // This process's slots: slot, slot + 350, slot + 700. The clock jumps past the second one
+    // into the other process's (slot + 525).
+    vi.setSystemTime(slot + 420);
+    const second = pacer.take().then(() => sent.push(Date.now()));
+    await vi.advanceTimersByTimeAsync(1_000);
+    await second;
+    expect(sent.map((t) => t - slot)).toEqual([0, 700]);
   });
 });
 

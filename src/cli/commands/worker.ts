@@ -118,6 +118,7 @@ export function register(program: Command): void {
       ...account,
       ratePerSecond: config.SUPPLIER_RATE_PER_SECOND,
       batchRatePerSecond: config.SUPPLIER_BATCH_RATE_PER_SECOND,
+      ...(config.SUPPLIER_FLEET_SHARE !== undefined && { fleet: config.SUPPLIER_FLEET_SHARE }),
       tokens: new SessionTokenSource(sessionClient.client, target.queues),
     });
     try {
@@ -131,6 +132,7 @@ export function register(program: Command): void {
         accounts,
         ratePerSecond: config.SUPPLIER_RATE_PER_SECOND,
         batchRatePerSecond: config.SUPPLIER_BATCH_RATE_PER_SECOND,
+        ...(config.SUPPLIER_FLEET_SHARE !== undefined && { fleet: config.SUPPLIER_FLEET_SHARE }),
         catalogueEventsUrl: config.CATALOGUE_EVENTS_URL,
         checkout: checkoutSettings(config),
         noTokenAttentionMs: config.NO_TOKEN_ATTENTION_MINUTES * 60_000,

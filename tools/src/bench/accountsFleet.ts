@@ -81,8 +81,6 @@ export async function startAccountsFleet(o: AccountsFleetOptions): Promise<Accou
       apiKey: keys[i]!,
       openId: a.openId,
     }));
-    await writeBenchRegistry(accountsFile, registered);
-
     const env: NodeJS.ProcessEnv = {
       ...stack.env,
       ACCOUNTS_FILE: accountsFile,
@@ -92,8 +90,13 @@ export async function startAccountsFleet(o: AccountsFleetOptions): Promise<Accou
       CHECKOUT_MAX_BATCH: String(o.maxBatch),
       TRACKING_EVERY_SECONDS: String(o.trackingEverySeconds),
     };
+    await writeBenchRegistry(env, registered);
+    // Each worker sends in its own slots of every account's grid: together at most the tier.
     const workers = Array.from({ length: FLEET_WORKERS }, (_, i) =>
-      workerProcess({ env, logFile: join(o.workDir, `worker-${i + 1}.log`) }),
+      workerProcess({
+        env: { ...env, SUPPLIER_FLEET_SHARE: `${i}/${FLEET_WORKERS}` },
+        logFile: join(o.workDir, `worker-${i + 1}.log`),
+      }),
     );
     for (const worker of workers) stack.closers.push(() => worker.close());
     await Promise.all(workers.map((w) => w.start()));

@@ -1,15 +1,11 @@
 /**
- * The bench's accounts in the registry file (ACCOUNTS_FILE) that every worker of the fleet reads.
- *
- * TODO-for-integration: a stand-in. It writes the document of wip/registry's
- * src/accounts/registryFile.ts (`{version: 1, revision, accounts: [{id, tier, apiKey, openId,
- * intakeTokenSha256}]}`, secrets in clear, which that reader accepts with or without
- * DROPFLOW_ENCRYPTION_KEY). Once the registry module is merged, write through its
- * `updateRegistry` (and seal the secrets with its SecretBox) instead, and drop this shape.
+ * The bench's accounts in the registry file (ACCOUNTS_FILE) that every worker of the fleet reads,
+ * written as `dropflow account add` writes them (src/accounts/registryEdits.ts): under the file's
+ * lock, secrets sealed when the workers' environment has DROPFLOW_ENCRYPTION_KEY.
  */
-import { writeFile } from 'node:fs/promises';
-
+import { addAccount } from '../../../src/accounts/registryEdits.js';
 import type { RateTier } from '../../../src/accounts/contract.js';
+import { loadConfig } from '../../../src/config.js';
 
 export interface RegistryEntry {
   id: string;
@@ -18,22 +14,13 @@ export interface RegistryEntry {
   openId: string;
 }
 
-const REGISTRY_VERSION = 1;
-
+/** Adds the accounts to the registry of the workers' environment `env` (its ACCOUNTS_FILE). */
 export async function writeBenchRegistry(
-  path: string,
+  env: NodeJS.ProcessEnv,
   accounts: readonly RegistryEntry[],
 ): Promise<void> {
-  const document = {
-    version: REGISTRY_VERSION,
-    revision: 1,
-    accounts: accounts.map((a) => ({
-      id: a.id,
-      tier: a.tier,
-      apiKey: a.apiKey,
-      openId: a.openId,
-      intakeTokenSha256: [],
-    })),
-  };
-  await writeFile(path, `${JSON.stringify(document, null, 2)}\n`, { mode: 0o600 });
+  const config = loadConfig(env);
+  for (const a of accounts) {
+    await addAccount(config, a.id, { tier: a.tier, apiKey: a.apiKey, openId: a.openId });
+  }
 }
