@@ -25,6 +25,21 @@ const keyRule = 'must be the base64 of 32 random bytes (e.g. `openssl rand -base
 const isAesKey = (value: string): boolean =>
   z.base64().safeParse(value).success && Buffer.from(value, 'base64').length === 32;
 
+/** A setting given as JSON text, checked by `schema` once parsed. */
+function jsonSetting<T extends z.ZodType>(example: string, schema: T) {
+  return z
+    .string()
+    .transform((text, ctx): unknown => {
+      try {
+        return JSON.parse(text);
+      } catch {
+        ctx.addIssue({ code: 'custom', message: `must be JSON, such as ${example}` });
+        return z.NEVER;
+      }
+    })
+    .pipe(schema);
+}
+
 // Visibility names a version `<deployment>:<buildId>`: neither may hold the separators.
 const DEPLOYMENT_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const deploymentNameRule = 'must be 1 to 64 letters, digits, "_" or "-"';
@@ -230,39 +245,14 @@ export const Env = z.object({
    * `{"maxLandedCostUsd":40}`), for orders submitted without `fulfillment.margin`
    * (docs/margin-guard.md); a margin rule applies only to orders with a salePrice on every line.
    */
-  MARGIN_RULE: z
-    .string()
-    .transform((text, ctx): unknown => {
-      try {
-        return JSON.parse(text);
-      } catch {
-        ctx.addIssue({ code: 'custom', message: 'must be JSON, such as {"minPercent":20}' });
-        return z.NEVER;
-      }
-    })
-    .pipe(MarginRule)
-    .optional(),
+  MARGIN_RULE: jsonSetting('{"minPercent":20}', MarginRule).optional(),
   /** Where order and dispute events are POSTed, signed (worker); unset: none are sent. */
   STORE_EVENTS_URL: z.url({ protocol: /^https?$/ }).optional(),
   /**
    * The default account's deadlines for its orders (docs/delivery-promises.md), as JSON:
    * `{"paidWithin":"PT48H","shippedWithin":"P3D"}`. Other accounts: their registry record's `sla`.
    */
-  ORDER_SLA: z
-    .string()
-    .transform((text, ctx) => {
-      try {
-        return JSON.parse(text) as unknown;
-      } catch {
-        ctx.addIssue({
-          code: 'custom',
-          message: 'must be a JSON object such as {"paidWithin":"PT48H"}',
-        });
-        return z.NEVER;
-      }
-    })
-    .pipe(SlaDurations)
-    .optional(),
+  ORDER_SLA: jsonSetting('{"paidWithin":"PT48H"}', SlaDurations).optional(),
   /** The store events' signing secret(s): required with STORE_EVENTS_URL. Never logged. */
   STORE_EVENTS_SECRET: storeSecret.optional(),
   STORE_EVENTS_TIMEOUT_MS: z.coerce.number().int().min(1).max(60_000).default(10_000),

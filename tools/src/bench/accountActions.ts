@@ -21,6 +21,22 @@ const TIMEOUTS = new Set([
   EventType.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT,
 ]);
 
+const TimeoutType = proto.temporal.api.enums.v1.TimeoutType;
+
+/**
+ * A timeout that cost work or time. A workflow task's schedule-to-start timeout happens only on a
+ * worker's sticky queue: the server hands the task to the normal queue at once and nothing is
+ * retried, so it is a busy worker's sign, not a timeout of the order.
+ */
+function lostTime(e: HistoryEvent): boolean {
+  if (e.eventType == null || !TIMEOUTS.has(e.eventType)) return false;
+  return !(
+    e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT &&
+    e.workflowTaskTimedOutEventAttributes?.timeoutType ===
+      TimeoutType.TIMEOUT_TYPE_SCHEDULE_TO_START
+  );
+}
+
 /** Histories fetched at once. */
 const PARALLEL_FETCHES = 8;
 
@@ -54,7 +70,7 @@ export async function countAccountActions(
     for (const history of histories) {
       const events = (history.events ?? []).filter((e) => within(e, window));
       actions += totalActions(countActions(events));
-      timeouts += events.filter((e) => e.eventType != null && TIMEOUTS.has(e.eventType)).length;
+      timeouts += events.filter(lostTime).length;
     }
   }
   return { executions: runs.length, actions, timeouts };
