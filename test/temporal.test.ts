@@ -15,6 +15,7 @@ import {
   searchAttributeTypes,
   StoreEventsBehind,
   SupplierAccount,
+  SlaBreached,
   SvcOrderId,
 } from '../src/temporal/searchAttributes.js';
 
@@ -32,7 +33,7 @@ describe('Temporal dev server', () => {
     await connection.close();
   });
 
-  it("defines dropflow's seven search attributes", () => {
+  it("defines dropflow's eight search attributes", () => {
     expect(searchAttributeTypes).toEqual({
       FulfillmentStage: 'KEYWORD',
       OrderNumber: 'KEYWORD',
@@ -41,6 +42,7 @@ describe('Temporal dev server', () => {
       NeedsAttention: 'BOOL',
       StoreEventsBehind: 'BOOL',
       SupplierAccount: 'KEYWORD',
+      SlaBreached: 'KEYWORD_LIST',
     });
     expect(searchAttributeKeys).toEqual([
       FulfillmentStage,
@@ -50,6 +52,7 @@ describe('Temporal dev server', () => {
       NeedsAttention,
       StoreEventsBehind,
       SupplierAccount,
+      SlaBreached,
     ]);
   });
 
