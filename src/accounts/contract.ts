@@ -5,6 +5,7 @@
  * workers, the gateway and the CLI read. The registry's store is in src/accounts/registry*.ts.
  * Sandbox-safe: no I/O, type imports only.
  */
+import type { MarginRule } from '../order/margin.js';
 import type { SlaDurations } from '../order/sla.js';
 
 /** The account of a deployment's own environment (SUPPLIER_API_KEY, or the local sandbox). */
@@ -51,6 +52,11 @@ export interface AccountSettings {
    * is received; an order's own `fulfillment.sla` comes first. Default account: ORDER_SLA.
    */
   sla?: SlaDurations;
+  /**
+   * The store's margin rule (docs/margin-guard.md) for orders that name none, fixed on each order
+   * when it is received. Default account: MARGIN_RULE.
+   */
+  margin?: MarginRule;
 }
 
 /** An account with its secrets: held by workers and the gateway only, never logged. */

@@ -42,6 +42,7 @@ export function defaultAccount(config: Config): Account {
     ...(config.WEBHOOK_OPEN_ID !== undefined && { openId: config.WEBHOOK_OPEN_ID }),
     ...(config.STORE_EVENTS_URL !== undefined && { storeEventsUrl: config.STORE_EVENTS_URL }),
     ...(config.ORDER_SLA !== undefined && { sla: config.ORDER_SLA }),
+    ...(config.MARGIN_RULE !== undefined && { margin: config.MARGIN_RULE }),
     ...(config.STORE_EVENTS_SECRET !== undefined && {
       storeEventsSecret: config.STORE_EVENTS_SECRET,
     }),

@@ -7,6 +7,7 @@ import { accountsFile, type Config } from '../config.js';
 import { parseStoreSecrets, StoreSecretError } from '../storeEvents/contract.js';
 import type { FieldIssue } from '../supplier/errors.js';
 import { toFieldIssues } from '../supplier/issues.js';
+import { MarginRule } from '../order/margin.js';
 import { SlaDurations } from '../order/sla.js';
 import {
   ACCOUNT_ID,
@@ -38,6 +39,8 @@ export interface AccountChanges {
   storeEventsUrl?: string;
   /** The store's deadlines (docs/delivery-promises.md); replaces the account's when given. */
   sla?: unknown;
+  /** The store's margin rule (docs/margin-guard.md); replaces the account's when given. */
+  margin?: unknown;
   /** Secrets, in clear: sealed before they are written. */
   apiKey?: string;
   openId?: string;
@@ -53,6 +56,7 @@ export interface AccountListing {
   baseUrl?: string;
   storeEventsUrl?: string;
   sla?: SlaDurations;
+  margin?: MarginRule;
   /** Where it comes from: the environment (the default account) or the registry file. */
   source: 'environment' | 'file';
   hasApiKey: boolean;
@@ -112,10 +116,19 @@ function changeIssues(changes: AccountChanges): FieldIssue[] {
       issues.push({ field, rule: 'must be an http(s) URL' });
     }
   }
-  if (changes.sla !== undefined) {
-    const sla = SlaDurations.safeParse(changes.sla);
-    if (!sla.success) {
-      issues.push(...toFieldIssues(sla.error).map((i) => ({ ...i, field: `sla.${i.field}` })));
+  for (const [field, schema] of [
+    ['sla', SlaDurations],
+    ['margin', MarginRule],
+  ] as const) {
+    if (changes[field] === undefined) continue;
+    const checked = schema.safeParse(changes[field]);
+    if (!checked.success) {
+      issues.push(
+        ...toFieldIssues(checked.error).map((i) => ({
+          ...i,
+          field: i.field === '' ? field : `${field}.${i.field}`,
+        })),
+      );
     }
   }
   if (changes.apiKey !== undefined && (changes.apiKey === '' || changes.apiKey.length > 200)) {
@@ -192,6 +205,7 @@ export async function addAccount(
       ...(changes.baseUrl !== undefined && { baseUrl: changes.baseUrl }),
       ...(changes.storeEventsUrl !== undefined && { storeEventsUrl: changes.storeEventsUrl }),
       ...(changes.sla !== undefined && { sla: SlaDurations.parse(changes.sla) }),
+      ...(changes.margin !== undefined && { margin: MarginRule.parse(changes.margin) }),
       ...(openId !== undefined && { openId }),
       ...(storeEventsSecret !== undefined && { storeEventsSecret }),
     };
@@ -239,6 +253,7 @@ export async function listAccounts(config: Config): Promise<Listing> {
         ...(own.baseUrl !== undefined && { baseUrl: own.baseUrl }),
         ...(own.storeEventsUrl !== undefined && { storeEventsUrl: own.storeEventsUrl }),
         ...(own.sla !== undefined && { sla: own.sla }),
+        ...(own.margin !== undefined && { margin: own.margin }),
         source: 'environment',
         hasApiKey: own.apiKey !== '',
         hasOpenId: own.openId !== undefined,
@@ -254,6 +269,7 @@ export async function listAccounts(config: Config): Promise<Listing> {
           ...(a.baseUrl !== undefined && { baseUrl: a.baseUrl }),
           ...(a.storeEventsUrl !== undefined && { storeEventsUrl: a.storeEventsUrl }),
           ...(a.sla !== undefined && { sla: a.sla }),
+          ...(a.margin !== undefined && { margin: a.margin }),
           source: 'file',
           hasApiKey: true,
           hasOpenId: a.openId !== undefined,

@@ -14,6 +14,7 @@ import { METADATA_ENCODING_KEY } from '@temporalio/common';
 import { z } from 'zod';
 
 import type { FieldIssue } from '../supplier/errors.js';
+import { MarginRule } from '../order/margin.js';
 import { SlaDurations } from '../order/sla.js';
 import {
   type EncryptionCodec,
@@ -60,6 +61,7 @@ const StoredAccount = z.strictObject({
   baseUrl: httpUrl.optional(),
   storeEventsUrl: httpUrl.optional(),
   sla: SlaDurations.optional(),
+  margin: MarginRule.optional(),
   apiKey: StoredSecret,
   openId: StoredSecret.optional(),
   storeEventsSecret: StoredSecret.optional(),
@@ -219,6 +221,7 @@ export async function openAccounts(
       if (a.baseUrl !== undefined) account.baseUrl = a.baseUrl;
       if (a.storeEventsUrl !== undefined) account.storeEventsUrl = a.storeEventsUrl;
       if (a.sla !== undefined) account.sla = a.sla;
+      if (a.margin !== undefined) account.margin = a.margin;
       if (a.openId !== undefined) account.openId = await box.open(a.openId, at('openId'), path);
       if (a.storeEventsSecret !== undefined) {
         account.storeEventsSecret = await box.open(

@@ -234,6 +234,7 @@ interface StartAccount {
   id: string;
   tier: number | undefined;
   sla: SlaDurations | undefined;
+  margin: MarginRule | undefined;
 }
 
 export interface OrderClientOptions {
@@ -296,7 +297,7 @@ export class OrderClient {
     if (known === undefined && id !== DEFAULT_ACCOUNT) {
       throw new OrderInvalidError([{ field: 'account', rule: NO_SUCH_ACCOUNT }]);
     }
-    return { id, tier: known?.tier, sla: known?.sla };
+    return { id, tier: known?.tier, sla: known?.sla, margin: known?.margin };
   }
 
   /**
@@ -304,10 +305,14 @@ export class OrderClient {
    * Throws OrderInvalidError (field issues) or OrderConflictError.
    */
   async submit(raw: unknown): Promise<SubmitResult> {
-    const parsed = parseOrder(raw, { marginDefault: this.options.marginDefault });
+    const named = parseOrder(raw);
+    if (!named.ok) throw new OrderInvalidError(named.issues);
+    const account = this.accountFor(named.input);
+    // The store's rule is its account's (the registry; MARGIN_RULE for the default account).
+    const marginDefault = account.margin ?? this.options.marginDefault;
+    const parsed = marginDefault === undefined ? named : parseOrder(raw, { marginDefault });
     if (!parsed.ok) throw new OrderInvalidError(parsed.issues);
     const input = parsed.input;
-    const account = this.accountFor(input);
     const orderNumber = input.order.orderNumber;
     const workflowId = orderWorkflowId(orderNumber, account.id);
     const hash = inputHash(input);

@@ -10,6 +10,9 @@ import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
+import { defaultPayloadConverter } from '@temporalio/common';
+
+import { staticAccountDirectory } from '../../src/accounts/staticDirectory.js';
 import { orderWorkflowId, OrderNotFoundError } from '../../src/order/contract.js';
 import {
   INPUT_HASH_MEMO,
@@ -18,7 +21,7 @@ import {
   OrderConflictError,
   OrderInvalidError,
 } from '../../src/client/orderClient.js';
-import { parseOrder } from '../../src/order/orderInput.js';
+import { parseOrder, type OrderInput } from '../../src/order/orderInput.js';
 import {
   FulfillmentFlow,
   FulfillmentStage,
@@ -193,6 +196,49 @@ describe('OrderClient', () => {
     });
     const cancelled = await idle.list({ stage: 'CANCELLED', limit: 1000 });
     expect(cancelled.map((o) => o.orderNumber)).not.toContain(orderNumber);
+  });
+
+  it("gives an order that names no margin rule its account's rule from the registry", async () => {
+    const shop = `shop-m${randomUUID().slice(0, 6)}`;
+    const withRules = new OrderClient(client, taskQueues(`${prefix}-idle`), {
+      accounts: staticAccountDirectory([
+        { id: shop, tier: 1, apiKey: 'unused', intakeTokenSha256: [], margin: { minPercent: 20 } },
+      ]),
+      marginDefault: { minUsd: 1 },
+    });
+    const startedInput = async (workflowId: string): Promise<OrderInput> => {
+      started.push(workflowId);
+      const history = await client.workflow.getHandle(workflowId).fetchHistory();
+      const payload =
+        history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
+      return defaultPayloadConverter.fromPayload<OrderInput>(payload!);
+    };
+    const priced = async (extra: Record<string, unknown>): Promise<Order> => {
+      const order = await example('b', newOrderNumber());
+      const products = order['products'] as Record<string, unknown>[];
+      return {
+        ...order,
+        ...extra,
+        products: products.map((p) => ({ ...p, salePrice: 30 })),
+      };
+    };
+
+    const byAccount = await withRules.submit(await priced({ account: shop }));
+    expect(byAccount.workflowId).toBe(orderWorkflowId(byAccount.orderNumber, shop));
+    expect((await startedInput(byAccount.workflowId)).fulfillment.margin).toEqual({
+      minPercent: 20,
+    });
+
+    const own = await priced({ account: shop });
+    own.fulfillment = { ...own.fulfillment, margin: { maxLandedCostUsd: 40 } };
+    const ownRule = await withRules.submit(own);
+    expect((await startedInput(ownRule.workflowId)).fulfillment.margin).toEqual({
+      maxLandedCostUsd: 40,
+    });
+
+    // The default account has no registry rule here: the deployment's MARGIN_RULE applies.
+    const deployment = await withRules.submit(await priced({}));
+    expect((await startedInput(deployment.workflowId)).fulfillment.margin).toEqual({ minUsd: 1 });
   });
 
   it('reports an unknown order as not found', async () => {

@@ -35,6 +35,7 @@ interface AddFlags {
   storeEventsUrl?: string;
   storeEventsSecretEnv?: string;
   sla?: string;
+  margin?: string;
   intakeTokenEnv?: string[];
   update?: boolean;
   json?: boolean;
@@ -86,22 +87,22 @@ async function changesOf(flags: AddFlags): Promise<AccountChanges> {
     ...(openId !== undefined && { openId }),
     ...(flags.storeEventsUrl !== undefined && { storeEventsUrl: flags.storeEventsUrl }),
     ...(storeEventsSecret !== undefined && { storeEventsSecret }),
-    ...(flags.sla !== undefined && { sla: slaOf(flags.sla) }),
+    ...(flags.sla !== undefined && {
+      sla: jsonFlag('sla', '{"paidWithin":"PT48H","shippedWithin":"P3D"}', flags.sla),
+    }),
+    ...(flags.margin !== undefined && {
+      margin: jsonFlag('margin', '{"minPercent":20}', flags.margin),
+    }),
     ...(intakeTokens !== undefined && { intakeTokens }),
   };
 }
 
-/** `--sla` as JSON; what it holds is checked with the other changes. */
-function slaOf(text: string): unknown {
+/** A flag given as JSON (`--sla`, `--margin`); what it holds is checked with the other changes. */
+function jsonFlag(field: string, example: string, text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new AccountEditError([
-      {
-        field: 'sla',
-        rule: 'must be a JSON object such as {"paidWithin":"PT48H","shippedWithin":"P3D"}',
-      },
-    ]);
+    throw new AccountEditError([{ field, rule: `must be a JSON object such as ${example}` }]);
   }
 }
 
@@ -192,6 +193,10 @@ export function registerRegistryCommands(account: Command): void {
     .option(
       '--sla <json>',
       'the store\'s deadlines for its orders, ISO-8601 durations: {"paidWithin":"PT48H","shippedWithin":"P3D","firstScanWithin":"P2D","deliveredWithin":"P14D"} (replaces them)',
+    )
+    .option(
+      '--margin <json>',
+      'the store\'s margin rule for orders that name none: {"minPercent":20}, {"minUsd":5} or {"maxLandedCostUsd":40} (replaces it)',
     )
     .option(
       '--intake-token-env <VAR>',
