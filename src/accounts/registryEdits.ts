@@ -237,6 +237,23 @@ export async function removeAccount(config: Config, id: string): Promise<Registr
   });
 }
 
+type ShownSettings = Pick<
+  AccountListing,
+  'id' | 'tier' | 'baseUrl' | 'storeEventsUrl' | 'sla' | 'margin'
+>;
+
+/** What a listing shows of an account's settings, whichever store it comes from. */
+function shownSettings(a: ShownSettings): ShownSettings {
+  return {
+    id: a.id,
+    tier: a.tier,
+    ...(a.baseUrl !== undefined && { baseUrl: a.baseUrl }),
+    ...(a.storeEventsUrl !== undefined && { storeEventsUrl: a.storeEventsUrl }),
+    ...(a.sla !== undefined && { sla: a.sla }),
+    ...(a.margin !== undefined && { margin: a.margin }),
+  };
+}
+
 /** The accounts, default first, with which secrets are set: never a secret. */
 export async function listAccounts(config: Config): Promise<Listing> {
   const file = accountsFile(config);
@@ -248,12 +265,7 @@ export async function listAccounts(config: Config): Promise<Listing> {
     encryptedAtRest: secretBox(config).encrypted,
     accounts: [
       {
-        id: own.id,
-        tier: own.tier,
-        ...(own.baseUrl !== undefined && { baseUrl: own.baseUrl }),
-        ...(own.storeEventsUrl !== undefined && { storeEventsUrl: own.storeEventsUrl }),
-        ...(own.sla !== undefined && { sla: own.sla }),
-        ...(own.margin !== undefined && { margin: own.margin }),
+        ...shownSettings(own),
         source: 'environment',
         hasApiKey: own.apiKey !== '',
         hasOpenId: own.openId !== undefined,
@@ -264,12 +276,7 @@ export async function listAccounts(config: Config): Promise<Listing> {
       ...[...doc.accounts]
         .sort((x, y) => x.id.localeCompare(y.id))
         .map((a): AccountListing => ({
-          id: a.id,
-          tier: a.tier,
-          ...(a.baseUrl !== undefined && { baseUrl: a.baseUrl }),
-          ...(a.storeEventsUrl !== undefined && { storeEventsUrl: a.storeEventsUrl }),
-          ...(a.sla !== undefined && { sla: a.sla }),
-          ...(a.margin !== undefined && { margin: a.margin }),
+          ...shownSettings(a),
           source: 'file',
           hasApiKey: true,
           hasOpenId: a.openId !== undefined,
