@@ -187,9 +187,10 @@ export class Pacer {
       const slot = this.grid === undefined ? Math.max(this.next, now - MAX_CATCH_UP_MS) : due;
       this.next = slot + this.intervalMs();
       first.resolve();
-      // The rate may have dropped since the others lined up.
-      this.refuseOverdue(now);
     }
+    // The rate may have dropped since the others lined up; with a grid, a timer later than the
+    // catch-up skips its slot, and the callers behind it may now wait past their bound.
+    this.refuseOverdue(now);
     this.arm();
   }
 }

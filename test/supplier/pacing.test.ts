@@ -221,6 +221,25 @@ describe('a fleet of processes sharing an account (SUPPLIER_FLEET_SHARE)', () =>
     await second;
     expect(sent.map((t) => t - slot)).toEqual([0, 700]);
   });
+
+  it('a caller whose every slot a busy process misses is refused at its bound, not left in line', async () => {
+    const pacer = new Pacer(() => 6, { index: 0, of: 2, periodMs: 175 });
+    const started = Date.now();
+    const outcome: { refused?: unknown; given?: boolean } = {};
+    void pacer.take({ maxWaitMs: 1_000 }).then(
+      () => (outcome.given = true),
+      (err: unknown) => (outcome.refused = err),
+    );
+    // Every timer fires 100 ms late (a blocked event loop): past the catch-up, so no slot is taken.
+    while (!('refused' in outcome) && !('given' in outcome) && Date.now() - started < 10_000) {
+      vi.setSystemTime(Date.now() + 100);
+      await vi.advanceTimersByTimeAsync(50);
+    }
+    expect(outcome.given).toBeUndefined();
+    expect(outcome.refused).toBeInstanceOf(PaceTooLong);
+    expect(Date.now() - started).toBeLessThan(1_000 + 350 + 150);
+    expect(pacer.waiting).toBe(0);
+  });
 });
 
 describe('AdaptiveRate', () => {
