@@ -7,7 +7,11 @@
  */
 import { QueryNotRegisteredError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { accountScope, DEFAULT_ACCOUNT } from '../accounts/contract.js';
-import { accountStartOptions, type AccountRef } from '../temporal/accountStart.js';
+import {
+  accountStartOptions,
+  WorkflowPriority,
+  type AccountRef,
+} from '../temporal/accountStart.js';
 import { queuePrefix, type TaskQueues } from '../temporal/taskQueues.js';
 import { ORDER_WORKFLOW } from '../order/contract.js';
 import {
@@ -57,7 +61,7 @@ export function accountCheckoutStart(
   const scope = accountScope(queuePrefix(queues), account.id);
   return {
     ...checkoutStartOptions(scope, queues.orders, settings),
-    ...accountStartOptions(account),
+    ...accountStartOptions(account, WorkflowPriority.Singleton),
   };
 }
 

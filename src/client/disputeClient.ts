@@ -92,6 +92,7 @@ export async function openDispute(
       args: [input],
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       memo: account.memo,
+      priority: account.priority,
       typedSearchAttributes: [
         ...account.typedSearchAttributes,
         { key: OrderNumber, value: orderNumber },

@@ -347,6 +347,7 @@ export class OrderClient {
         taskQueue: this.queues.orders,
         args: [input],
         workflowIdReusePolicy,
+        priority: started.priority,
         // The store's deadlines as they are now: the order keeps them whatever changes later.
         memo: {
           [INPUT_HASH_MEMO]: hash,

@@ -7,7 +7,11 @@
 import type { Client } from '@temporalio/client';
 
 import { accountScope, DEFAULT_ACCOUNT } from '../accounts/contract.js';
-import { accountStartOptions, type AccountRef } from '../temporal/accountStart.js';
+import {
+  accountStartOptions,
+  WorkflowPriority,
+  type AccountRef,
+} from '../temporal/accountStart.js';
 import {
   holdEventSignal,
   WEBHOOK_INBOX_WORKFLOW,
@@ -62,7 +66,7 @@ export class Handoff {
   private async hold(request: HoldRequest): Promise<string> {
     const workflowId = webhookInboxId(accountScope(queuePrefix(this.queues), this.account.id));
     await this.client.workflow.signalWithStart(WEBHOOK_INBOX_WORKFLOW, {
-      ...accountStartOptions(this.account),
+      ...accountStartOptions(this.account, WorkflowPriority.Singleton),
       workflowId,
       taskQueue: this.queues.orders,
       args: [{}],

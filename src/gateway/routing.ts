@@ -20,7 +20,11 @@
 import type { Client } from '@temporalio/client';
 
 import { accountScope, DEFAULT_ACCOUNT } from '../accounts/contract.js';
-import { accountStartOptions, type AccountRef } from '../temporal/accountStart.js';
+import {
+  accountStartOptions,
+  WorkflowPriority,
+  type AccountRef,
+} from '../temporal/accountStart.js';
 import { orderWorkflowId, Stage, type SupplierNews } from '../order/contract.js';
 import {
   CATALOGUE_EVENTS_WORKFLOW,
@@ -187,7 +191,7 @@ export class WebhookRouter {
   private async catalogue(m: WebhookMessage, receivedAt: Date): Promise<RouteOutcome> {
     const workflowId = catalogueEventsId(this.scope);
     await this.client.workflow.signalWithStart(CATALOGUE_EVENTS_WORKFLOW, {
-      ...accountStartOptions(this.account),
+      ...accountStartOptions(this.account, WorkflowPriority.Singleton),
       workflowId,
       taskQueue: this.queues.orders,
       args: [{}],
@@ -211,7 +215,7 @@ async function tellCheckoutToppedUp(
 ): Promise<void> {
   await client.workflow.signalWithStart(CHECKOUT_WORKFLOW, {
     ...checkoutStartOptions(accountScope(queuePrefix(queues), account.id), queues.orders, settings),
-    ...accountStartOptions(account),
+    ...accountStartOptions(account, WorkflowPriority.Singleton),
     signal: checkoutFundsSignal,
     signalArgs: [{ kind: 'toppedUp' }],
   });

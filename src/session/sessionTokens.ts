@@ -30,7 +30,11 @@ import { TOKEN_CALL_INTERVAL_MS } from '../supplier/tokens.js';
 import { TokenUnavailable, type TokenSource } from '../supplier/tokenSource.js';
 import { queuePrefix, type TaskQueues } from '../temporal/taskQueues.js';
 import { accountScope, DEFAULT_ACCOUNT } from '../accounts/contract.js';
-import { accountStartOptions, type AccountRef } from '../temporal/accountStart.js';
+import {
+  accountStartOptions,
+  WorkflowPriority,
+  type AccountRef,
+} from '../temporal/accountStart.js';
 
 export interface SessionTokenOptions {
   /** How long one ask may take before the caller's call fails as not sent (default 20 s). */
@@ -60,7 +64,7 @@ export async function ensureSession(
   input: SupplierSessionInput = {},
 ): Promise<void> {
   await client.workflow.start(SUPPLIER_SESSION_WORKFLOW, {
-    ...accountStartOptions(account),
+    ...accountStartOptions(account, WorkflowPriority.Singleton),
     workflowId: accountSessionId(queues, account.id),
     taskQueue: queues.orders,
     args: [input],

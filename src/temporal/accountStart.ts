@@ -4,8 +4,13 @@
  * src/durable/account.ts) and, when the starter knows it, the account's tier in the memo
  * `supplierTier` (the fairness weight of its supplier tasks). Continue-as-new carries both over.
  * Merge them with a start's own search attributes and memo; the account id is no secret.
+ *
+ * The start's priority makes the account the fairness key of the run's workflow tasks too: under
+ * one account's backlog of new orders, the server hands out the orders queue's workflow tasks to
+ * each account in turn (weighted by tier), so another account's orders are not served after the
+ * whole backlog. An account's singletons go before orders: one token, batch or sweep serves many.
  */
-import type { SearchAttributePair } from '@temporalio/common';
+import type { Priority, SearchAttributePair } from '@temporalio/common';
 
 import { DEFAULT_ACCOUNT, SUPPLIER_TIER_MEMO, type AccountSettings } from '../accounts/contract.js';
 import { SupplierAccount } from './searchAttributes.js';
@@ -17,14 +22,29 @@ export type AccountRef = Pick<AccountSettings, 'id'> & { tier?: number | undefin
 export interface AccountStartOptions {
   typedSearchAttributes: SearchAttributePair[];
   memo: Record<string, unknown>;
+  priority: Priority;
 }
+
+/** Workflow tasks' priority keys on the orders queue (lower first; the server's default is 3). */
+export const WorkflowPriority = {
+  /** An account's session, checkout coordinator, sweeper, inbox: each serves many orders. */
+  Singleton: 2,
+  Order: 3,
+} as const;
+export type WorkflowPriority = (typeof WorkflowPriority)[keyof typeof WorkflowPriority];
 
 export function accountStartOptions(
   account: AccountRef = { id: DEFAULT_ACCOUNT },
+  priorityKey: WorkflowPriority = WorkflowPriority.Order,
 ): AccountStartOptions {
   return {
     typedSearchAttributes: [{ key: SupplierAccount, value: account.id }],
     memo: account.tier === undefined ? {} : { [SUPPLIER_TIER_MEMO]: account.tier },
+    priority: {
+      priorityKey,
+      fairnessKey: account.id,
+      ...(account.tier !== undefined && { fairnessWeight: account.tier }),
+    },
   };
 }
 

@@ -17,7 +17,11 @@ import {
 } from './contract.js';
 import { queuePrefix, type TaskQueues } from '../temporal/taskQueues.js';
 import { accountScope, DEFAULT_ACCOUNT } from '../accounts/contract.js';
-import { accountStartOptions, type AccountRef } from '../temporal/accountStart.js';
+import {
+  accountStartOptions,
+  WorkflowPriority,
+  type AccountRef,
+} from '../temporal/accountStart.js';
 
 export interface TrackingSweeperOptions {
   queues: TaskQueues;
@@ -99,7 +103,7 @@ export async function ensureTrackingSweeper(
     (input: SweeperStartInput) => Promise<void>,
     [SweeperSettings]
   >(TRACKING_SWEEPER_WORKFLOW, {
-    ...accountStartOptions(opts.account),
+    ...accountStartOptions(opts.account, WorkflowPriority.Singleton),
     workflowId,
     taskQueue: opts.queues.orders,
     args: [{ settings }],

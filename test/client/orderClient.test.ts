@@ -241,6 +241,21 @@ describe('OrderClient', () => {
     expect((await startedInput(deployment.workflowId)).fulfillment.margin).toEqual({ minUsd: 1 });
   });
 
+  it("makes the order's account the fairness key of its workflow tasks, weighted by its tier", async () => {
+    const shop = `shop-p${randomUUID().slice(0, 6)}`;
+    const fair = new OrderClient(client, taskQueues(`${prefix}-idle`), {
+      accounts: staticAccountDirectory([
+        { id: shop, tier: 4, apiKey: 'unused', intakeTokenSha256: [] },
+      ]),
+    });
+    const order = await example('a', newOrderNumber());
+    const submitted = await fair.submit({ ...order, account: shop });
+    started.push(submitted.workflowId);
+    const { priority } = await client.workflow.getHandle(submitted.workflowId).describe();
+    // Another account's backlog of new orders is not served first: the server takes turns by key.
+    expect(priority).toMatchObject({ fairnessKey: shop, fairnessWeight: 4, priorityKey: 3 });
+  });
+
   it('reports an unknown order as not found', async () => {
     await expect(orders.status(newOrderNumber())).rejects.toThrow(OrderNotFoundError);
   });
