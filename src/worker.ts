@@ -59,6 +59,7 @@ import { installRuntimeLogger } from './temporal/runtimeLogger.js';
 import { startVisibilityGauges } from './order/gauges.js';
 import type { TaskQueues } from './temporal/taskQueues.js';
 import { tracingClientOptions, tracingWorkerOptions } from './temporal/tracing.js';
+import { SHARED_WORKFLOW_MODULES } from './temporal/workflowBundle.js';
 import { DEFAULT_CHECKOUT_SETTINGS, type CheckoutSettings } from './checkout/contract.js';
 
 /** The workflow code the orders worker bundles when no prebuilt bundle is given. */
@@ -123,6 +124,10 @@ export interface CreateWorkersOptions {
    * `workflowBundle` must then come from VERSIONED_WORKFLOWS_PATH. Default: unversioned.
    */
   deployment?: WorkerDeploymentVersion;
+  /** Workflows kept in memory (WORKER_MAX_CACHED_WORKFLOWS); default: the SDK's. */
+  maxCachedWorkflows?: number;
+  /** Workflow tasks taken at once (WORKER_WORKFLOW_TASK_SLOTS); default: the SDK's. */
+  workflowTaskSlots?: number;
   /** How long in-flight tasks may finish after shutdown is asked (default 10 s). */
   shutdownGraceTime?: string;
   log?: Logger;
@@ -280,8 +285,15 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
           : {
               workflowsPath:
                 opts.deployment === undefined ? WORKFLOWS_PATH : VERSIONED_WORKFLOWS_PATH,
+              bundlerOptions: { preloadModules: SHARED_WORKFLOW_MODULES },
             }),
         ...versionedAs(opts.deployment),
+        ...(opts.maxCachedWorkflows !== undefined && {
+          maxCachedWorkflows: opts.maxCachedWorkflows,
+        }),
+        ...(opts.workflowTaskSlots !== undefined && {
+          maxConcurrentWorkflowTaskExecutions: opts.workflowTaskSlots,
+        }),
         activities: {
           ...orchestrationActivities(client),
           // The gateway's durable destinations: the inbox's replays, catalogue forwarding.

@@ -24,7 +24,8 @@ import {
   type EncryptionKey,
 } from '../../src/temporal/encryption.js';
 import { taskQueues, type TaskQueues } from '../../src/temporal/taskQueues.js';
-import { tracingBundleOptions, tracingClientOptions } from '../../src/temporal/tracing.js';
+import { tracingClientOptions } from '../../src/temporal/tracing.js';
+import { workflowBundleOptions } from '../../src/temporal/workflowBundle.js';
 import {
   createWorkers,
   VERSIONED_WORKFLOWS_PATH,
@@ -103,7 +104,7 @@ export async function orderHarness(
     failureConverterPath: options.encryptionKey === undefined ? undefined : FAILURE_CONVERTER_PATH,
     logger: quietBundlerLogger,
     // With tracing started in the test file (src/temporal/tracing.ts), its workflow interceptors.
-    ...tracingBundleOptions(),
+    ...workflowBundleOptions(),
   });
   const codec =
     options.encryptionKey === undefined

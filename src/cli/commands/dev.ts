@@ -197,6 +197,8 @@ export function register(program: Command): void {
         catalogueEventsUrl: config.CATALOGUE_EVENTS_URL,
         checkout: checkoutSettings(config),
         noTokenAttentionMs: config.NO_TOKEN_ATTENTION_MINUTES * 60_000,
+        maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,
+        workflowTaskSlots: config.WORKER_WORKFLOW_TASK_SLOTS,
         ...(config.CHECKOUT_ORDER_BOUND_MS !== undefined && {
           checkoutOrderBoundMs: config.CHECKOUT_ORDER_BOUND_MS,
         }),

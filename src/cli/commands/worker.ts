@@ -23,7 +23,8 @@ import { dataConverterFor } from '../../temporal/encryption.js';
 import { installRuntimeLogger } from '../../temporal/runtimeLogger.js';
 import { SessionTokenSource } from '../../session/sessionTokens.js';
 import { requireSearchAttributes } from '../../temporal/registerSearchAttributes.js';
-import { startTracing, tracingBundleOptions } from '../../temporal/tracing.js';
+import { startTracing } from '../../temporal/tracing.js';
+import { workflowBundleOptions } from '../../temporal/workflowBundle.js';
 import { replayOpenWorkflows } from '../../temporal/replayCheck.js';
 import { refuseRunsOfRetiredCode } from '../frozenRuns.js';
 import { defaultBuildId, versionName } from '../../temporal/deployment.js';
@@ -97,7 +98,7 @@ export function register(program: Command): void {
     const versioned = workerDeployment(config);
     const workflowBundle = await bundleWorkflowCode({
       workflowsPath: versioned === undefined ? WORKFLOWS_PATH : VERSIONED_WORKFLOWS_PATH,
-      ...tracingBundleOptions(),
+      ...workflowBundleOptions(),
       ...(dataConverter?.failureConverterPath !== undefined && {
         failureConverterPath: dataConverter.failureConverterPath,
       }),
@@ -136,6 +137,8 @@ export function register(program: Command): void {
         catalogueEventsUrl: config.CATALOGUE_EVENTS_URL,
         checkout: checkoutSettings(config),
         noTokenAttentionMs: config.NO_TOKEN_ATTENTION_MINUTES * 60_000,
+        maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,
+        workflowTaskSlots: config.WORKER_WORKFLOW_TASK_SLOTS,
         ...(config.CHECKOUT_ORDER_BOUND_MS !== undefined && {
           checkoutOrderBoundMs: config.CHECKOUT_ORDER_BOUND_MS,
         }),
