@@ -7,8 +7,10 @@
  *
  * The start's priority makes the account the fairness key of the run's workflow tasks too: under
  * one account's backlog of new orders, the server hands out the orders queue's workflow tasks to
- * each account in turn (weighted by tier), so another account's orders are not served after the
- * whole backlog. An account's singletons go before orders: one token, batch or sweep serves many.
+ * each account in turn, so another account's orders are not served after the whole backlog. The
+ * turns are equal: a workflow task spends no supplier budget, and a weight by tier would put a
+ * tier-1 account's tenth new order behind 54 of a tier-6 backlog's. An account's singletons go
+ * before orders: one token, batch or sweep serves many.
  */
 import type { Priority, SearchAttributePair } from '@temporalio/common';
 
@@ -40,11 +42,7 @@ export function accountStartOptions(
   return {
     typedSearchAttributes: [{ key: SupplierAccount, value: account.id }],
     memo: account.tier === undefined ? {} : { [SUPPLIER_TIER_MEMO]: account.tier },
-    priority: {
-      priorityKey,
-      fairnessKey: account.id,
-      ...(account.tier !== undefined && { fairnessWeight: account.tier }),
-    },
+    priority: { priorityKey, fairnessKey: account.id },
   };
 }
 
