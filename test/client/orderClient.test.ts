@@ -254,7 +254,8 @@ describe('OrderClient', () => {
     const { priority } = await client.workflow.getHandle(submitted.workflowId).describe();
     // Another account's backlog of new orders is not served first: the server takes turns by key.
     expect(priority).toMatchObject({ fairnessKey: shop, priorityKey: 3 });
-    expect(priority?.fairnessWeight ?? 1).toBe(1);
+    // No weight: the server counts it as 1 (describe may say 0, its unset value).
+    expect([undefined, 0, 1]).toContain(priority?.fairnessWeight);
   });
 
   it('reports an unknown order as not found', async () => {
