@@ -58,8 +58,12 @@ function flowB(tag: string, payment?: unknown) {
 }
 
 const waitsForBatch = (s: OrderStatus) => /checkout batch/.test(s.waitingFor ?? '');
-const calls = async (path: string) =>
-  (await accountStats(h.account.openId)).calls[`shopping/${path}`] ?? 0;
+/** The requests the supplier took: one refused for the rate limit (a busy machine) did nothing. */
+const calls = async (path: string) => {
+  const stats = await accountStats(h.account.openId);
+  const key = `shopping/${path}`;
+  return (stats.calls[key] ?? 0) - (stats.rateLimitedCalls?.[key] ?? 0);
+};
 
 const setBalance = (amount: number) => setAccountBalance(h.account.openId, amount);
 
