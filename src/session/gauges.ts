@@ -5,16 +5,14 @@
  * no usable token). Every worker process of the account reports the same numbers. A session that
  * does not exist yet (no process asked for a token) counts as healthy.
  */
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { MetricMeter } from '@temporalio/common';
 
-import { sessionQuery, supplierSessionId, type SessionView } from './contract.js';
+import { sessionQuery, supplierSessionId } from './contract.js';
 import { gaugeOf, METRICS } from '../metrics.js';
 import { queuePrefix, queuesOf } from '../temporal/taskQueues.js';
 import type { VisibilityProbe } from '../temporal/visibilityPoller.js';
-
-/** A query that hangs (no worker of the account running) gives up after this long. */
-const QUERY_TIMEOUT_MS = 10_000;
+import { probeQuery } from '../temporal/probeQuery.js';
 
 export function sessionGaugesProbe(
   client: Client,
@@ -29,14 +27,7 @@ export function sessionGaugesProbe(
   return {
     name: 'session gauges',
     async run() {
-      const view = await client
-        .withAbortSignal(AbortSignal.timeout(QUERY_TIMEOUT_MS), () =>
-          client.workflow.getHandle(sessionId).query(sessionQuery),
-        )
-        .catch((err: unknown): SessionView | undefined => {
-          if (err instanceof WorkflowNotFoundError) return undefined;
-          throw err;
-        });
+      const view = await probeQuery(client, sessionId, sessionQuery);
       keyRefused.set(view?.keyRefusedSince === undefined ? 0 : 1);
       const since = view?.noTokenSince === undefined ? undefined : Date.parse(view.noTokenSince);
       noTokenSeconds.set(since === undefined ? 0 : Math.max(0, Math.round((now() - since) / 1000)));

@@ -4,16 +4,14 @@
  * gauges (docs/webhook-health.md). A sweeper that does not run, or runs without webhook health
  * yet, reports 0.
  */
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { MetricMeter } from '@temporalio/common';
 
 import { gaugeOf, METRICS } from '../metrics.js';
 import { queuePrefix, queuesOf } from '../temporal/taskQueues.js';
 import type { VisibilityProbe } from '../temporal/visibilityPoller.js';
-import { sweeperStatusQuery, trackingSweeperId, type SweeperStatus } from './contract.js';
-
-/** A query that hangs (no worker of the account running) gives up after this long. */
-const QUERY_TIMEOUT_MS = 10_000;
+import { probeQuery } from '../temporal/probeQuery.js';
+import { sweeperStatusQuery, trackingSweeperId } from './contract.js';
 
 export function webhookGapProbe(
   client: Client,
@@ -25,14 +23,7 @@ export function webhookGapProbe(
   return {
     name: 'webhook gap gauge',
     async run() {
-      const status = await client
-        .withAbortSignal(AbortSignal.timeout(QUERY_TIMEOUT_MS), () =>
-          client.workflow.getHandle(sweeperId).query(sweeperStatusQuery),
-        )
-        .catch((err: unknown): SweeperStatus | undefined => {
-          if (err instanceof WorkflowNotFoundError) return undefined;
-          throw err;
-        });
+      const status = await probeQuery(client, sweeperId, sweeperStatusQuery);
       gap.set(status?.webhooks?.gapSeconds ?? 0);
     },
   };
