@@ -11,7 +11,7 @@
  *   is registered (`muted: false` ends it).
  * - `GET /__sandbox/webhooks?openId=`: the account's topics as the sandbox holds them.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { WEBHOOK_TOPICS } from '../../../../src/supplier/api/webhooks.js';
 import type { Sandbox } from '../sandbox.js';
@@ -33,43 +33,48 @@ export function registerWebhookControlRoutes(app: FastifyInstance, sb: Sandbox):
     return view(account);
   });
 
-  app.post('/__sandbox/webhooks/pause', (req, reply) => {
-    const p = Pause.safeParse(req.body ?? {});
-    if (!p.success) return reply.code(400).send(invalid(p.error));
-    const account = accountOf(p.data.openId);
-    if (!account) return reply.code(404).send({ error: 'no such account' });
-    const topics = p.data.topic === undefined ? WEBHOOK_TOPICS : [p.data.topic];
+  /**
+   * A POST control on the account its body names (the default one without `openId`): `act`
+   * changes it, or answers a refusal itself; the reply is then the account's topics.
+   */
+  const control = <T extends { openId?: string | undefined }>(
+    path: string,
+    body: z.ZodType<T>,
+    act: (account: SandboxAccount, p: T, reply: FastifyReply) => FastifyReply | undefined,
+  ) =>
+    app.post(path, (req, reply) => {
+      const p = body.safeParse(req.body ?? {});
+      if (!p.success) return reply.code(400).send(invalid(p.error));
+      const account = accountOf(p.data.openId);
+      if (!account) return reply.code(404).send({ error: 'no such account' });
+      const refused = act(account, p.data, reply);
+      if (refused !== undefined) return refused;
+      sb.changed();
+      return view(account);
+    });
+
+  control('/__sandbox/webhooks/pause', Pause, (account, p) => {
+    const topics = p.topic === undefined ? WEBHOOK_TOPICS : [p.topic];
     for (const topic of topics) {
       const sub = account.webhooks[topic];
       if (sub?.enabled !== true) continue;
       sub.pausedReason = `paused at ${new Date(sb.now()).toISOString()}: the receiver failed too often; register the webhook again to resume`;
     }
-    sb.changed();
-    return view(account);
+    return undefined;
   });
 
-  app.post('/__sandbox/webhooks/close', (req, reply) => {
-    const p = Close.safeParse(req.body ?? {});
-    if (!p.success) return reply.code(400).send(invalid(p.error));
-    const account = accountOf(p.data.openId);
-    if (!account) return reply.code(404).send({ error: 'no such account' });
-    const sub = account.webhooks[p.data.topic];
+  control('/__sandbox/webhooks/close', Close, (account, p, reply) => {
+    const sub = account.webhooks[p.topic];
     if (sub?.enabled !== true) return reply.code(409).send({ error: 'the topic is not enabled' });
     sub.enabled = false;
     sub.closedReason = `closed at ${new Date(sb.now()).toISOString()} by the sandbox control: set the topic to ENABLE again to reopen it`;
-    sb.changed();
-    return view(account);
+    return undefined;
   });
 
-  app.post('/__sandbox/webhooks/mute', (req, reply) => {
-    const p = Mute.safeParse(req.body ?? {});
-    if (!p.success) return reply.code(400).send(invalid(p.error));
-    const account = accountOf(p.data.openId);
-    if (!account) return reply.code(404).send({ error: 'no such account' });
-    if (p.data.muted) account.webhooksMuted = true;
+  control('/__sandbox/webhooks/mute', Mute, (account, p) => {
+    if (p.muted) account.webhooksMuted = true;
     else delete account.webhooksMuted;
-    sb.changed();
-    return view(account);
+    return undefined;
   });
 }
 
