@@ -19,26 +19,23 @@ import {
   type WebhookPulse,
 } from '../tracking/contract.js';
 
+/** The topic each message `type` is pushed on. */
+const TOPIC_OF_TYPE: Readonly<Record<WebhookType, string>> = {
+  [WebhookType.Order]: WebhookTopic.Order,
+  [WebhookType.OrderSplit]: WebhookTopic.Order,
+  [WebhookType.Logistic]: WebhookTopic.Logistics,
+  [WebhookType.Makeup]: WebhookTopic.Makeup,
+  [WebhookType.Product]: WebhookTopic.Product,
+  [WebhookType.Variant]: WebhookTopic.Product,
+  [WebhookType.Stock]: WebhookTopic.Stock,
+  [WebhookType.PrivateOrder]: WebhookTopic.PrivateOrder,
+};
+
 /** The topic a pushed message came on, by its `type`; `unknown` when it could not be read. */
 export function topicOfType(type: string | undefined): string {
-  switch (type) {
-    case WebhookType.Order:
-    case WebhookType.OrderSplit:
-      return WebhookTopic.Order;
-    case WebhookType.Logistic:
-      return WebhookTopic.Logistics;
-    case WebhookType.Makeup:
-      return WebhookTopic.Makeup;
-    case WebhookType.Product:
-    case WebhookType.Variant:
-      return WebhookTopic.Product;
-    case WebhookType.Stock:
-      return WebhookTopic.Stock;
-    case WebhookType.PrivateOrder:
-      return WebhookTopic.PrivateOrder;
-    default:
-      return 'unknown';
-  }
+  return type !== undefined && Object.hasOwn(TOPIC_OF_TYPE, type)
+    ? TOPIC_OF_TYPE[type as WebhookType]
+    : 'unknown';
 }
 
 export const DEFAULT_PULSE_MS = 15_000;
