@@ -61,9 +61,24 @@ const MATCHING_ARGS = [
 const FAIRNESS_ARGS = ['--dynamic-config-value', 'matching.enableFairness=true'];
 
 /**
+ * A database file in write-ahead-log mode, synced at checkpoints rather than at every commit. The
+ * dev server persists through one SQLite connection, so with SQLite's defaults every transaction
+ * waits for its own fsyncs, one after the other: a 300-order backlog of `dropflow bench accounts`
+ * drained at 0.49 of its bound, and at 0.87 with these. A committed transaction still outlives a
+ * killed server process (chaos kills it); only a crash of the machine itself may lose the last
+ * ones, which a dev server may. In memory they change nothing.
+ */
+const SQLITE_ARGS = [
+  '--sqlite-pragma',
+  'journal_mode=wal',
+  '--sqlite-pragma',
+  'synchronous=normal',
+];
+
+/**
  * The `temporal server start-dev` arguments of every dev server dropflow runs: this one, and the
- * dev tools' killable one (tools/src/localStack/temporalServer.ts): dropflow's search attributes
- * and the matching above.
+ * dev tools' killable one (tools/src/localStack/temporalServer.ts): dropflow's search attributes,
+ * the matching and the SQLite settings above.
  */
 export function devServerArgs(fairness = true): string[] {
   return [
@@ -73,6 +88,7 @@ export function devServerArgs(fairness = true): string[] {
     ]),
     ...MATCHING_ARGS,
     ...(fairness ? FAIRNESS_ARGS : []),
+    ...SQLITE_ARGS,
   ];
 }
 
