@@ -59,7 +59,6 @@ function measured(o: { drainMs: number; bigCalls: number; smallP99: number }): M
     ]),
     bigActions: { executions: 104, actions: 800, timeouts: 0 },
     workerRssMiB: [600, 700],
-    sandboxLoopLag: { p99: 12, max: 40 },
     maxBatch: 100,
     batchWindowMs: WINDOW_MS,
   };

@@ -8,7 +8,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 import { RATE_TIERS, type RateTier } from '../../../src/accounts/contract.js';
 import { Env } from '../../../src/config.js';
@@ -124,9 +123,6 @@ async function measure(fleet: AccountsFleet, o: AccountsBenchOptions) {
   await Promise.all(fleet.accounts.map((a) => a.controls.resetStats()));
   const from = Date.now();
   o.say(`bench accounts: the backlog, and the small accounts' orders while it drains`);
-  // The sandbox runs in this process: its requests' times are as late as this event loop.
-  const loop = monitorEventLoopDelay({ resolution: 10 });
-  loop.enable();
   const main = await runRound(fleet, {
     ...round,
     label: 'main',
@@ -134,8 +130,6 @@ async function measure(fleet: AccountsFleet, o: AccountsBenchOptions) {
     small,
     deadlineMs: o.deadlineMs ?? mainDeadlineMs(o),
   });
-  loop.disable();
-  const sandboxLoopLag = { p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 };
   const stats = new Map<string, SandboxStats>();
   for (const account of fleet.accounts) stats.set(account.id, await account.controls.stats());
   const workerRssMiB = await Promise.all(fleet.workers.map((w) => peakRssMb(w.pid)));
@@ -144,5 +138,5 @@ async function measure(fleet: AccountsFleet, o: AccountsBenchOptions) {
     from,
     to: main.endedAt,
   });
-  return { idle, main, stats, bigActions, workerRssMiB, sandboxLoopLag };
+  return { idle, main, stats, bigActions, workerRssMiB };
 }

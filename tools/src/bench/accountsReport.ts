@@ -1,5 +1,4 @@
 /** The accounts bench's table (stdout) and its one-line JSON. */
-import { FLEET_SLACK_MS } from '../../../src/supplier/pacing.js';
 import type { AccountsBenchResult } from './accountsResult.js';
 
 const fixed = (digits: number) => (v: number | null) => (v === null ? '-' : v.toFixed(digits));
@@ -55,7 +54,6 @@ export function formatAccountsBench(r: AccountsBenchResult): string[] {
     `  one batch window (the small accounts' allowance over the idle fleet): ${seconds(r.batchWindowMs)}`,
     ...arrived,
     `  worker peak RSS (larger of the two): ${workerRssMiB === null ? '-' : `${workerRssMiB.toFixed(0)} MiB`}`,
-    `  the sandbox's event loop (this process) ran late by up to ${r.sandboxLoopLag.max.toFixed(0)} ms (p99 ${r.sandboxLoopLag.p99.toFixed(0)} ms): the error of its request times; a fleet's grid leaves ${FLEET_SLACK_MS} ms a second`,
     '',
     ...(r.failed.length === 0
       ? ['  every check passed']

@@ -68,18 +68,10 @@ export interface AccountsBenchResult {
   drainSeconds: number | null;
   backlogUnpaidAtSmallSubmit: number | undefined;
   executions: number;
-  /** How late this process's event loop ran in the measured round: the sandbox's clock. */
-  sandboxLoopLag: LoopLag;
   /** Why the run failed, one line per check; empty: every check passed. */
   failed: string[];
   workDir: string | undefined;
   durationMs: number;
-}
-
-/** Event loop delay, ms. */
-export interface LoopLag {
-  p99: number;
-  max: number;
 }
 
 export interface Measured {
@@ -90,7 +82,6 @@ export interface Measured {
   stats: ReadonlyMap<string, SandboxStats>;
   bigActions: AccountActions;
   workerRssMiB: (number | undefined)[];
-  sandboxLoopLag: LoopLag;
   maxBatch: number;
   batchWindowMs: number;
 }
@@ -166,7 +157,6 @@ export function summarize(m: Measured): Omit<AccountsBenchResult, 'workDir' | 'd
     drainSeconds,
     backlogUnpaidAtSmallSubmit: m.main.backlogUnpaidAtSmallSubmit,
     executions: m.bigActions.executions,
-    sandboxLoopLag: m.sandboxLoopLag,
     failed: [] as string[],
   };
   result.failed = failedChecks(result);
