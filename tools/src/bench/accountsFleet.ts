@@ -1,6 +1,7 @@
 /**
  * The fleet of `dropflow bench accounts`, on the local stack (../localStack/stack.ts): one Temporal
- * dev server and the sandbox (in this process; paid orders stay paid: no lifecycle steps), a
+ * dev server and the sandbox (a process of its own, so that the requests' times and rate it
+ * measures do not depend on this busy process; paid orders stay paid: no lifecycle steps), a
  * sandbox account per bench account at its tier (every request but the token calls spends it: one
  * budget), the accounts in the registry file, and two `dropflow worker` processes that read it:
  * one fleet, one queue set, every account.
@@ -17,6 +18,7 @@ import {
   ACCOUNT_BALANCE,
   startLocalStack,
   workerProcess,
+  type ApartSandbox,
   type LocalStack,
 } from '../localStack/stack.js';
 import type { BenchAccount } from './accountsPlan.js';
@@ -42,7 +44,7 @@ export interface AccountsFleetOptions {
 }
 
 export interface AccountsFleet {
-  stack: LocalStack;
+  stack: LocalStack<ApartSandbox>;
   accounts: FleetAccount[];
   orders: OrderClient;
   workers: DropflowProcess[];
@@ -56,6 +58,7 @@ export async function startAccountsFleet(o: AccountsFleetOptions): Promise<Accou
     log: o.log,
     sandbox: { ratePerSecond: DEFAULT_ACCOUNT_RATE, batchRatePerSecond: 2, lifecycleStepMs: 0 },
     withheldEnv: BENCH_ENV,
+    sandboxApart: true,
   });
   try {
     const url = stack.sandbox.url;

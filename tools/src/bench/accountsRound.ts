@@ -11,10 +11,10 @@ import type { SandboxStats } from '../sandbox/state.js';
 import { delay } from '../localStack/wait.js';
 import type { AccountsFleet, FleetAccount } from './accountsFleet.js';
 import { benchOrders, type BenchOrder } from './benchOrders.js';
-import { statsOf } from './supplierCalls.js';
+import { SandboxControls } from '../localStack/sandboxControls.js';
 
-/** How often the supplier's record is read. */
-const WATCH_EVERY_MS = 200;
+/** How often the supplier's record is read (one control request). */
+const WATCH_EVERY_MS = 500;
 const SAY_EVERY_MS = 10_000;
 /** Starts and queries in flight at once. */
 const SUBMITS_IN_FLIGHT = 32;
@@ -79,7 +79,9 @@ export async function runRound(fleet: AccountsFleet, o: RoundOptions): Promise<R
   const submitted: Submitted[] = [];
   let lastSaid = Date.now();
   const timer = setInterval(() => {
-    watch.tick();
+    watch.tick().catch((err: unknown) => {
+      o.say(`${o.label}: reading the sandbox's orders failed: ${String(err)}`);
+    });
     if (Date.now() - lastSaid >= SAY_EVERY_MS) {
       lastSaid = Date.now();
       o.say(`${o.label}: ${watch.describe()}`);
@@ -100,7 +102,7 @@ export async function runRound(fleet: AccountsFleet, o: RoundOptions): Promise<R
   } finally {
     clearInterval(timer);
   }
-  watch.tick();
+  await watch.tick();
   o.say(`${o.label}: ${watch.describe()}`);
 
   const paidAt = await paidTimes(fleet, submitted, watch);
@@ -163,12 +165,13 @@ async function paidTimes(
   return paidAt;
 }
 
-/** The supplier's record of the round's orders, per account (the sandbox runs in this process). */
+/** The supplier's record of the round's orders, per account, read from the sandbox's controls. */
 class SupplierWatch {
   private readonly byOpenId = new Map<string, { account: FleetAccount; numbers: Set<string> }>();
   private readonly counts = new Map<string, { created: number; paid: number }>();
   private readonly paidNumbers = new Set<string>();
   private readonly snapshots = new Map<string, SandboxStats>();
+  private reading: Promise<void> | undefined;
 
   constructor(
     private readonly fleet: AccountsFleet,
@@ -183,15 +186,23 @@ class SupplierWatch {
     }
   }
 
-  tick(): void {
-    const sandbox = this.fleet.stack.sandbox.sandbox;
+  /** Reads the supplier's record, unless a read is still under way (that one is awaited). */
+  tick(): Promise<void> {
+    this.reading ??= this.read().finally(() => {
+      this.reading = undefined;
+    });
+    return this.reading;
+  }
+
+  private async read(): Promise<void> {
+    const orders = await SandboxControls.orders(this.fleet.stack.sandbox.url);
     const counts = new Map(this.accounts.map((a) => [a.id, { created: 0, paid: 0 }]));
-    for (const order of Object.values(sandbox.state.orders)) {
+    for (const order of orders) {
       const mine = this.byOpenId.get(order.openId);
       if (mine === undefined || !mine.numbers.has(order.orderNumber)) continue;
       const c = counts.get(mine.account.id)!;
       c.created += 1;
-      if (order.paidAt !== undefined) {
+      if (order.paid) {
         c.paid += 1;
         this.paidNumbers.add(order.orderNumber);
       }
@@ -201,7 +212,7 @@ class SupplierWatch {
       this.counts.set(account.id, c);
       const all = this.byOpenId.get(account.openId)!.numbers.size;
       if (c.paid >= all && !this.snapshots.has(account.id)) {
-        this.snapshots.set(account.id, statsOf(sandbox, account.openId));
+        this.snapshots.set(account.id, await account.controls.stats());
       }
     }
   }

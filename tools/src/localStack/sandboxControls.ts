@@ -29,6 +29,12 @@ export interface PendingFault {
   openId?: string;
 }
 
+export interface SandboxOrderBrief {
+  openId: string;
+  orderNumber: string;
+  paid: boolean;
+}
+
 export interface SandboxSettings {
   batchLagMs?: number;
   payWindowSeconds?: number;
@@ -56,6 +62,13 @@ export class SandboxControls {
     });
     if (res.status !== 201) throw new Error(`creating a sandbox account: HTTP ${res.status}`);
     return (await res.json()) as { apiKey: string; openId: string };
+  }
+
+  /** Every order the sandbox holds: whose, its number, whether it is paid. */
+  static async orders(baseUrl: string): Promise<SandboxOrderBrief[]> {
+    const res = await fetch(`${baseUrl}/__sandbox/orders`);
+    if (res.status !== 200) throw new Error(`listing the sandbox's orders: HTTP ${res.status}`);
+    return ((await res.json()) as { orders: SandboxOrderBrief[] }).orders;
   }
 
   /** The account's counters: requests by endpoint, refusals, the peak requests in any 1 s. */

@@ -1,8 +1,9 @@
 /**
  * The local stack the chaos suite and the bench both build on: a Temporal dev server of the run's
- * own (child process, database file in the run's directory), the sandbox in this process (memory
- * state, local webhooks), a client with a payload key made for the run, and the environment that
- * points `dropflow worker` and `dropflow gateway` child processes of the current tree at them.
+ * own (child process, database file in the run's directory), the sandbox (memory state, local
+ * webhooks) in this process or, with `sandboxApart`, in a `dropflow sandbox` process of its own, a
+ * client with a payload key made for the run, and the environment that points `dropflow worker`
+ * and `dropflow gateway` child processes of the current tree at them.
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -40,11 +41,22 @@ export interface LocalStackOptions {
   >;
   /** More of this environment the children do not inherit, beside FOREIGN_ENV. */
   withheldEnv?: RegExp;
+  /**
+   * The sandbox in a process of its own, as the supplier is: its clock (request times, the rate
+   * it counts) then does not stop when this process is busy. Webhook retries keep its defaults.
+   */
+  sandboxApart?: boolean;
 }
 
-export interface LocalStack {
+/** A sandbox in a process of its own: reached only over HTTP. */
+export interface ApartSandbox {
+  url: string;
+  close(): Promise<void>;
+}
+
+export interface LocalStack<S extends ApartSandbox = StartedSandbox> {
   temporal: TemporalServer;
-  sandbox: StartedSandbox;
+  sandbox: S;
   /** A client with the workers' payload key. */
   client: Client;
   /** The children's environment: Temporal, the sandbox, the payload key, the data directory. */
@@ -77,7 +89,13 @@ export class Closers {
   }
 }
 
-export async function startLocalStack(o: LocalStackOptions): Promise<LocalStack> {
+export function startLocalStack(
+  o: LocalStackOptions & { sandboxApart: true },
+): Promise<LocalStack<ApartSandbox>>;
+export function startLocalStack(o: LocalStackOptions): Promise<LocalStack>;
+export async function startLocalStack(
+  o: LocalStackOptions,
+): Promise<LocalStack<StartedSandbox> | LocalStack<ApartSandbox>> {
   const closers = new Closers(o.who, o.log);
   try {
     const temporal = await startRunServer({
@@ -90,13 +108,21 @@ export async function startLocalStack(o: LocalStackOptions): Promise<LocalStack>
     closers.push(() => temporal.stop());
     await temporal.start();
 
-    const sandbox = await startSandbox({
-      ...o.sandbox,
-      log: pino({ level: 'warn' }, pino.destination(join(o.workDir, 'sandbox.log'))),
-      port: 0,
-      allowLocalWebhooks: true,
-      webhookRetryDelaysMs: WEBHOOK_RETRY_DELAYS_MS,
-    });
+    const env: NodeJS.ProcessEnv = Object.fromEntries(
+      Object.entries(process.env).filter(
+        ([name]) => !FOREIGN_ENV.test(name) && o.withheldEnv?.test(name) !== true,
+      ),
+    );
+    env['LOG_LEVEL'] = process.env['LOG_LEVEL'] ?? 'warn';
+    const sandbox = o.sandboxApart
+      ? await sandboxProcess(o, env)
+      : await startSandbox({
+          ...o.sandbox,
+          log: pino({ level: 'warn' }, pino.destination(join(o.workDir, 'sandbox.log'))),
+          port: 0,
+          allowLocalWebhooks: true,
+          webhookRetryDelaysMs: WEBHOOK_RETRY_DELAYS_MS,
+        });
     closers.push(() => sandbox.close());
 
     const key = randomBytes(32);
@@ -105,13 +131,7 @@ export async function startLocalStack(o: LocalStackOptions): Promise<LocalStack>
     closers.push(() => connection.close());
     const client = new Client({ connection, namespace: NAMESPACE, dataConverter });
 
-    const env: NodeJS.ProcessEnv = Object.fromEntries(
-      Object.entries(process.env).filter(
-        ([name]) => !FOREIGN_ENV.test(name) && o.withheldEnv?.test(name) !== true,
-      ),
-    );
     Object.assign(env, {
-      LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'warn',
       TEMPORAL_ADDRESS: temporal.address,
       TEMPORAL_NAMESPACE: NAMESPACE,
       SUPPLIER_BASE_URL: sandbox.url,
@@ -125,6 +145,35 @@ export async function startLocalStack(o: LocalStackOptions): Promise<LocalStack>
     await closers.closeAll();
     throw err;
   }
+}
+
+/** `dropflow sandbox` in memory on a free loopback port, with the stack's sandbox options. */
+async function sandboxProcess(o: LocalStackOptions, env: NodeJS.ProcessEnv): Promise<ApartSandbox> {
+  const port = await freePort();
+  const { ratePerSecond, batchRatePerSecond, lifecycleStepMs, tokenIntervalSeconds } = o.sandbox;
+  const flag = (name: string, value: number | undefined) =>
+    value === undefined ? [] : [name, String(value)];
+  const sandbox = new DropflowProcess({
+    name: 'sandbox',
+    args: [
+      'sandbox',
+      '--memory',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--allow-local-webhooks',
+      ...flag('--rate', ratePerSecond),
+      ...flag('--batch-rate', batchRatePerSecond),
+      ...flag('--lifecycle-ms', lifecycleStepMs),
+      ...flag('--token-interval-s', tokenIntervalSeconds),
+    ],
+    env,
+    logFile: join(o.workDir, 'sandbox.log'),
+    ready: /^sandbox: /m,
+  });
+  await sandbox.start();
+  return { url: `http://127.0.0.1:${port}`, close: () => sandbox.close() };
 }
 
 /** `dropflow gateway` on a free loopback port, taking the webhooks of account `openId`. */

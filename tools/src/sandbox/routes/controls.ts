@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { MakeupStatus } from '../../../../src/supplier/api/constants.js';
 import { WebhookTopic } from '../../../../src/supplier/api/webhooks.js';
 import { FaultRule } from '../faults.js';
+import { isPaid } from '../orderBook.js';
 import { utcDate } from '../orderView.js';
 import type { Sandbox } from '../sandbox.js';
 import { emptyStats } from '../state.js';
@@ -38,6 +39,21 @@ export function registerControlRoutes(app: FastifyInstance, sb: Sandbox): void {
     if (openId === undefined) return sb.state.stats;
     if (!sb.state.accounts[openId]) return reply.code(404).send({ error: 'no such account' });
     return sb.state.statsByAccount[openId] ?? emptyStats();
+  });
+
+  /**
+   * The orders the sandbox holds, briefly: whose they are, their number, and whether they are paid
+   * (a tool in another process follows its orders with it). One account's with ?openId=.
+   */
+  app.get('/__sandbox/orders', (req, reply) => {
+    const { openId } = req.query as { openId?: string };
+    if (openId !== undefined && !sb.state.accounts[openId]) {
+      return reply.code(404).send({ error: 'no such account' });
+    }
+    const orders = Object.values(sb.state.orders)
+      .filter((o) => openId === undefined || o.openId === openId)
+      .map((o) => ({ openId: o.openId, orderNumber: o.orderNumber, paid: isPaid(o) }));
+    return { orders };
   });
 
   /** One account's counters start again from zero (a new measure: peak, calls, refusals). */
