@@ -112,11 +112,31 @@ describe('summarize', () => {
     const m = measured({ drainMs: 40_000, bigCalls: 120, smallP99: 5_000 + WINDOW_MS + 1_000 });
     m.stats = new Map([
       ...m.stats,
-      ['bench-03', stats(6, { peakRequestsPerSecond: 3, rateLimited: 2 })],
+      [
+        'bench-03',
+        stats(6, {
+          peakRequestsPerSecond: 3,
+          rateLimited: 2,
+          peakWindow: [
+            { ms: 0, path: 'a' },
+            { ms: 4, path: 'b' },
+            { ms: 990, path: 'a' },
+          ],
+        }),
+      ],
     ]);
     m.bigActions = { executions: 104, actions: 1_300, timeouts: 1 };
     m.workerRssMiB = [1_100, undefined];
-    expect(summarize(m).failed).toEqual([
+    const summary = summarize(m);
+    // Only the account over its tier has its busiest second shown.
+    expect(summary.overTier).toEqual({
+      'bench-03': [
+        { ms: 0, path: 'a' },
+        { ms: 4, path: 'b' },
+        { ms: 990, path: 'a' },
+      ],
+    });
+    expect(summary.failed).toEqual([
       'bench-02: p99 to PAID 36.0 s, above 5.0 s on an idle fleet + one batch window of 30.0 s',
       'bench-03: 2 requests refused with 1600200 (goal: none)',
       'bench-03: 3 requests in 1 s, above its tier of 2/s',

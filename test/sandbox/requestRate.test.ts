@@ -88,6 +88,13 @@ describe('over HTTP: an account of tier 2', () => {
     expect(s.peakRequestsPerSecond).toBeGreaterThanOrEqual(3);
     expect(s.peakRequestsPerSecond).toBeLessThanOrEqual(5);
     expect(typeof s.peakAt).toBe('number');
+    // That second's requests, from its first: every one of them, each with its endpoint.
+    expect(s.peakWindow).toHaveLength(s.peakRequestsPerSecond!);
+    expect(s.peakWindow![0]!.ms).toBe(0);
+    for (const e of s.peakWindow!) {
+      expect(e.path).toBe(BALANCE);
+      expect(e.ms).toBeLessThan(1_000);
+    }
   });
 
   it('starts a new measure from zero on DELETE, the account and its tier kept', async () => {

@@ -54,6 +54,10 @@ export function formatAccountsBench(r: AccountsBenchResult): string[] {
     `  one batch window (the small accounts' allowance over the idle fleet): ${seconds(r.batchWindowMs)}`,
     ...arrived,
     `  worker peak RSS (larger of the two): ${workerRssMiB === null ? '-' : `${workerRssMiB.toFixed(0)} MiB`}`,
+    ...Object.entries(r.overTier).map(
+      ([id, window]) =>
+        `  ${id}'s busiest second (ms after its first request): ${window.map((e) => `${e.ms} ${e.path}`).join(', ')}`,
+    ),
     '',
     ...(r.failed.length === 0
       ? ['  every check passed']

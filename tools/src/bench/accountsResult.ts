@@ -68,6 +68,8 @@ export interface AccountsBenchResult {
   drainSeconds: number | null;
   backlogUnpaidAtSmallSubmit: number | undefined;
   executions: number;
+  /** The busiest second of each account that went over its tier, as the sandbox saw it. */
+  overTier: Record<string, NonNullable<SandboxStats['peakWindow']>>;
   /** Why the run failed, one line per check; empty: every check passed. */
   failed: string[];
   workDir: string | undefined;
@@ -157,6 +159,11 @@ export function summarize(m: Measured): Omit<AccountsBenchResult, 'workDir' | 'd
     drainSeconds,
     backlogUnpaidAtSmallSubmit: m.main.backlogUnpaidAtSmallSubmit,
     executions: m.bigActions.executions,
+    overTier: Object.fromEntries(
+      accounts
+        .filter((a) => a.peakRequestsPerSecond > a.tier)
+        .map((a) => [a.id, m.stats.get(a.id)?.peakWindow ?? []]),
+    ),
     failed: [] as string[],
   };
   result.failed = failedChecks(result);

@@ -7,16 +7,27 @@
  */
 const WINDOW_MS = 1_000;
 
+/** A request in the window: when it came (epoch ms) and to which endpoint. */
+export interface WindowEntry {
+  at: number;
+  path: string;
+}
+
 export class RequestRate {
-  private readonly recent = new Map<string, number[]>();
+  private readonly recent = new Map<string, WindowEntry[]>();
 
   /** Records a request of `openId` at `now`; returns the requests in the window ending at it. */
-  record(openId: string, now: number): number {
+  record(openId: string, now: number, path = ''): number {
     const since = now - WINDOW_MS;
-    const window = (this.recent.get(openId) ?? []).filter((t) => t > since);
-    window.push(now);
+    const window = (this.recent.get(openId) ?? []).filter((e) => e.at > since);
+    window.push({ at: now, path });
     this.recent.set(openId, window);
     return window.length;
+  }
+
+  /** The requests of the window that ended with the account's last one. */
+  window(openId: string): readonly WindowEntry[] {
+    return this.recent.get(openId) ?? [];
   }
 
   /** Forgets the account's window: a measure started now counts only requests from now on. */

@@ -119,7 +119,7 @@ export class SandboxRouter {
       sb.count(openId, (s) => {
         s.calls[ep.path] = (s.calls[ep.path] ?? 0) + 1;
       });
-      if (openId !== undefined && ep.rate !== TOKEN_RATE) sb.countRequestRate(openId);
+      if (openId !== undefined && ep.rate !== TOKEN_RATE) sb.countRequestRate(openId, ep.path);
 
       const fault = sb.faults.take(ep.path, openId, sb.now());
       if (fault) sb.count(openId, (s) => (s.faultsInjected += 1));

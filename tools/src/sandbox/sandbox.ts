@@ -190,13 +190,16 @@ export class Sandbox implements SandboxHost {
    * A request of the account that spends its general budget (every class but the token calls):
    * keeps its highest count in any 1 s (requestRate.ts).
    */
-  countRequestRate(openId: string): void {
+  countRequestRate(openId: string, path: string): void {
     const now = this.now();
-    const inWindow = this.requestRate.record(openId, now);
+    const inWindow = this.requestRate.record(openId, now, path);
     const stats = (this.state.statsByAccount[openId] ??= emptyStats());
     if (inWindow > (stats.peakRequestsPerSecond ?? 0)) {
       stats.peakRequestsPerSecond = inWindow;
       stats.peakAt = now;
+      const window = this.requestRate.window(openId);
+      const first = window[0]?.at ?? now;
+      stats.peakWindow = window.map((e) => ({ ms: e.at - first, path: e.path }));
     }
   }
 

@@ -250,6 +250,8 @@ export interface SandboxStats {
    */
   peakRequestsPerSecond?: number;
   peakAt?: number;
+  /** The requests of that busiest second: ms after its first, and the endpoint. */
+  peakWindow?: { ms: number; path: string }[];
   /** When these counters started: the account's creation, or its last reset (epoch ms). */
   since?: number;
 }
