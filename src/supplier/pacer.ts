@@ -53,14 +53,15 @@ export interface PacerGrid extends FleetShare {
  * A timer that fires this late still gets its slot on the grid (the rate holds over time, no
  * drift); a longer stall of the event loop is not made up with a burst.
  */
-const MAX_CATCH_UP_MS = 20;
+export const MAX_CATCH_UP_MS = 20;
 
 interface Waiter {
   priority: number;
   every: number;
   /** The latest time its slot may come, or Infinity. */
   latestAt: number;
-  resolve: () => void;
+  /** Called with the time of its slot. */
+  resolve: (slot: number) => void;
   reject: (err: Error) => void;
   leave: () => void;
 }
@@ -77,8 +78,8 @@ export class Pacer {
     private readonly grid?: PacerGrid,
   ) {}
 
-  /** Resolves when the caller may send. */
-  take(options: TakeOptions = {}): Promise<void> {
+  /** Resolves when the caller may send, with the time of its slot (when it was meant to go). */
+  take(options: TakeOptions = {}): Promise<number> {
     const { signal } = options;
     if (signal?.aborted === true) return Promise.reject(reasonOf(signal));
     const now = Date.now();
@@ -89,10 +90,11 @@ export class Pacer {
     const wait = Math.max(0, due - now) + ahead * this.intervalMs();
     if (wait > (options.maxWaitMs ?? Infinity)) return Promise.reject(new PaceTooLong(wait));
     if (this.line.length === 0 && due <= now) {
-      this.next = (this.grid === undefined ? now : due) + this.intervalMs();
-      return Promise.resolve();
+      const slot = this.grid === undefined ? now : due;
+      this.next = slot + this.intervalMs();
+      return Promise.resolve(slot);
     }
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<number>((resolve, reject) => {
       const onAbort = (): void => {
         this.remove(waiter);
         reject(reasonOf(signal!));
@@ -186,7 +188,7 @@ export class Pacer {
       // Its slot was `next`: a timer a little late keeps the grid.
       const slot = this.grid === undefined ? Math.max(this.next, now - MAX_CATCH_UP_MS) : due;
       this.next = slot + this.intervalMs();
-      first.resolve();
+      first.resolve(slot);
     }
     // The rate may have dropped since the others lined up; with a grid, a timer later than the
     // catch-up skips its slot, and the callers behind it may now wait past their bound.

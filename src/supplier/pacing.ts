@@ -8,7 +8,13 @@
 import { AdaptiveRate } from './adaptiveRate.js';
 import type { RateClass } from './endpoint.js';
 import { SupplierCode } from './errors.js';
-import { Pacer, type FleetShare, type PacerGrid, type TakeOptions } from './pacer.js';
+import {
+  MAX_CATCH_UP_MS,
+  Pacer,
+  type FleetShare,
+  type PacerGrid,
+  type TakeOptions,
+} from './pacer.js';
 
 export interface AccountRates {
   /** The account's requests per second (tier: 1, 2, 4 or 6). */
@@ -55,6 +61,8 @@ export class AccountPacing {
   private readonly batch: Pacer;
   /** In a fleet: the account's slots a batch query may take (see batchSlotEvery). */
   private readonly batchEvery: number | undefined;
+  /** Whether this process is one of a fleet's, on the account's grid. */
+  private readonly fleet: boolean;
 
   constructor(rates: AccountRates) {
     this.rate = new AdaptiveRate(rates.perSecond);
@@ -62,15 +70,33 @@ export class AccountPacing {
     this.account = new Pacer(() => this.rate.perSecond, grid);
     this.batch = new Pacer(() => rates.batchPerSecond);
     this.batchEvery = grid && batchSlotEvery(grid, rates.batchPerSecond);
+    this.fleet = grid !== undefined;
   }
 
-  /** Resolves when a call of `rateClass` may be sent; rejects as `Pacer.take` does. */
+  /**
+   * Resolves when a call of `rateClass` may be sent; rejects as `Pacer.take` does. In a fleet, a
+   * slot that this process comes back to too late (it stalled between the slot's timer and the
+   * call) is let go for the next one: sent late, the call would crowd the next process's slot.
+   */
   async take(rateClass: Exclude<RateClass, 'token'>, options: TakeOptions = {}): Promise<void> {
+    const started = Date.now();
+    const bound = options.maxWaitMs;
+    for (;;) {
+      const left = bound === undefined ? {} : { maxWaitMs: bound - (Date.now() - started) };
+      const slot = await this.slotOf(rateClass, { ...options, ...left });
+      if (!this.fleet || Date.now() - slot <= MAX_CATCH_UP_MS) return;
+    }
+  }
+
+  /** The time of the account's slot that a call of `rateClass` takes. */
+  private async slotOf(
+    rateClass: Exclude<RateClass, 'token'>,
+    options: TakeOptions,
+  ): Promise<number> {
     if (rateClass === 'batch' && this.batchEvery !== undefined) {
       // One slot for both limits: a batch slot waited for apart from the account's could be sent
       // late, next to another process's batch query.
-      await this.account.take({ ...options, slotEvery: this.batchEvery });
-      return;
+      return this.account.take({ ...options, slotEvery: this.batchEvery });
     }
     if (rateClass === 'batch') {
       const started = Date.now();
@@ -78,7 +104,7 @@ export class AccountPacing {
       const bound = options.maxWaitMs;
       if (bound !== undefined) options = { ...options, maxWaitMs: bound - (Date.now() - started) };
     }
-    await this.account.take(options);
+    return this.account.take(options);
   }
 
   /** What the supplier answered to a call sent at `sentAt` (epoch ms). */

@@ -21,6 +21,7 @@ beforeEach(() => {
 
 afterEach(() => {
   vi.useRealTimers();
+  vi.restoreAllMocks();
 });
 
 /** Takes a slot and records, on the fake clock, when it was given (ms after T0). */
@@ -220,6 +221,33 @@ describe('a fleet of processes sharing an account (SUPPLIER_FLEET_SHARE)', () =>
     await vi.advanceTimersByTimeAsync(1_000);
     await second;
     expect(sent.map((t) => t - slot)).toEqual([0, 700]);
+  });
+
+  it('a call that comes back to its slot too late lets it go and takes its next own slot', async () => {
+    const pacing = new AccountPacing({
+      perSecond: 6,
+      batchPerSecond: 2,
+      fleet: { index: 0, of: 2 },
+    });
+    // The first slot the grid hands out reaches the call 40 ms after its time: the process
+    // stalled between the slot's timer and the call.
+    const stalled = Date.now() - 40;
+    const take = vi.spyOn(Pacer.prototype, 'take').mockResolvedValueOnce(stalled);
+    let sentAt: number | undefined;
+    const call = pacing.take('standard').then(() => (sentAt = Date.now()));
+    await vi.advanceTimersByTimeAsync(1_000);
+    await call;
+    expect(take).toHaveBeenCalledTimes(2);
+    // Sent in a slot of its own (period 175 ms, this process's every second one), not the late one.
+    const period = (1_000 + FLEET_SLACK_MS) / 6;
+    expect((sentAt! / period) % 2).toBeCloseTo(0, 6);
+  });
+
+  it('alone, a process sends a call its slot reaches late: no other process’s slot is near', async () => {
+    const pacing = new AccountPacing({ perSecond: 6, batchPerSecond: 2 });
+    const take = vi.spyOn(Pacer.prototype, 'take').mockResolvedValueOnce(Date.now() - 40);
+    await pacing.take('standard');
+    expect(take).toHaveBeenCalledTimes(1);
   });
 
   it('a caller whose every slot a busy process misses is refused at its bound, not left in line', async () => {
