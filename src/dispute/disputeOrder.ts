@@ -33,7 +33,7 @@ import {
   ExpectType,
   FinallyDeal,
   RefundType,
-} from '../supplier/api/disputes.js';
+} from '../supplier/api/constants.js';
 import { activities } from '../durable/activityProxies.js';
 import { DisputeCancelled, DisputeCase, type DisputeCarry } from './disputeCase.js';
 import { entryOf, matchCreated, type DisputeId, type Match } from './disputeMatch.js';

@@ -6,50 +6,59 @@
 import { z } from 'zod';
 import { ACCOUNT_ID_RULE, DEFAULT_ACCOUNT, isAccountId } from '../accounts/contract.js';
 import { OrderFlow } from '../supplier/api/constants.js';
-import { CreateOrderV3Request, type CreateOrderRequest } from '../supplier/api/orders.js';
+import {
+  CreateOrderV3Request,
+  type CreateOrderRequest,
+} from '../supplier/api/createOrderRequest.js';
 import type { FieldIssue } from '../supplier/errors.js';
 import { toFieldIssues } from '../supplier/issues.js';
 import { SlaDurations } from './sla.js';
 import { MarginRule, needsSalePrice } from './margin.js';
 
-const LogisticsPolicy = z.discriminatedUnion(
-  'policy',
-  [
-    /** The order's own logisticName. */
-    z.object({ policy: z.literal('named') }),
-    /** The cheapest line the freight estimate offers for the route. */
-    z.object({ policy: z.literal('cheapest') }),
-    /** The line with the shortest delivery time. */
-    z.object({ policy: z.literal('fastest') }),
-  ],
-  { error: 'must be {policy: named|cheapest|fastest}' },
-);
+// Each workflow evaluates this module again (amend checks an order in the workflow): the schemas
+// are built on first use, not whenever a workflow starts.
 
-const StoragePolicy = z.discriminatedUnion(
-  'mode',
-  [
-    /** The order's storageId (shopLogisticsType 1). */
-    z.object({ mode: z.literal('given'), storageId: z.string().min(1).max(40) }),
-    /** A storage in the origin country with stock for every line (shopLogisticsType 1). */
-    z.object({ mode: z.literal('fromStock') }),
-    /** Left to the supplier (shopLogisticsType 3). */
-    z.object({ mode: z.literal('supplier') }),
-  ],
-  { error: 'must be {mode: given|fromStock|supplier}' },
-);
+const logisticsPolicy = () =>
+  z.discriminatedUnion(
+    'policy',
+    [
+      /** The order's own logisticName. */
+      z.object({ policy: z.literal('named') }),
+      /** The cheapest line the freight estimate offers for the route. */
+      z.object({ policy: z.literal('cheapest') }),
+      /** The line with the shortest delivery time. */
+      z.object({ policy: z.literal('fastest') }),
+    ],
+    { error: 'must be {policy: named|cheapest|fastest}' },
+  );
 
-const PaymentPolicy = z.discriminatedUnion(
-  'policy',
-  [
-    /** Pay from the balance as soon as the parent order exists. */
-    z.object({ policy: z.literal('balance') }),
-    /** Pay automatically up to `maxAmount` USD; above it, wait for approvePayment. */
-    z.object({ policy: z.literal('upTo'), maxAmount: z.number().positive() }),
-    /** Always wait for approvePayment. */
-    z.object({ policy: z.literal('approval') }),
-  ],
-  { error: 'must be {policy: balance|upTo|approval}' },
-);
+const storagePolicy = () =>
+  z.discriminatedUnion(
+    'mode',
+    [
+      /** The order's storageId (shopLogisticsType 1). */
+      z.object({ mode: z.literal('given'), storageId: z.string().min(1).max(40) }),
+      /** A storage in the origin country with stock for every line (shopLogisticsType 1). */
+      z.object({ mode: z.literal('fromStock') }),
+      /** Left to the supplier (shopLogisticsType 3). */
+      z.object({ mode: z.literal('supplier') }),
+    ],
+    { error: 'must be {mode: given|fromStock|supplier}' },
+  );
+
+const paymentPolicy = () =>
+  z.discriminatedUnion(
+    'policy',
+    [
+      /** Pay from the balance as soon as the parent order exists. */
+      z.object({ policy: z.literal('balance') }),
+      /** Pay automatically up to `maxAmount` USD; above it, wait for approvePayment. */
+      z.object({ policy: z.literal('upTo'), maxAmount: z.number().positive() }),
+      /** Always wait for approvePayment. */
+      z.object({ policy: z.literal('approval') }),
+    ],
+    { error: 'must be {policy: balance|upTo|approval}' },
+  );
 
 /**
  * Base64 by zod's own pattern. Not `z.base64()`: it also tries `atob`, which the workflow sandbox
@@ -57,61 +66,66 @@ const PaymentPolicy = z.discriminatedUnion(
  */
 const BASE64 = /^(?:[0-9a-zA-Z+/]{4})*(?:[0-9a-zA-Z+/]{2}==|[0-9a-zA-Z+/]{3}=)?$/;
 
-export const WaybillSchema = z.object({
-  carrier: z.string().min(1).max(200),
-  trackNumber: z.string().min(1).max(200),
-  filename: z.string().min(1).max(200),
-  contentBase64: z.string().regex(BASE64, { error: 'must be base64' }).min(1),
-  contentType: z.string().max(100).optional(),
-});
+export const WaybillSchema = z.lazy(() =>
+  z.object({
+    carrier: z.string().min(1).max(200),
+    trackNumber: z.string().min(1).max(200),
+    filename: z.string().min(1).max(200),
+    contentBase64: z.string().regex(BASE64, { error: 'must be base64' }).min(1),
+    contentType: z.string().max(100).optional(),
+  }),
+);
 
 /** Flow C: a store variant and the catalogue variant it stands for. */
-const StoreConnection = z.object({
-  storeProductId: z.string().min(1).max(100),
-  storeVariantId: z.string().min(1).max(100),
-  svcProductId: z.string().min(1).max(50),
-  svcVariantId: z.string().min(1).max(50),
-});
+const storeConnection = () =>
+  z.object({
+    storeProductId: z.string().min(1).max(100),
+    storeVariantId: z.string().min(1).max(100),
+    svcProductId: z.string().min(1).max(50),
+    svcVariantId: z.string().min(1).max(50),
+  });
 
-export const FulfillmentChoices = z.object({
-  /** A platform logistics, B service logistics, C store flow. */
-  flow: z.enum(['A', 'B', 'C'], { error: 'must be A, B or C' }),
-  /** Flow C continues as A or B after creation. */
-  then: z.enum(['A', 'B'], { error: 'must be A or B' }).default('B'),
-  logistics: LogisticsPolicy.default({ policy: 'named' }),
-  /** Flow A: where the goods ship from. */
-  storage: StoragePolicy.optional(),
-  payment: PaymentPolicy.default({ policy: 'balance' }),
-  /** The margin the order must keep when it pays (docs/margin-guard.md); none: not checked. */
-  margin: MarginRule.optional(),
-  /** Flow A: the label, when it is known at submission (otherwise provideWaybill). */
-  waybill: WaybillSchema.optional(),
-  /** Flow C: connections dropflow makes itself when a store product is not connected. */
-  connections: z.array(StoreConnection).max(100).default([]),
-  /** A supplier sandbox order (isSandbox 1): payment simulated, nothing charged or shipped. */
-  sandboxOrder: z.boolean().default(false),
-  /**
-   * How long the supplier's own view (its order queries) may trail what it did: after a lost
-   * answer, a call not seen done this long after is taken as not done. Default 120.
-   */
-  supplierLagSeconds: z
-    .number()
-    .int()
-    .min(0)
-    .max(24 * 3_600)
-    .optional(),
-  /**
-   * Deadlines this order is held to, over the store's (docs/delivery-promises.md): ISO-8601
-   * durations such as PT48H or P7D.
-   */
-  sla: SlaDurations.optional(),
-  /** How long a delivered order waits for proof of delivery before it completes without. */
-  proofOfDeliveryWaitHours: z
-    .number()
-    .positive()
-    .max(24 * 90)
-    .default(72),
-});
+export const FulfillmentChoices = z.lazy(() =>
+  z.object({
+    /** A platform logistics, B service logistics, C store flow. */
+    flow: z.enum(['A', 'B', 'C'], { error: 'must be A, B or C' }),
+    /** Flow C continues as A or B after creation. */
+    then: z.enum(['A', 'B'], { error: 'must be A or B' }).default('B'),
+    logistics: logisticsPolicy().default({ policy: 'named' }),
+    /** Flow A: where the goods ship from. */
+    storage: storagePolicy().optional(),
+    payment: paymentPolicy().default({ policy: 'balance' }),
+    /** The margin the order must keep when it pays (docs/margin-guard.md); none: not checked. */
+    margin: MarginRule.optional(),
+    /** Flow A: the label, when it is known at submission (otherwise provideWaybill). */
+    waybill: WaybillSchema.optional(),
+    /** Flow C: connections dropflow makes itself when a store product is not connected. */
+    connections: z.array(storeConnection()).max(100).default([]),
+    /** A supplier sandbox order (isSandbox 1): payment simulated, nothing charged or shipped. */
+    sandboxOrder: z.boolean().default(false),
+    /**
+     * How long the supplier's own view (its order queries) may trail what it did: after a lost
+     * answer, a call not seen done this long after is taken as not done. Default 120.
+     */
+    supplierLagSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(24 * 3_600)
+      .optional(),
+    /**
+     * Deadlines this order is held to, over the store's (docs/delivery-promises.md): ISO-8601
+     * durations such as PT48H or P7D.
+     */
+    sla: SlaDurations.optional(),
+    /** How long a delivered order waits for proof of delivery before it completes without. */
+    proofOfDeliveryWaitHours: z
+      .number()
+      .positive()
+      .max(24 * 90)
+      .default(72),
+  }),
+);
 export type FulfillmentChoices = z.output<typeof FulfillmentChoices>;
 
 /** A line of the order: the createOrderV3 item, with what the customer paid for one unit. */
@@ -148,13 +162,15 @@ export type ParsedOrder = { ok: true; input: OrderInput } | { ok: false; issues:
 const PICKED_BY_POLICY = 'picked-by-policy';
 
 /** `products[].salePrice`: dropflow's own field beside the createOrderV3 item. */
-const SalePrices = z.array(
-  z.looseObject({
-    salePrice: z
-      .number({ error: 'must be a number (USD per unit)' })
-      .min(0, { error: 'must be at least 0' })
-      .optional(),
-  }),
+const SalePrices = z.lazy(() =>
+  z.array(
+    z.looseObject({
+      salePrice: z
+        .number({ error: 'must be a number (USD per unit)' })
+        .min(0, { error: 'must be at least 0' })
+        .optional(),
+    }),
+  ),
 );
 
 export interface ParseOptions {

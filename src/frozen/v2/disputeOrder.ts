@@ -22,7 +22,7 @@ import {
   ExpectType,
   FinallyDeal,
   RefundType,
-} from '../../supplier/api/disputes.js';
+} from '../../supplier/api/constants.js';
 import { activities } from '../../durable/activityProxies.js';
 import { DisputeCancelled, DisputeCase } from '../../dispute/disputeCase.js';
 import { supplierCall } from '../../durable/supplierStep.js';

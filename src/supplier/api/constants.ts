@@ -110,3 +110,21 @@ export const PayType = {
   CreateOnly: 3,
 } as const;
 export type PayType = (typeof PayType)[keyof typeof PayType];
+
+/** A dispute's `status`. */
+export const DisputeStatus = {
+  Processing: 'Processing',
+  Completed: 'Completed',
+  Cancelled: 'Cancelled',
+} as const;
+export type DisputeStatus = (typeof DisputeStatus)[keyof typeof DisputeStatus];
+
+/** finallyDeal: 1 refund, 2 reissue, 3 reject. */
+export const FinallyDeal = { Refund: 1, Reissue: 2, Reject: 3 } as const;
+export type FinallyDeal = (typeof FinallyDeal)[keyof typeof FinallyDeal];
+/** expectType: what the caller asks for. */
+export const ExpectType = { Refund: 1, Reissue: 2 } as const;
+export type ExpectType = (typeof ExpectType)[keyof typeof ExpectType];
+/** refundType: where a refund goes. */
+export const RefundType = { Balance: 1, Platform: 2 } as const;
+export type RefundType = (typeof RefundType)[keyof typeof RefundType];

@@ -50,23 +50,9 @@ const DisputedLine = z.object({
   price: amount(),
 });
 
-/** A dispute's `status`. */
-export const DisputeStatus = {
-  Processing: 'Processing',
-  Completed: 'Completed',
-  Cancelled: 'Cancelled',
-} as const;
-export type DisputeStatus = (typeof DisputeStatus)[keyof typeof DisputeStatus];
-
-/** finallyDeal: 1 refund, 2 reissue, 3 reject. */
-export const FinallyDeal = { Refund: 1, Reissue: 2, Reject: 3 } as const;
-export type FinallyDeal = (typeof FinallyDeal)[keyof typeof FinallyDeal];
-/** expectType: what the caller asks for. */
-export const ExpectType = { Refund: 1, Reissue: 2 } as const;
-export type ExpectType = (typeof ExpectType)[keyof typeof ExpectType];
-/** refundType: where a refund goes. */
-export const RefundType = { Balance: 1, Platform: 2 } as const;
-export type RefundType = (typeof RefundType)[keyof typeof RefundType];
+// The disputes' enum-like numbers live with the other constants (workflow code reads them without
+// this module's schemas).
+export { DisputeStatus, ExpectType, FinallyDeal, RefundType } from './constants.js';
 
 /** Dispute list item (getDisputeList, docs/supplier-api.md §9). */
 export const DisputeListItem = record({
