@@ -13,6 +13,7 @@ import { DEFAULT_HTTP_OPTIONS, SupplierHttp, type Exchange, type HttpOptions } f
 import { toFieldIssues } from './issues.js';
 import type { FleetShare } from './pacer.js';
 import { pacingFor, type AccountPacing } from './pacing.js';
+import { MissedSlot } from './sendDeadline.js';
 import { TokenExchange } from './tokenExchange.js';
 import { tokenManagerFor } from './tokens.js';
 import type { TokenSource } from './tokenSource.js';
@@ -145,7 +146,8 @@ export class SupplierClient {
   /**
    * Paces and sends. A 1600200 is the supplier refusing before it acts: the account slows down
    * (pacing.ts) and the call is sent again once, at its next slot, since calls paced exactly at the
-   * rate meet the odd refusal when the network delays one more than the next.
+   * rate meet the odd refusal when the network delays one more than the next. In a fleet, a call
+   * that would leave after its slot is not sent (`MissedSlot`) and waits for the next one.
    */
   private async sendPaced(
     ep: Endpoint,
@@ -153,19 +155,34 @@ export class SupplierClient {
     token: string | undefined,
     options: CallOptions,
   ): Promise<Exchange> {
-    for (let resends = 0; ; resends++) {
-      await this.pace(ep, options);
+    const bound = options.maxPaceWaitMs;
+    const paceUntil = bound === undefined ? undefined : Date.now() + bound;
+    for (let resends = 0; ;) {
+      const left =
+        paceUntil === undefined ? options : { ...options, maxPaceWaitMs: paceUntil - Date.now() };
+      const sendBy = await this.pace(ep, left);
       const sentAt = Date.now();
-      const answer = await this.http.send(ep, body, token, options.signal);
+      let answer: Exchange;
+      try {
+        answer = await this.http.send(ep, body, token, options.signal, sendBy);
+      } catch (err) {
+        if (err instanceof MissedSlot) continue;
+        throw err;
+      }
       if (ep.rate === 'token') return answer;
       this.pacing.answered(answer.envelope.code, sentAt);
       const refused = answer.envelope.code === SupplierCode.TooManyRequests;
       if (!refused || resends >= RESENDS_AFTER_TOO_MANY_REQUESTS) return answer;
+      resends += 1;
     }
   }
 
-  private pace(ep: Endpoint, options: CallOptions): Promise<void> {
-    if (ep.rate === 'token') return this.tokens.pace();
+  /** Waits for the call's slot; in a fleet, the time the call must leave by. */
+  private async pace(ep: Endpoint, options: CallOptions): Promise<number | undefined> {
+    if (ep.rate === 'token') {
+      await this.tokens.pace();
+      return undefined;
+    }
     return this.pacing.take(ep.rate, {
       signal: options.signal,
       priority: options.priority,

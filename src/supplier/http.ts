@@ -8,6 +8,7 @@ import { API_PREFIX, type Endpoint } from './endpoint.js';
 import { Envelope } from './envelope.js';
 import { SupplierTransportError } from './errors.js';
 import { recordSupplierRequest } from './metrics.js';
+import { leaveBy, MissedSlot } from './sendDeadline.js';
 import { supplierRequestSpan } from './spans.js';
 
 export interface HttpOptions {
@@ -60,7 +61,8 @@ export class SupplierHttp {
   }
 
   /**
-   * `signal` aborts the request (an activity cancelled or timed out while waiting for it). Each
+   * `signal` aborts the request (an activity cancelled or timed out while waiting for it). With
+   * `sendBy` (epoch ms), a request that would leave later fails unsent with `MissedSlot`. Each
    * exchange is one trace span (supplier/spans.ts).
    */
   send(
@@ -68,11 +70,12 @@ export class SupplierHttp {
     input: Record<string, unknown>,
     token?: string,
     signal?: AbortSignal,
+    sendBy?: number,
   ): Promise<Exchange> {
     const request = { operation: ep.name, method: ep.method, path: API_PREFIX + ep.path };
     return supplierRequestSpan(request, async (record) => {
       try {
-        const answer = await this.exchange(ep, input, token, signal);
+        const answer = await this.exchange(ep, input, token, signal, sendBy);
         const { code, requestId } = answer.envelope;
         record({ status: answer.status, code, ...(requestId != null && { requestId }) });
         return answer;
@@ -94,6 +97,7 @@ export class SupplierHttp {
     input: Record<string, unknown>,
     token: string | undefined,
     signal: AbortSignal | undefined,
+    sendBy: number | undefined,
   ): Promise<Exchange> {
     const url = new URL(this.origin + API_PREFIX + ep.path);
     const headers: Record<string, string> = { accept: 'application/json' };
@@ -117,7 +121,7 @@ export class SupplierHttp {
         method: ep.method,
         headers,
         body,
-        dispatcher: this.agent,
+        dispatcher: sendBy === undefined ? this.agent : this.agent.compose(leaveBy(sendBy)),
         signal: signal
           ? AbortSignal.any([signal, AbortSignal.timeout(this.options.requestTimeoutMs)])
           : AbortSignal.timeout(this.options.requestTimeoutMs),
@@ -125,6 +129,7 @@ export class SupplierHttp {
       status = res.statusCode;
       text = await res.body.text();
     } catch (err) {
+      if (err instanceof MissedSlot) throw err;
       recordSupplierRequest(ep.name, { network: true }, performance.now() - started);
       const code = errorCode(err);
       const sent = code === undefined || !NOT_SENT.has(code);

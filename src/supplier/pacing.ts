@@ -74,17 +74,24 @@ export class AccountPacing {
   }
 
   /**
-   * Resolves when a call of `rateClass` may be sent; rejects as `Pacer.take` does. In a fleet, a
-   * slot that this process comes back to too late (it stalled between the slot's timer and the
-   * call) is let go for the next one: sent late, the call would crowd the next process's slot.
+   * Resolves when a call of `rateClass` may be sent; rejects as `Pacer.take` does. In a fleet, it
+   * resolves with the time the call must have left by (its slot, and the catch-up a late timer
+   * has); a slot that this process comes back to later than that (it stalled between the slot's
+   * timer and the call) is let go for the next one: sent late, the call would crowd the next
+   * process's slot. Alone, no such time.
    */
-  async take(rateClass: Exclude<RateClass, 'token'>, options: TakeOptions = {}): Promise<void> {
+  async take(
+    rateClass: Exclude<RateClass, 'token'>,
+    options: TakeOptions = {},
+  ): Promise<number | undefined> {
     const started = Date.now();
     const bound = options.maxWaitMs;
     for (;;) {
       const left = bound === undefined ? {} : { maxWaitMs: bound - (Date.now() - started) };
       const slot = await this.slotOf(rateClass, { ...options, ...left });
-      if (!this.fleet || Date.now() - slot <= MAX_CATCH_UP_MS) return;
+      if (!this.fleet) return undefined;
+      const sendBy = slot + MAX_CATCH_UP_MS;
+      if (Date.now() <= sendBy) return sendBy;
     }
   }
 
