@@ -29,7 +29,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await agent.close();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await new Promise<void>((resolve) => {
+    server.close(() => {
+      resolve();
+    });
+  });
 });
 
 async function get(sendBy: number): Promise<string> {
