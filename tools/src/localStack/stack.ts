@@ -95,7 +95,7 @@ export function startLocalStack(
 export function startLocalStack(o: LocalStackOptions): Promise<LocalStack>;
 export async function startLocalStack(
   o: LocalStackOptions,
-): Promise<LocalStack<StartedSandbox> | LocalStack<ApartSandbox>> {
+): Promise<LocalStack | LocalStack<ApartSandbox>> {
   const closers = new Closers(o.who, o.log);
   try {
     const temporal = await startRunServer({
