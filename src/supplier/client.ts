@@ -155,25 +155,37 @@ export class SupplierClient {
     token: string | undefined,
     options: CallOptions,
   ): Promise<Exchange> {
+    for (let resends = 0; ; resends++) {
+      const answer = await this.sendInSlot(ep, body, token, options);
+      if (ep.rate === 'token') return answer.exchange;
+      this.pacing.answered(answer.exchange.envelope.code, answer.sentAt);
+      const refused = answer.exchange.envelope.code === SupplierCode.TooManyRequests;
+      if (!refused || resends >= RESENDS_AFTER_TOO_MANY_REQUESTS) return answer.exchange;
+    }
+  }
+
+  /**
+   * One send at the call's slot. In a fleet, a slot missed at the write is let go for the next,
+   * within the one pacing bound (`maxPaceWaitMs`) of this send.
+   */
+  private async sendInSlot(
+    ep: Endpoint,
+    body: Record<string, unknown>,
+    token: string | undefined,
+    options: CallOptions,
+  ): Promise<{ exchange: Exchange; sentAt: number }> {
     const bound = options.maxPaceWaitMs;
     const paceUntil = bound === undefined ? undefined : Date.now() + bound;
-    for (let resends = 0; ;) {
+    for (;;) {
       const left =
         paceUntil === undefined ? options : { ...options, maxPaceWaitMs: paceUntil - Date.now() };
       const sendBy = await this.pace(ep, left);
       const sentAt = Date.now();
-      let answer: Exchange;
       try {
-        answer = await this.http.send(ep, body, token, options.signal, sendBy);
+        return { exchange: await this.http.send(ep, body, token, options.signal, sendBy), sentAt };
       } catch (err) {
-        if (err instanceof MissedSlot) continue;
-        throw err;
+        if (!(err instanceof MissedSlot)) throw err;
       }
-      if (ep.rate === 'token') return answer;
-      this.pacing.answered(answer.envelope.code, sentAt);
-      const refused = answer.envelope.code === SupplierCode.TooManyRequests;
-      if (!refused || resends >= RESENDS_AFTER_TOO_MANY_REQUESTS) return answer;
-      resends += 1;
     }
   }
 
