@@ -61,8 +61,6 @@ export class AccountPacing {
   private readonly batch: Pacer;
   /** In a fleet: the account's slots a batch query may take (see batchSlotEvery). */
   private readonly batchEvery: number | undefined;
-  /** Whether this process is one of a fleet's, on the account's grid. */
-  private readonly fleet: boolean;
 
   constructor(rates: AccountRates) {
     this.rate = new AdaptiveRate(rates.perSecond);
@@ -70,7 +68,6 @@ export class AccountPacing {
     this.account = new Pacer(() => this.rate.perSecond, grid);
     this.batch = new Pacer(() => rates.batchPerSecond);
     this.batchEvery = grid && batchSlotEvery(grid, rates.batchPerSecond);
-    this.fleet = grid !== undefined;
   }
 
   /**
@@ -89,7 +86,8 @@ export class AccountPacing {
     for (;;) {
       const left = bound === undefined ? {} : { maxWaitMs: bound - (Date.now() - started) };
       const slot = await this.slotOf(rateClass, { ...options, ...left });
-      if (!this.fleet) return undefined;
+      // batchEvery is set exactly when this process is one of a fleet's, on the account's grid.
+      if (this.batchEvery === undefined) return undefined;
       const sendBy = slot + MAX_CATCH_UP_MS;
       if (Date.now() <= sendBy) return sendBy;
     }
