@@ -2,21 +2,18 @@
  * `GET /__sandbox/orders` (tools/src/sandbox/routes/controls.ts): the sandbox's orders, briefly,
  * for a tool in another process — whose each is, its number, whether it is paid.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SandboxControls } from '../../tools/src/localStack/sandboxControls.js';
-import { newSandboxAccount, type TestAccount } from '../support/sandbox.js';
+import { sandboxAccountsForFile, type TestAccount } from '../support/sandbox.js';
 import { payOrder, usOrder } from '../supplier/orderHelpers.js';
 import { control } from './controls.js';
 
 let account: TestAccount;
 let other: TestAccount;
 
-beforeAll(async () => {
-  [account, other] = await Promise.all([newSandboxAccount(), newSandboxAccount()]);
-});
-
-afterAll(async () => {
-  await Promise.all([account.client.close(), other.client.close()]);
+sandboxAccountsForFile(2, ([a, b]) => {
+  account = a!;
+  other = b!;
 });
 
 describe('the sandbox order list', () => {

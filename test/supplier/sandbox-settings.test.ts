@@ -3,11 +3,11 @@
  * on: a new order is not visible to the order queries until it is older than the lag, yet it
  * exists (a second create is refused). Exact timing rules: test/sandbox/lag.slow.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SupplierCode } from '../../src/supplier/errors.js';
 import { changeSettings, readSettings } from '../sandbox/controls.js';
 import { eventually } from '../support/eventually.js';
-import { accountStats, newSandboxAccount, type TestAccount } from '../support/sandbox.js';
+import { accountStats, sandboxAccountsForFile, type TestAccount } from '../support/sandbox.js';
 import { usOrder } from './orderHelpers.js';
 
 const HOUR_MS = 60 * 60 * 1_000;
@@ -15,12 +15,9 @@ const HOUR_MS = 60 * 60 * 1_000;
 let account: TestAccount;
 let other: TestAccount;
 
-beforeAll(async () => {
-  [account, other] = await Promise.all([newSandboxAccount(), newSandboxAccount()]);
-});
-
-afterAll(async () => {
-  await Promise.all([account.client.close(), other.client.close()]);
+sandboxAccountsForFile(2, ([a, b]) => {
+  account = a!;
+  other = b!;
 });
 
 describe('settings', () => {

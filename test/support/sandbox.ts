@@ -1,5 +1,5 @@
 /** Test helpers for the shared sandbox: a fresh account per test file, raw calls, stats, faults. */
-import { expect, inject } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { SupplierClient } from '../../src/supplier/client.js';
 import type { FaultRule } from '../../tools/src/sandbox/faults.js';
 import type { SandboxStats } from '../../tools/src/sandbox/state.js';
@@ -52,6 +52,24 @@ export async function newSandboxAccount(
     ...(ratePerSecond !== undefined && { ratePerSecond }),
   });
   return { url, apiKey, openId, client };
+}
+
+/**
+ * `count` fresh accounts for the test file: made before its tests (handed to `use`), their
+ * clients closed after them.
+ */
+export function sandboxAccountsForFile(
+  count: number,
+  use: (accounts: TestAccount[]) => void,
+): void {
+  let made: TestAccount[] = [];
+  beforeAll(async () => {
+    made = await Promise.all(Array.from({ length: count }, () => newSandboxAccount()));
+    use(made);
+  });
+  afterAll(async () => {
+    await Promise.all(made.map((a) => a.client.close()));
+  });
 }
 
 export interface RawAnswer {
