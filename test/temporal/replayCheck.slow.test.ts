@@ -27,6 +27,7 @@ beforeAll(async () => {
 
 it('open orders replay on the code that runs them', async () => {
   const workflowBundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quiet });
+  const stackTraces = Object.getOwnPropertyDescriptor(Error, 'prepareStackTrace');
   const check = await replayOpenWorkflows(h.client, {
     taskQueue: h.queues.orders,
     workflowBundle,
@@ -35,6 +36,9 @@ it('open orders replay on the code that runs them', async () => {
   // The order and the account's checkout coordinator, which the workers started.
   expect(check.checked).toBe(2);
   expect(check.failures).toEqual([]);
+  // The workflows replayed in a thread of their own: a sandbox in this thread would have left its
+  // global hooks behind (Error.prepareStackTrace, and a promise hook run for every promise).
+  expect(Object.getOwnPropertyDescriptor(Error, 'prepareStackTrace')).toEqual(stackTraces);
 });
 
 it('a change that would break an open order is refused before it runs', async () => {
