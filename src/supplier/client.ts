@@ -12,7 +12,7 @@ import { SupplierCode, SupplierRequestInvalid } from './errors.js';
 import { DEFAULT_HTTP_OPTIONS, SupplierHttp, type Exchange, type HttpOptions } from './http.js';
 import { toFieldIssues } from './issues.js';
 import type { FleetShare } from './pacer.js';
-import { pacingFor, type AccountPacing } from './pacing.js';
+import { gridPhaseOf, pacingFor, type AccountPacing } from './pacing.js';
 import { MissedSlot } from './sendDeadline.js';
 import { TokenExchange } from './tokenExchange.js';
 import { tokenManagerFor } from './tokens.js';
@@ -64,6 +64,8 @@ export class SupplierClient {
   private readonly http: SupplierHttp;
   private pacing: AccountPacing;
   private readonly accountKey: string;
+  /** The account's API key, hashed: who the account is, for every process of a fleet. */
+  private readonly keyDigest: string;
 
   constructor(private readonly config: SupplierConfig) {
     const http = { ...DEFAULT_HTTP_OPTIONS, ...config.http };
@@ -75,7 +77,8 @@ export class SupplierClient {
         tokenCallIntervalMs: config.tokenCallIntervalMs,
       });
     this.tokenCalls = new TokenExchange(this.http, config.apiKey);
-    this.accountKey = `${config.baseUrl}|${createHash('sha256').update(config.apiKey).digest('hex')}`;
+    this.keyDigest = createHash('sha256').update(config.apiKey).digest('hex');
+    this.accountKey = `${config.baseUrl}|${this.keyDigest}`;
     this.pacing = this.pacingAt(config.ratePerSecond ?? 1);
     this.api = Object.fromEntries(
       Object.entries(endpoints).map(([name, ep]) => [
@@ -130,7 +133,10 @@ export class SupplierClient {
     return pacingFor(this.accountKey, {
       perSecond,
       batchPerSecond: config.batchRatePerSecond ?? 2,
-      ...(config.fleet !== undefined && { fleet: config.fleet }),
+      ...(config.fleet !== undefined && {
+        fleet: config.fleet,
+        gridPhase: gridPhaseOf(this.keyDigest),
+      }),
     });
   }
 

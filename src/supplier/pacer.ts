@@ -47,6 +47,8 @@ export interface FleetShare {
 export interface PacerGrid extends FleetShare {
   /** The fleet's slots of the account, this far apart, from the epoch (every process's clock). */
   periodMs: number;
+  /** The slots' offset from the epoch's multiples of `periodMs` (0 … periodMs); default 0. */
+  phaseMs?: number;
 }
 
 /**
@@ -140,9 +142,10 @@ export class Pacer {
   /** With a grid: the first slot k at or after `t` that is this process's and a multiple of `every`. */
   private ownSlotFrom(t: number, every: number): number {
     const g = this.grid!;
-    let k = Math.ceil(t / g.periodMs - 1e-9);
+    const phase = g.phaseMs ?? 0;
+    let k = Math.ceil((t - phase) / g.periodMs - 1e-9);
     while (k % g.of !== g.index || k % every !== 0) k++;
-    return k * g.periodMs;
+    return k * g.periodMs + phase;
   }
 
   /** Refuses the callers pushed past what they may wait by someone of higher priority. */

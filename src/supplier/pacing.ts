@@ -23,6 +23,8 @@ export interface AccountRates {
   batchPerSecond: number;
   /** This process's share of a fleet of several (`SUPPLIER_FLEET_SHARE`); none: the only one. */
   fleet?: FleetShare;
+  /** In a fleet: where in its period the account's grid starts, 0 … 1 (gridPhaseOf). */
+  gridPhase?: number;
 }
 
 /**
@@ -33,9 +35,21 @@ export interface AccountRates {
  */
 export const FLEET_SLACK_MS = 50;
 
-function gridOf(perSecond: number, fleet: FleetShare | undefined): PacerGrid | undefined {
+function gridOf(rates: AccountRates): PacerGrid | undefined {
+  const { fleet, perSecond } = rates;
   if (fleet === undefined || fleet.of <= 1) return undefined;
-  return { ...fleet, periodMs: (1000 + FLEET_SLACK_MS) / perSecond };
+  const periodMs = (1000 + FLEET_SLACK_MS) / perSecond;
+  return { ...fleet, periodMs, phaseMs: (rates.gridPhase ?? 0) * periodMs };
+}
+
+/**
+ * Where an account's grid starts within its period, the same in every process: from the account's
+ * API key (hashed, `keyDigest` in hex). On grids that all started at the epoch, the slots of
+ * accounts of different tiers fell on the same moments (every 525 ms for tiers 2 and 6), and a
+ * process with several accounts' calls due at once sent the last of them past its slot.
+ */
+export function gridPhaseOf(keyDigest: string): number {
+  return Number.parseInt(keyDigest.slice(0, 8), 16) / 2 ** 32;
 }
 
 /**
@@ -64,7 +78,7 @@ export class AccountPacing {
 
   constructor(rates: AccountRates) {
     this.rate = new AdaptiveRate(rates.perSecond);
-    const grid = gridOf(rates.perSecond, rates.fleet);
+    const grid = gridOf(rates);
     this.account = new Pacer(() => this.rate.perSecond, grid);
     this.batch = new Pacer(() => rates.batchPerSecond);
     this.batchEvery = grid && batchSlotEvery(grid, rates.batchPerSecond);
@@ -126,7 +140,7 @@ const accounts = new Map<string, AccountPacing>();
 /** One pacing per account and rates in this process, shared by every client of the account. */
 export function pacingFor(accountKey: string, rates: AccountRates): AccountPacing {
   const fleet = rates.fleet === undefined ? '' : `${rates.fleet.index}/${rates.fleet.of}`;
-  const key = `${accountKey}|${rates.perSecond}|${rates.batchPerSecond}|${fleet}`;
+  const key = `${accountKey}|${rates.perSecond}|${rates.batchPerSecond}|${fleet}|${rates.gridPhase ?? 0}`;
   let p = accounts.get(key);
   if (p === undefined) {
     p = new AccountPacing(rates);

@@ -10,10 +10,13 @@ import { FailureType, type SupplierFailureDetails } from '../../src/supplier/fai
 import { AdaptiveRate } from '../../src/supplier/adaptiveRate.js';
 import { SupplierCode } from '../../src/supplier/errors.js';
 import { Pacer, PaceTooLong } from '../../src/supplier/pacer.js';
-import { AccountPacing, FLEET_SLACK_MS } from '../../src/supplier/pacing.js';
+import { createHash } from 'node:crypto';
+import { AccountPacing, FLEET_SLACK_MS, gridPhaseOf } from '../../src/supplier/pacing.js';
 import { isThrottled } from '../../src/durable/failures.js';
 
 const T0 = Date.UTC(2026, 10, 23, 12, 0, 0);
+
+const digest = (apiKey: string) => createHash('sha256').update(apiKey).digest('hex');
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: T0 });
@@ -143,10 +146,17 @@ describe('a fleet of processes sharing an account (SUPPLIER_FLEET_SHARE)', () =>
   for (const tier of [1, 2, 4, 6]) {
     it(`two processes handed a burst at once never put more than ${tier} calls in any 1 s (tier ${tier})`, async () => {
       // What the server's per-key limit lets out after a quiet spell: a second's budget at once,
-      // then its rate; here more, on both processes at the same moment.
+      // then its rate; here more, on both processes at the same moment. The account's grid starts
+      // where its key puts it.
+      const gridPhase = gridPhaseOf(digest(`key-${tier}`));
       const processes = [0, 1].map(
         (index) =>
-          new AccountPacing({ perSecond: tier, batchPerSecond: 2, fleet: { index, of: 2 } }),
+          new AccountPacing({
+            perSecond: tier,
+            batchPerSecond: 2,
+            fleet: { index, of: 2 },
+            gridPhase,
+          }),
       );
       const sent: number[] = [];
       const calls = processes.flatMap((p) =>
@@ -189,6 +199,34 @@ describe('a fleet of processes sharing an account (SUPPLIER_FLEET_SHARE)', () =>
       expect(busiestSecond(batch)).toBeLessThanOrEqual(2);
     });
   }
+
+  it('the accounts of one process have their slots at different moments, the same in every process', async () => {
+    // Tiers 6 and 2: on grids that all began at the epoch, every third slot of the one fell on a
+    // slot of the other, and the process had two calls to send at the same moment.
+    const [a, b] = ['key-a', 'key-b'].map((key) => gridPhaseOf(digest(key)));
+    expect(gridPhaseOf(digest('key-a'))).toBe(a);
+    const sends = await Promise.all(
+      [
+        { perSecond: 6, gridPhase: a! },
+        { perSecond: 2, gridPhase: b! },
+      ].map(async (rates) => {
+        const pacing = new AccountPacing({
+          ...rates,
+          batchPerSecond: 2,
+          fleet: { index: 0, of: 2 },
+        });
+        const sent: number[] = [];
+        const calls = Array.from({ length: 12 }, () =>
+          pacing.take('standard').then(() => sent.push(Date.now())),
+        );
+        await vi.advanceTimersByTimeAsync(20_000);
+        await Promise.all(calls);
+        return sent;
+      }),
+    );
+    const closest = Math.min(...sends[0]!.flatMap((x) => sends[1]!.map((y) => Math.abs(x - y))));
+    expect(closest).toBeGreaterThan(20);
+  });
 
   it('a process alone keeps the exact rate, with no slack: the single-account default is not slower', async () => {
     const log: string[] = [];
