@@ -3,6 +3,7 @@
  * slots exactly 1/rate apart, by priority; a wait given up or too long is never done; each 1600200
  * halves the rate and accepted calls bring it back step by step.
  */
+import { createHash } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MAX_PACE_WAIT_MS, toApplicationFailure } from '../../src/supplier/supplierCall.js';
@@ -10,7 +11,6 @@ import { FailureType, type SupplierFailureDetails } from '../../src/supplier/fai
 import { AdaptiveRate } from '../../src/supplier/adaptiveRate.js';
 import { SupplierCode } from '../../src/supplier/errors.js';
 import { Pacer, PaceTooLong } from '../../src/supplier/pacer.js';
-import { createHash } from 'node:crypto';
 import { AccountPacing, FLEET_SLACK_MS, gridPhaseOf } from '../../src/supplier/pacing.js';
 import { isThrottled } from '../../src/durable/failures.js';
 
@@ -205,15 +205,18 @@ describe('a fleet of processes sharing an account (SUPPLIER_FLEET_SHARE)', () =>
     // slot of the other, and the process had two calls to send at the same moment.
     const [a, b] = ['key-a', 'key-b'].map((key) => gridPhaseOf(digest(key)));
     expect(gridPhaseOf(digest('key-a'))).toBe(a);
+    // Process 0 of the fleet: account a at tier 6 and account b at tier 2; process 1: account a,
+    // its phase worked out on its own from the same key.
     const sends = await Promise.all(
       [
-        { perSecond: 6, gridPhase: a! },
-        { perSecond: 2, gridPhase: b! },
-      ].map(async (rates) => {
+        { perSecond: 6, gridPhase: a!, index: 0 },
+        { perSecond: 2, gridPhase: b!, index: 0 },
+        { perSecond: 6, gridPhase: gridPhaseOf(digest('key-a')), index: 1 },
+      ].map(async ({ index, ...rates }) => {
         const pacing = new AccountPacing({
           ...rates,
           batchPerSecond: 2,
-          fleet: { index: 0, of: 2 },
+          fleet: { index, of: 2 },
         });
         const sent: number[] = [];
         const calls = Array.from({ length: 12 }, () =>
@@ -226,6 +229,12 @@ describe('a fleet of processes sharing an account (SUPPLIER_FLEET_SHARE)', () =>
     );
     const closest = Math.min(...sends[0]!.flatMap((x) => sends[1]!.map((y) => Math.abs(x - y))));
     expect(closest).toBeGreaterThan(20);
+    // The two processes share account a's grid: their calls alternate, one period apart.
+    const period = (1_000 + FLEET_SLACK_MS) / 6;
+    const fleetOfA = [...sends[0]!, ...sends[2]!].sort((x, y) => x - y);
+    for (let i = 1; i < fleetOfA.length; i++) {
+      expect(fleetOfA[i]! - fleetOfA[i - 1]!).toBeCloseTo(period, 6);
+    }
   });
 
   it('a process alone keeps the exact rate, with no slack: the single-account default is not slower', async () => {
