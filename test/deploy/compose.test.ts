@@ -8,12 +8,14 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { createProgram } from '../../src/cli/main.js';
 import { loadConfig } from '../../src/config.js';
+import { taskQueues } from '../../src/temporal/taskQueues.js';
 
 interface Service {
   image?: string;
   build?: string;
   command?: string[];
   environment?: Record<string, string | number>;
+  restart?: string;
   depends_on?: string[] | Record<string, { condition: string }>;
   volumes?: string[];
 }
@@ -91,14 +93,72 @@ describe('docker-compose.yml', () => {
         if (source.startsWith('./')) expect(existsSync(source), `${name}: ${source}`).toBe(true);
       }
     }
-    const dynamic = readFileSync('deploy/temporal/dynamicconfig.yaml', 'utf8');
-    expect(parse(dynamic)).toMatchObject({
+  });
+
+  it("gives Temporal the dynamic config dropflow's queues need", () => {
+    const temporal = services['temporal']!;
+    const mounted = (temporal.volumes ?? []).find((v) =>
+      v.startsWith('./deploy/temporal/dynamicconfig.yaml:'),
+    );
+    expect(mounted?.split(':')[1]).toBe(temporal.environment?.['DYNAMIC_CONFIG_FILE_PATH']);
+    const dynamic = parse(readFileSync('deploy/temporal/dynamicconfig.yaml', 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    // The queues dropflow's services poll: no TEMPORAL_TASK_QUEUE_PREFIX in compose.
+    for (const [name, s] of dropflow) {
+      expect(s.environment?.['TEMPORAL_TASK_QUEUE_PREFIX'], name).toBeUndefined();
+    }
+    const queues = taskQueues();
+    expect(dynamic).toEqual({
       'matching.numTaskqueueReadPartitions': [{ value: 1 }],
       'matching.numTaskqueueWritePartitions': [{ value: 1 }],
-      'matching.useNewMatcher': [{ value: true }],
-      // Each account's key keeps to its rate limit on the one supplier queue (issue 17).
-      'matching.enableFairness': [{ value: true, constraints: { taskQueueName: 'supplier-api' } }],
+      // Each account's key takes turns on both queues, and keeps to its rate limit on the
+      // supplier queue (issue 17). The priority-aware matcher is server 1.32's default.
+      'matching.enableFairness': [queues.supplier, queues.orders].map((taskQueueName) => ({
+        value: true,
+        constraints: { taskQueueName },
+      })),
     });
+  });
+
+  it("sets up the schema before the server and the namespace before dropflow, with tools of the server's version", () => {
+    const version = (name: string) => services[name]?.image?.split(':')[1];
+    expect(services['temporal']?.image).toMatch(/^temporalio\/server:/);
+    for (const oneShot of ['temporal-schema', 'temporal-namespace']) {
+      expect(services[oneShot]?.image, oneShot).toMatch(/^temporalio\/admin-tools:/);
+      expect(version(oneShot), oneShot).toBe(version('temporal'));
+      // A one-shot: `restart: unless-stopped` would start it again each time it exits.
+      expect(services[oneShot]?.restart, oneShot).toBeUndefined();
+    }
+    const dependsOn = (name: string) => services[name]?.depends_on;
+    expect(dependsOn('temporal-schema')).toEqual({ postgresql: { condition: 'service_healthy' } });
+    expect(dependsOn('temporal')).toEqual({
+      'temporal-schema': { condition: 'service_completed_successfully' },
+    });
+    expect(dependsOn('temporal-namespace')).toEqual(['temporal']);
+    expect(dependsOn('dropflow-setup')).toEqual({
+      'temporal-namespace': { condition: 'service_completed_successfully' },
+    });
+
+    // Both databases: created where missing, brought to the server's schema where they exist.
+    const schema = services['temporal-schema']?.command?.join('\n') ?? '';
+    for (const step of [' create\n', ' setup-schema -v 0.0\n', ' update-schema -d ']) {
+      expect(schema, step).toContain(step);
+    }
+    expect(schema).toContain('schema temporal temporal');
+    expect(schema).toContain('schema temporal_visibility visibility');
+    expect(services['temporal-schema']?.environment?.['SQL_PASSWORD']).toMatch(
+      /^\$\{POSTGRES_PASSWORD:\?/,
+    );
+
+    // The namespace dropflow's services use, left as it is where it exists.
+    const namespace = services['temporal-namespace']?.command?.join('\n') ?? '';
+    for (const [name, s] of dropflow) {
+      const ns = String(s.environment?.['TEMPORAL_NAMESPACE']);
+      expect(namespace, name).toContain(`namespace describe --namespace ${ns}`);
+      expect(namespace, name).toContain(`namespace create --namespace ${ns}`);
+    }
   });
 
   it('builds an image with what the dropflow command needs', () => {
