@@ -2,9 +2,6 @@
  * A real Temporal dev server (`temporal server start-dev`) started by dropflow itself, for tests
  * and `dropflow dev` (docs/architecture.md §2.3). Never a mock.
  */
-import { access, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-
 import { TypedSearchAttributes } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 
@@ -25,11 +22,6 @@ export interface DevServerOptions {
   namespace?: string;
   /** More `temporal server start-dev` arguments. */
   extraArgs?: string[];
-  /**
-   * Fairness on every queue (default on). Off for a data directory whose backlog predates it:
-   * server 1.29 does not move a classic backlog into a fair one (see `fairnessFor`).
-   */
-  fairness?: boolean;
 }
 
 export interface DevServer {
@@ -46,9 +38,9 @@ export interface DevServer {
 
 /**
  * One task-queue partition, so that the supplier queue's rate limits are enforced exactly rather
- * than per partition; the priority-aware matcher, so that a backlog leaves in priority order
- * (server 1.29 still defaults to the FIFO one); and fairness, so that each account's tasks (their
- * fairness key) take turns and each key keeps to its rate limit (accounts/supplierBudget.ts).
+ * than per partition; and fairness, so that each account's tasks (their fairness key) take turns
+ * and each key keeps to its rate limit (accounts/supplierBudget.ts). The priority-aware matcher is
+ * server 1.32's default; it is named for a `TEMPORAL_CLI_PATH` of an older server.
  */
 const MATCHING_ARGS = [
   '--dynamic-config-value',
@@ -57,8 +49,9 @@ const MATCHING_ARGS = [
   'matching.numTaskqueueWritePartitions=1',
   '--dynamic-config-value',
   'matching.useNewMatcher=true',
+  '--dynamic-config-value',
+  'matching.enableFairness=true',
 ];
-const FAIRNESS_ARGS = ['--dynamic-config-value', 'matching.enableFairness=true'];
 
 /**
  * A database file in write-ahead-log mode, synced at checkpoints rather than at every commit. The
@@ -80,43 +73,15 @@ const SQLITE_ARGS = [
  * dev tools' killable one (tools/src/localStack/temporalServer.ts): dropflow's search attributes,
  * the matching and the SQLite settings above.
  */
-export function devServerArgs(fairness = true): string[] {
+export function devServerArgs(): string[] {
   return [
     ...searchAttributeKeys.flatMap((key) => [
       '--search-attribute',
       `${key.name}=${TypedSearchAttributes.toMetadataType(key.type)}`,
     ]),
     ...MATCHING_ARGS,
-    ...(fairness ? FAIRNESS_ARGS : []),
     ...SQLITE_ARGS,
   ];
-}
-
-/** Written beside a dev database that has run with fairness from its first start. */
-export const FAIR_DATA_MARKER = 'fair-queues';
-
-/**
- * Whether the dev server of this database may run with fairness: a new database, or one that has
- * always run with it. A database from an earlier release may hold tasks in a classic backlog
- * (a supplier backlog, a timer's workflow task) that a fair queue would never hand out, stranding
- * their orders; it keeps the classic queues, which one `dropflow dev` process paces per account
- * on its own (docs/accounts.md).
- */
-export async function fairnessFor(dbFilename: string): Promise<boolean> {
-  const marker = join(dirname(dbFilename), FAIR_DATA_MARKER);
-  if (await exists(marker)) return true;
-  if (await exists(dbFilename)) return false;
-  await writeFile(marker, 'this Temporal database has run with fair task queues from its start\n');
-  return true;
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export async function startDevServer(opts: DevServerOptions): Promise<DevServer> {
@@ -131,7 +96,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
       executable:
         path !== undefined ? { type: 'existing-path', path } : { type: 'cached-download' },
       namespace,
-      extraArgs: [...devServerArgs(opts.fairness ?? true), ...(opts.extraArgs ?? [])],
+      extraArgs: [...devServerArgs(), ...(opts.extraArgs ?? [])],
       ...(opts.port !== undefined && { port: opts.port }),
       ...(opts.dbFilename !== undefined && { dbFilename: opts.dbFilename }),
       // The SDK's core starts the UI whenever a UI port is given, so only pass it with `ui`.

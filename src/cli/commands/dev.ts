@@ -18,7 +18,7 @@ import { callbackUrlFor, enableWebhooks } from '../../gateway/registration.js';
 import { startGateway } from '../../gateway/server.js';
 import { createLogger } from '../../log.js';
 import { SupplierClient } from '../../supplier/client.js';
-import { fairnessFor, startDevServer } from '../../temporal/devServer.js';
+import { startDevServer } from '../../temporal/devServer.js';
 import { dataConverterFor, EncryptionCodec } from '../../temporal/encryption.js';
 import { DEV_KEY_FILE, devKeyRing, keyRingFromConfig } from '../../temporal/encryptionKeys.js';
 import { installRuntimeLogger } from '../../temporal/runtimeLogger.js';
@@ -115,17 +115,9 @@ export function register(program: Command): void {
       const codecEndpoint = gatewayPort === 0 ? undefined : `http://127.0.0.1:${gatewayPort}/codec`;
 
       const dbFilename = `${dataDir}/temporal.db`;
-      const fairness = await fairnessFor(dbFilename);
-      if (!fairness) {
-        log.warn(
-          { dataDir },
-          'this data directory predates fair task queues: its queues stay classic, so tasks waiting in them are not stranded; each account is paced in this process (docs/accounts.md)',
-        );
-      }
       const temporal = await startDevServer({
         log,
         ui: true,
-        fairness,
         port: flags.temporalPort ?? config.TEMPORAL_PORT,
         uiPort: flags.uiPort ?? config.TEMPORAL_UI_PORT,
         dbFilename,
