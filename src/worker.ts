@@ -301,7 +301,14 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
             (account) => new WebhookRouter(client, queues, checkout, accountOf(account)),
           ),
           ...catalogueForwardingActivities({ url: opts.catalogueEventsUrl }),
-          ...checkoutActivities(client, queues, checkout, opts.checkoutOrderBoundMs, accountOf),
+          ...checkoutActivities(
+            client,
+            queues,
+            checkout,
+            opts.checkoutOrderBoundMs,
+            accountOf,
+            opts.fleet?.of,
+          ),
           ...forEachAccount(work, 'storeEvents'),
           ...forEachAccount(work, 'session'),
           ...forEachAccount(work, 'tokenWait'),
@@ -324,7 +331,12 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
         maxTaskQueueActivitiesPerSecond: batchRatePerSecond,
       }),
     ]);
-    const singletons: SingletonOptions = { queues, checkout, ...opts.singletons };
+    const singletons: SingletonOptions = {
+      queues,
+      checkout,
+      ...opts.singletons,
+      ...(opts.fleet !== undefined && { fleetSize: opts.fleet.of }),
+    };
     for (const ensured of await Promise.all(
       accounts.list().map((a) => ensureAccountSingletons(client, a, singletons)),
     )) {

@@ -24,6 +24,8 @@ export interface SingletonOptions {
   trackingSweeper?: Omit<TrackingSweeperOptions, 'queues' | 'accountLabel' | 'account'>;
   /** The input of a session this starts; without it no session is ensured (started on use). */
   session?: SupplierSessionInput;
+  /** The processes sharing each account's slots (SUPPLIER_FLEET_SHARE's n; none: 1). */
+  fleetSize?: number;
 }
 
 /** What was ensured for one account (for the worker's log). */
@@ -41,7 +43,7 @@ export async function ensureAccountSingletons(
   opts: SingletonOptions,
 ): Promise<EnsuredAccount> {
   const { queues } = opts;
-  await configureCheckout(client, queues, opts.checkout, account);
+  await configureCheckout(client, queues, opts.checkout, account, opts.fleetSize);
   const coordinator = accountCheckoutId(queues, account.id);
   const ensured: EnsuredAccount = { account: account.id, coordinator, toldTier: [] };
   if (opts.trackingSweeper !== undefined) {

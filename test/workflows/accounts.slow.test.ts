@@ -174,6 +174,30 @@ describe('two supplier accounts on one worker', () => {
     expect((await coordinatorOf('globex').describe()).status.name).toBe('RUNNING');
   });
 
+  it("on a fleet of two, a tier-1 account's coordinator waits two of its own slots for the next order; a tier-6 account's keeps the configured quiet period", async () => {
+    const configured = { ...(await coordinatorOf('acme').query(checkoutStatusQuery)).settings };
+    const singletons = {
+      queues: h.queues,
+      checkout: { ...configured, quietMs: 2_000 },
+      fleetSize: 2,
+    };
+    const ids = ['slow', 'fast'].map((id) => checkoutWorkflowId(scope(id)));
+    try {
+      await ensureAccountSingletons(h.client, account('slow', 1), singletons);
+      await ensureAccountSingletons(h.client, account('fast', 6), singletons);
+      const [slow, fast] = await Promise.all(
+        ids.map((id) => h.client.workflow.getHandle(id).query(checkoutStatusQuery)),
+      );
+      // Its process's own slots come every 2 × 1 050 ms: one missed slot must not close a batch.
+      expect(slow?.settings.quietMs).toBe(4_200);
+      expect(fast?.settings.quietMs).toBe(2_000);
+    } finally {
+      await Promise.all(
+        ids.map((id) => h.client.workflow.getHandle(id).terminate('test: settings only')),
+      );
+    }
+  });
+
   it('ensuring a session starts it once with its account', async () => {
     const idle = taskQueues(`idle-session-${queuePrefix(h.queues)}`);
     const acme = directory.get('acme')!;
