@@ -40,7 +40,7 @@ export type StageCounting = 'grouped' | 'per-stage';
 
 /**
  * Running orders per stage, every stage of `Stage` included (0 when none). Servers that only group
- * by ExecutionStatus (Temporal 1.29's SQL visibility) refuse the grouped count with
+ * by ExecutionStatus (Temporal's SQL visibility, 1.29 to 1.32) refuse the grouped count with
  * INVALID_ARGUMENT: then each stage is counted on its own.
  */
 export async function countOrdersByStage(

@@ -3,7 +3,7 @@ import { DEFAULT_CHECKOUT_BUDGETS, type CheckoutBudgets } from '../../../src/che
 /**
  * `--lowered-limits`: the dev server's history and signal limits cut so that a few hundred
  * orders press on the account's singletons (checkout coordinator, session, inbox, sweeper) as a
- * 50,000-order day presses on the defaults (Temporal 1.29: history 51,200 events / 50 MB, 2,000
+ * 50,000-order day presses on the defaults (Temporal 1.29 and 1.32: history 51,200 events / 50 MB, 2,000
  * pending signals, 10,000 signals per execution). One order's own history (27–300 events, under
  * 200 kB in the recorded v5 histories) still fits several times over.
  */
