@@ -67,20 +67,21 @@ export function accountCheckoutStart(
 }
 
 /**
- * The settings of an account's coordinator: the quiet period at least two of the account's own
- * slots. Its orders become ready one create apart, and a process sends the account's calls only in
- * its own slots of the fleet's grid (supplier/pacing.ts), at tier 1 on two processes 2.1 s apart:
- * past the 2 s default, so a batch closed whenever one create came in the process's next own slot
- * (`dropflow bench accounts`: 1.8 to 3.0 supplier calls per order on tier-1 accounts instead of
- * 1.4). Two slots let one missed slot pass. `fleetSize`: the processes sharing the grid.
+ * The settings of an account's coordinator: on a fleet, the quiet period at least two of the
+ * account's own slots. Its orders become ready one create apart, and each process sends the
+ * account's calls only in its own slots of the fleet's grid (supplier/pacing.ts), at tier 1 on two
+ * processes 2.1 s apart: past the 2 s default, so a batch closed whenever one create came in the
+ * process's next own slot (`dropflow bench accounts`: 1.8 to 3.0 supplier calls per order on
+ * tier-1 accounts instead of 1.4). Two slots let one missed slot pass. `fleetSize`: the processes
+ * sharing the grid; a lone process has no grid, and the configured period stands.
  */
 export function accountCheckoutSettings(
   settings: CheckoutSettings,
   account: AccountRef,
   fleetSize = 1,
 ): CheckoutSettings {
-  if (account.tier === undefined) return settings;
-  const ownSlotMs = (Math.max(1, fleetSize) * (1000 + FLEET_SLACK_MS)) / account.tier;
+  if (account.tier === undefined || fleetSize <= 1) return settings;
+  const ownSlotMs = (fleetSize * (1000 + FLEET_SLACK_MS)) / account.tier;
   const quietMs = Math.max(settings.quietMs, Math.ceil(2 * ownSlotMs));
   return quietMs === settings.quietMs ? settings : { ...settings, quietMs };
 }
