@@ -239,10 +239,11 @@ async function orderStatus(dev: Dev, orderNumber: string): Promise<OrderStatus> 
 /** The list's query box (the `</>` toggle beside the filters): what an operator types. */
 async function searchWorkflows(page: Page, dev: Dev, query: string): Promise<void> {
   await page.goto(`${dev.ui}/namespaces/default/workflows`);
-  const input = page.getByTestId('manual-search-input');
+  // UI 2.54 prefixes these test ids with the list's id (`workflows-manual-search-input`).
+  const input = page.locator('[data-testid$="manual-search-input"]').first();
   if (!(await input.isVisible())) await page.getByTestId('toggle-manual-query').click();
   await input.fill(query);
-  await page.getByTestId('manual-search-button').click();
+  await page.locator('[data-testid$="manual-search-button"]').first().click();
   await page.waitForURL((url) => url.searchParams.get('query') === query);
 }
 
@@ -468,7 +469,7 @@ async function operatorPath(browser: Browser, dev: Dev): Promise<void> {
     check(typed === input, `the Data editor holds ${JSON.stringify(typed)}`);
     await screenshot(page, 'send-update-resume');
     await dialog.getByTestId('confirm-modal-button').click();
-    await page.getByText('Update successful').waitFor();
+    await page.getByText('Update successful').first().waitFor();
     say('  the UI says: Update successful');
     await screenshot(page, 'update-successful');
 
