@@ -14,7 +14,7 @@ import {
 } from '../temporal/accountStart.js';
 import { queuePrefix, type TaskQueues } from '../temporal/taskQueues.js';
 import { ORDER_WORKFLOW } from '../order/contract.js';
-import { FLEET_SLACK_MS } from '../supplier/pacing.js';
+import { fleetSlotMs } from '../supplier/pacing.js';
 import {
   CHECKOUT_WORKFLOW,
   checkoutMemberQuery,
@@ -81,7 +81,8 @@ export function accountCheckoutSettings(
   fleetSize = 1,
 ): CheckoutSettings {
   if (account.tier === undefined || fleetSize <= 1) return settings;
-  const ownSlotMs = (fleetSize * (1000 + FLEET_SLACK_MS)) / account.tier;
+  // A process's own slots are every `fleetSize`-th of the account's grid.
+  const ownSlotMs = fleetSize * fleetSlotMs(account.tier);
   const quietMs = Math.max(settings.quietMs, Math.ceil(2 * ownSlotMs));
   return quietMs === settings.quietMs ? settings : { ...settings, quietMs };
 }

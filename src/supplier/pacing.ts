@@ -35,10 +35,15 @@ export interface AccountRates {
  */
 export const FLEET_SLACK_MS = 50;
 
+/** In a fleet, the time from one of an account's slots to the next, at `perSecond` a second. */
+export function fleetSlotMs(perSecond: number): number {
+  return (1000 + FLEET_SLACK_MS) / perSecond;
+}
+
 function gridOf(rates: AccountRates): PacerGrid | undefined {
   const { fleet, perSecond } = rates;
   if (fleet === undefined || fleet.of <= 1) return undefined;
-  const periodMs = (1000 + FLEET_SLACK_MS) / perSecond;
+  const periodMs = fleetSlotMs(perSecond);
   return { ...fleet, periodMs, phaseMs: (rates.gridPhase ?? 0) * periodMs };
 }
 
@@ -57,10 +62,7 @@ export function gridPhaseOf(keyDigest: string): number {
  * apart for their own limit, and `n` prime to the processes so that every process has its turn.
  */
 function batchSlotEvery(account: PacerGrid, batchPerSecond: number): number {
-  let n = Math.max(
-    1,
-    Math.ceil((1000 + FLEET_SLACK_MS) / batchPerSecond / account.periodMs - 1e-9),
-  );
+  let n = Math.max(1, Math.ceil(fleetSlotMs(batchPerSecond) / account.periodMs - 1e-9));
   while (gcd(n, account.of) !== 1) n++;
   return n;
 }
