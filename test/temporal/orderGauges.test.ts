@@ -2,8 +2,8 @@
  * The order gauges: running order workflows of one orders queue per stage and those needing a
  * person, counted from visibility and exported through the runtime's Prometheus metrics — not
  * closed ones, not another queue's, every stage present, a stage emptied back at 0. Where the
- * server will not group by stage (Temporal's SQL visibility, 1.29 to 1.32), each stage is counted on its
- * own, and the grouped count is not tried again.
+ * server will not group by stage (Temporal's SQL visibility, 1.29 to 1.32), each stage is counted
+ * on its own, and the grouped count is not tried again.
  */
 import { Client, Connection, type CountWorkflowExecution } from '@temporalio/client';
 import { noopMetricMeter } from '@temporalio/common';
