@@ -12,7 +12,11 @@ import { Connection } from '@temporalio/client';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 
 import { createLogger } from '../../src/log.js';
-import { findTemporalCli, TEMPORAL_CLI_VERSION } from '../../src/temporal/cli.js';
+import {
+  findTemporalCli,
+  TEMPORAL_CLI_VERSION,
+  TEMPORAL_SERVER_VERSION,
+} from '../../src/temporal/cli.js';
 import { freePort, listening } from '../support/ports.js';
 
 const execFileAsync = promisify(execFile);
@@ -44,6 +48,8 @@ it('the tests run on server 1.32 or later, built by dropflow from CLI v1.9.1 whe
   const info = await connection.workflowService.getSystemInfo({});
   const [major = 0, minor = 0] = info.serverVersion.split('.').map(Number);
   expect(major * 1000 + minor, info.serverVersion).toBeGreaterThanOrEqual(1032);
+  // The build's name for itself (`--version`) says which server it is: the one it runs.
+  expect(info.serverVersion).toBe(TEMPORAL_SERVER_VERSION);
 });
 
 it('refuses a command other than `server start-dev`, saying which CLI to use', async () => {
