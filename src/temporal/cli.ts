@@ -98,19 +98,6 @@ async function makeWritable(dir: string): Promise<void> {
   }
 }
 
-/** Each build is some 200 MB; the ones of earlier dropflow releases are not run again. */
-async function removeEarlierBuilds(binDir: string, keep: string, log: CliLog): Promise<void> {
-  try {
-    for (const entry of await readdir(binDir)) {
-      if (entry.startsWith('dropflow-temporal-') && entry !== keep && !entry.endsWith('.partial')) {
-        await rm(join(binDir, entry), { force: true });
-      }
-    }
-  } catch (err) {
-    log.warn({ err, binDir }, 'could not remove earlier builds of the Temporal dev server');
-  }
-}
-
 /**
  * Builds the dev server of the pinned CLI release from the Go module proxy: the release's module,
  * copied, without the cliext requirement that no proxy serves, with devServerMain.go as its
@@ -172,7 +159,6 @@ async function goBuild(
     );
     // Renamed into place whole, so a concurrent start never runs half a binary.
     await rename(partial, path);
-    await removeEarlierBuilds(binDir, name, log);
   } catch (err) {
     log.warn(
       { err },
