@@ -45,8 +45,8 @@ const TOOLS_DOOR = 'src/cli/devtools.ts';
 const LAYERS = [
   {
     name: 'base',
-    what: 'the supplier client, logging and metric definitions',
-    files: ['src/supplier/**', 'src/log.ts', 'src/metrics.ts', 'src/runtimeMeter.ts'],
+    what: 'the supplier client, outbound URL rules, logging and metric definitions',
+    files: ['src/supplier/**', 'src/net/**', 'src/log.ts', 'src/metrics.ts', 'src/runtimeMeter.ts'],
   },
   {
     name: 'contracts',
