@@ -13,6 +13,7 @@ import {
   STORE_SECRET_RULE,
   StoreSecretError,
 } from './storeEvents/contract.js';
+import { isOutboundUrl, OUTBOUND_URL_RULE } from './net/outboundUrl.js';
 import { DEFAULT_CHECKOUT_BUDGETS, type CheckoutSettings } from './checkout/contract.js';
 import { SlaDurations } from './order/sla.js';
 import { MarginRule } from './order/margin.js';
@@ -103,6 +104,9 @@ const originList = z.string().transform((value, ctx) => {
   return origins;
 });
 
+/** A URL dropflow calls out to, with secrets or signed data: https, or plain http to loopback. */
+const outbound = z.string().refine(isOutboundUrl, { error: OUTBOUND_URL_RULE });
+
 /** An http(s) URL; empty counts as unset (compose files pass unset variables on as empty). */
 const optionalUrl = z.preprocess(
   (value) => (value === '' ? undefined : value),
@@ -118,7 +122,7 @@ export const Env = z.object({
    */
   ACCOUNTS_FILE: z.string().min(1).optional(),
   /** The supplier; unset means the local sandbox. */
-  SUPPLIER_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  SUPPLIER_BASE_URL: outbound.optional(),
   SUPPLIER_API_KEY: z.string().min(1).max(200).optional(),
   /** The account's general request rate (tier: 1, 2, 4 or 6 per second). */
   SUPPLIER_RATE_PER_SECOND: z.coerce.number().positive().default(1),
@@ -251,7 +255,7 @@ export const Env = z.object({
    */
   WEBHOOK_OPEN_ID: z.string().min(1).optional(),
   /** Upstream address that product, variant and stock webhook events are forwarded to (worker). */
-  CATALOGUE_EVENTS_URL: z.url({ protocol: /^https?$/ }).optional(),
+  CATALOGUE_EVENTS_URL: outbound.optional(),
   /**
    * The store's margin rule, JSON (`{"minPercent":20}`, `{"minUsd":5}` or
    * `{"maxLandedCostUsd":40}`), for orders submitted without `fulfillment.margin`
@@ -259,7 +263,7 @@ export const Env = z.object({
    */
   MARGIN_RULE: jsonSetting('{"minPercent":20}', MarginRule).optional(),
   /** Where order and dispute events are POSTed, signed (worker); unset: none are sent. */
-  STORE_EVENTS_URL: z.url({ protocol: /^https?$/ }).optional(),
+  STORE_EVENTS_URL: outbound.optional(),
   /**
    * The default account's deadlines for its orders (docs/delivery-promises.md), as JSON:
    * `{"paidWithin":"PT48H","shippedWithin":"P3D"}`. Other accounts: their registry record's `sla`.

@@ -5,6 +5,7 @@
  */
 import { accountsFile, type Config } from '../config.js';
 import { parseStoreSecrets, StoreSecretError } from '../storeEvents/contract.js';
+import { isOutboundUrl, OUTBOUND_URL_RULE } from '../net/outboundUrl.js';
 import type { FieldIssue } from '../supplier/errors.js';
 import { toFieldIssues } from '../supplier/issues.js';
 import { MarginRule } from '../order/margin.js';
@@ -100,20 +101,12 @@ export function parseTier(value: unknown): RateTier {
   return n as RateTier;
 }
 
-function isHttpUrl(value: string): boolean {
-  try {
-    return /^https?:$/.test(new URL(value).protocol);
-  } catch {
-    return false;
-  }
-}
-
 function changeIssues(changes: AccountChanges): FieldIssue[] {
   const issues: FieldIssue[] = [];
   for (const field of ['baseUrl', 'storeEventsUrl'] as const) {
     const url = changes[field];
-    if (url !== undefined && !isHttpUrl(url)) {
-      issues.push({ field, rule: 'must be an http(s) URL' });
+    if (url !== undefined && !isOutboundUrl(url)) {
+      issues.push({ field, rule: OUTBOUND_URL_RULE });
     }
   }
   for (const [field, schema] of [

@@ -13,6 +13,7 @@ import { basename, dirname, join } from 'node:path';
 import { METADATA_ENCODING_KEY } from '@temporalio/common';
 import { z } from 'zod';
 
+import { isOutboundUrl, OUTBOUND_URL_RULE } from '../net/outboundUrl.js';
 import type { FieldIssue } from '../supplier/errors.js';
 import { MarginRule } from '../order/margin.js';
 import { SlaDurations } from '../order/sla.js';
@@ -46,7 +47,7 @@ const StoredSecret = z.union(
 export type StoredSecret = z.infer<typeof StoredSecret>;
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
-const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+const outbound = z.string().refine(isOutboundUrl, { error: OUTBOUND_URL_RULE });
 
 const StoredAccount = z.strictObject({
   id: z
@@ -58,8 +59,8 @@ const StoredAccount = z.strictObject({
   tier: z.number().refine((t): t is RateTier => (RATE_TIERS as readonly number[]).includes(t), {
     error: `must be one of the rate tiers ${RATE_TIERS.join(', ')} (requests per second)`,
   }),
-  baseUrl: httpUrl.optional(),
-  storeEventsUrl: httpUrl.optional(),
+  baseUrl: outbound.optional(),
+  storeEventsUrl: outbound.optional(),
   sla: SlaDurations.optional(),
   margin: MarginRule.optional(),
   apiKey: StoredSecret,

@@ -8,7 +8,6 @@
  * Bounded everywhere: body sizes, request and keep-alive timeouts, a deadline on every Temporal
  * call. Error answers are short JSON without stack traces.
  */
-import { isIPv4 } from 'node:net';
 import type { MarginRule } from '../order/margin.js';
 
 import type { Client } from '@temporalio/client';
@@ -18,6 +17,7 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { AccountDirectory } from '../accounts/contract.js';
 import { OrderClient } from '../client/orderClient.js';
 import type { Logger } from '../log.js';
+import { isLoopbackHost } from '../net/outboundUrl.js';
 import type { TaskQueues } from '../temporal/taskQueues.js';
 import type { CheckoutSettings } from '../checkout/contract.js';
 import { bearerCheck } from './bearer.js';
@@ -190,14 +190,6 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
  */
 export function codecRoutesAllowed(codec: CodecServerOptions, host: string): boolean {
   return codec.token !== undefined || isLoopbackHost(host);
-}
-
-/** Whether a listen address accepts connections from this machine only. */
-export function isLoopbackHost(host: string): boolean {
-  const h = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-  if (h === 'localhost' || h === '::1') return true;
-  const v4 = h.startsWith('::ffff:') ? h.slice('::ffff:'.length) : h;
-  return isIPv4(v4) && v4.startsWith('127.');
 }
 
 export interface StartGatewayOptions extends GatewayOptions {

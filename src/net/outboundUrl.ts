@@ -4,6 +4,7 @@
  * address elsewhere crosses networks unencrypted, carrying API keys, tokens and signed events.
  * Loopback stays open for the sandbox, dev set-ups and tests.
  */
+import { isIPv4 } from 'node:net';
 
 export const OUTBOUND_URL_RULE =
   'must be https:// unless the host is loopback (127.0.0.0/8, ::1, localhost)';
@@ -17,11 +18,15 @@ export class OutboundUrlError extends Error {
   }
 }
 
-/** 127.0.0.0/8 (in the URL parser's canonical dotted form), ::1 or `localhost`. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase();
-  if (host === 'localhost' || host === '[::1]') return true;
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+/**
+ * Whether a host (a listen address, or a URL's hostname) is this machine only: `localhost`,
+ * 127.0.0.0/8 (also IPv4-mapped, `::ffff:127.x.x.x`) or ::1, with or without brackets.
+ */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  if (h === 'localhost' || h === '::1') return true;
+  const v4 = h.startsWith('::ffff:') ? h.slice('::ffff:'.length) : h;
+  return isIPv4(v4) && v4.startsWith('127.');
 }
 
 /** Whether `value` is an https URL, or an http URL to a loopback host. */

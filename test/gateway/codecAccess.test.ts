@@ -9,7 +9,8 @@ import { Client, Connection } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { isLoopbackHost, startGateway, type StartedGateway } from '../../src/gateway/server.js';
+import { startGateway, type StartedGateway } from '../../src/gateway/server.js';
+import { isLoopbackHost } from '../../src/net/outboundUrl.js';
 import { EncryptionCodec } from '../../src/temporal/encryption.js';
 import { taskQueues } from '../../src/temporal/taskQueues.js';
 import { quietLog } from './support.js';
