@@ -22,9 +22,12 @@ export const StoreEventType = {
   OrderNeedsAttention: 'order.needs_attention',
   /** The supplier took the payment. */
   OrderPaid: 'order.paid',
-  /** The carrier has the parcel: tracking number and link. */
+  /** The carrier has a parcel: which one, its lines, tracking number and link. */
   OrderShipped: 'order.shipped',
+  /** The last parcel was delivered (or cancelled): every parcel, the cancelled ones apart. */
   OrderDelivered: 'order.delivered',
+  /** The supplier split a parcel into several, each shipped under its own code. */
+  OrderSplit: 'order.split',
   /** Delivered, with the proof of delivery or why there is none. */
   OrderCompleted: 'order.completed',
   OrderCancelled: 'order.cancelled',
@@ -72,7 +75,37 @@ export interface OrderPaidData {
   payId?: string;
 }
 
+/** One line of a parcel: the supplier's variant, how many, and the store's line when known. */
+export interface ParcelLine {
+  vid: string;
+  quantity: number;
+  /** The store's own id of the order line (its `storeLineItemId`), when the order had one. */
+  storeLineId?: string;
+}
+
+/**
+ * What the carrier takes as one package: an order that is never split is one parcel whose code is
+ * the supplier's order id; a split order is several, each under the code the supplier gave it.
+ */
+export interface Parcel {
+  /** The supplier's order code the parcel ships under. */
+  code: string;
+  lines: ParcelLine[];
+  /** The supplier's logistics line. */
+  logisticName?: string;
+  trackNumber?: string;
+  trackingUrl?: string;
+  /** The carrier: the waybill's (platform logistics), else the logistics line's name. */
+  trackingProvider?: string;
+}
+
+/**
+ * Sent once per parcel leaving, and again when its tracking number changes. The top-level tracking
+ * fields repeat the parcel's, as before parcels existed. An event recorded before parcels has no
+ * `parcel`: it stands for one parcel holding all the order's lines, coded with the supplier order id.
+ */
 export interface OrderShippedData {
+  parcel?: Parcel;
   trackNumber?: string;
   trackingUrl?: string;
   /** The supplier's logistics line. */
@@ -81,9 +114,21 @@ export interface OrderShippedData {
   carrier?: string;
 }
 
+/** Sent once, when the last parcel is delivered or cancelled. */
 export interface OrderDeliveredData {
   deliveredAt: string;
+  /** The last delivered parcel's tracking number (the only one for an unsplit order). */
   trackNumber?: string;
+  /** Every parcel that was delivered (absent on events recorded before parcels). */
+  parcels?: Parcel[];
+  /** Parcels the supplier cancelled while the rest was delivered: their lines never arrive. */
+  cancelledParcels?: Parcel[];
+}
+
+/** The supplier split `parentCode` into `parcels` (confirmed by looking the new codes up). */
+export interface OrderSplitData {
+  parentCode: string;
+  parcels: Parcel[];
 }
 
 export interface OrderCompletedData {
@@ -130,6 +175,7 @@ export interface StoreEventDataMap {
   'order.paid': OrderPaidData;
   'order.shipped': OrderShippedData;
   'order.delivered': OrderDeliveredData;
+  'order.split': OrderSplitData;
   'order.completed': OrderCompletedData;
   'order.cancelled': OrderCancelledData;
   'order.late': OrderLateData;
