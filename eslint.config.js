@@ -17,7 +17,7 @@ const workflowSandboxMessage =
   '(docs/architecture.md §2.1, §19). Do it in an activity.';
 
 /** The business areas: each holds its contract.ts, its activities and its workflows. */
-const AREAS = '{accounts,order,checkout,tracking,dispute,session,inbox,storeEvents}';
+const AREAS = '{accounts,order,checkout,tracking,dispute,session,inbox,storeEvents,store}';
 
 /** Area files that run in the worker process, outside the workflow sandbox, besides activities. */
 const WORKER_SIDE = [

@@ -17,7 +17,9 @@ import {
   type AccountDirectory,
   type RateTier,
 } from './contract.js';
+import type { SkuMapping, Store, StoreDirectory } from '../store/contract.js';
 import { openAccounts, readRegistry, RegistryFileError, SecretBox } from './registryFile.js';
+import { openStore } from './registryStores.js';
 
 /** How often the watcher looks at the file. */
 export const WATCH_INTERVAL_MS = 2_000;
@@ -55,28 +57,68 @@ export function secretBox(config: Config): SecretBox {
   return new SecretBox(codecFor(keyRingFromConfig(config)));
 }
 
-/** What one read of the registry gave: the accounts (default first) and the file's revision. */
+/**
+ * What one read of the registry gave: the accounts (default first), the store connections and
+ * their SKU mappings, and the file's revision.
+ */
 export interface RegistryView {
   accounts: Account[];
+  stores?: Store[];
+  skuMappings?: SkuMapping[];
   revision: number;
 }
 
 export async function readAccounts(config: Config): Promise<RegistryView> {
   const path = accountsFile(config);
   const doc = await readRegistry(path);
-  const accounts = await openAccounts(path, doc, secretBox(config));
-  return { accounts: [defaultAccount(config), ...accounts], revision: doc.revision };
+  const box = secretBox(config);
+  const accounts = await openAccounts(path, doc, box);
+  const stores = await Promise.all(
+    doc.stores.map((s, i) =>
+      openStore(s, (stored, field) => box.open(stored, field, path), `stores[${i}]`),
+    ),
+  );
+  return {
+    accounts: [defaultAccount(config), ...accounts],
+    stores,
+    skuMappings: doc.skuMappings,
+    revision: doc.revision,
+  };
 }
 
-/** A directory a process holds: its accounts now, and who listens for changes. */
-export class RegistryDirectory implements AccountDirectory {
+const mappingKey = (connection: string, sku: string) => `${connection}\u0000${sku}`;
+
+/** A directory a process holds: its accounts and stores now, and who listens for changes. */
+export class RegistryDirectory implements AccountDirectory, StoreDirectory {
   #byId = new Map<string, Account>();
+  #stores = new Map<string, Store>();
+  #mappings = new Map<string, string>();
   #listeners = new Set<(accounts: readonly Account[]) => void>();
   #revision: number;
 
   constructor(view: RegistryView) {
     this.#revision = view.revision;
     this.#byId = new Map(view.accounts.map((a) => [a.id, a]));
+    this.#takeStores(view);
+  }
+
+  #takeStores(view: RegistryView): void {
+    this.#stores = new Map((view.stores ?? []).map((s) => [s.id, s]));
+    this.#mappings = new Map(
+      (view.skuMappings ?? []).map((m) => [mappingKey(m.connection, m.sku), m.vid]),
+    );
+  }
+
+  store(id: string): Store | undefined {
+    return this.#stores.get(id);
+  }
+
+  stores(): readonly Store[] {
+    return [...this.#stores.values()];
+  }
+
+  mappedVid(connection: string, sku: string): string | undefined {
+    return this.#mappings.get(mappingKey(connection, sku));
   }
 
   /** The revision of the file the view was read from (0: no file). */
@@ -102,6 +144,8 @@ export class RegistryDirectory implements AccountDirectory {
   /** Takes in a new view; listeners hear of it when an account was added, removed or changed. */
   replace(view: RegistryView): boolean {
     this.#revision = view.revision;
+    // Stores and mappings change without the accounts' listeners: readers ask each time.
+    this.#takeStores(view);
     const next = new Map(view.accounts.map((a) => [a.id, a]));
     const same =
       next.size === this.#byId.size &&
@@ -128,7 +172,7 @@ export async function loadAccountDirectory(config: Config): Promise<RegistryDire
   return new RegistryDirectory(await readAccounts(config));
 }
 
-export interface WatchedAccountDirectory extends AccountDirectory {
+export interface WatchedAccountDirectory extends AccountDirectory, StoreDirectory {
   readonly revision: number;
   /** Reads the file now if it changed (the watcher does so every WATCH_INTERVAL_MS). */
   refresh(): Promise<void>;
@@ -212,6 +256,9 @@ export async function watchAccountDirectory(
     },
     get: (id) => directory.get(id),
     list: () => directory.list(),
+    store: (id) => directory.store(id),
+    stores: () => directory.stores(),
+    mappedVid: (connection, sku) => directory.mappedVid(connection, sku),
     subscribe: (listener) => directory.subscribe(listener),
     refresh,
     close: () => {

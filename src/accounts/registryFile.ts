@@ -30,21 +30,12 @@ import {
   type Account,
   type RateTier,
 } from './contract.js';
+import { StoredSecret } from './registrySecrets.js';
+import { StoredSkuMapping, StoredStore, storeIssues } from './registryStores.js';
+
+export { StoredSecret };
 
 export const REGISTRY_VERSION = 1 as const;
-
-/** A secret as stored: in clear, or encrypted with the payload key `keyId`. */
-const StoredSecret = z.union(
-  [
-    z.string().min(1, { error: 'must not be empty' }),
-    z.strictObject({
-      keyId: z.string().min(1),
-      ciphertext: z.base64({ error: 'must be base64' }).min(1),
-    }),
-  ],
-  { error: 'must be a string, or {keyId, ciphertext} when encrypted' },
-);
-export type StoredSecret = z.infer<typeof StoredSecret>;
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 const outbound = z.string().refine(isOutboundUrl, { error: OUTBOUND_URL_RULE });
@@ -77,8 +68,14 @@ const RegistryDocument = z
     version: z.literal(REGISTRY_VERSION, { error: `must be ${REGISTRY_VERSION}` }),
     revision: z.number().int().min(0),
     accounts: z.array(StoredAccount),
+    /** Store connections (registryStores.ts); absent in files written before stores existed. */
+    stores: z.array(StoredStore).default([]),
+    skuMappings: z.array(StoredSkuMapping).default([]),
   })
   .superRefine((doc, ctx) => {
+    for (const issue of storeIssues(doc.accounts, DEFAULT_ACCOUNT, doc.stores, doc.skuMappings)) {
+      ctx.addIssue({ code: 'custom', ...issue });
+    }
     const seen = new Set<string>();
     doc.accounts.forEach((a, i) => {
       if (seen.has(a.id)) {
@@ -111,6 +108,8 @@ export const EMPTY_REGISTRY: RegistryDocument = {
   version: REGISTRY_VERSION,
   revision: 0,
   accounts: [],
+  stores: [],
+  skuMappings: [],
 };
 
 function fieldOf(path: readonly PropertyKey[]): string {
@@ -312,7 +311,14 @@ export async function updateRegistry(
     const written = { ...next, version: REGISTRY_VERSION, revision: current.revision + 1 };
     // Checked like a read: a writer never leaves a file that readers would refuse.
     parseRegistry(path, JSON.stringify(written));
-    await writeAtomically(path, `${JSON.stringify(written, null, 2)}\n`);
+    // Without stores, the file stays as releases before them read it.
+    const { stores, skuMappings, ...rest } = written;
+    const text = {
+      ...rest,
+      ...(stores.length > 0 && { stores }),
+      ...(skuMappings.length > 0 && { skuMappings }),
+    };
+    await writeAtomically(path, `${JSON.stringify(text, null, 2)}\n`);
     return written;
   } finally {
     await unlock();

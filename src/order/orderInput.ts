@@ -5,6 +5,12 @@
  */
 import { z } from 'zod';
 import { ACCOUNT_ID_RULE, DEFAULT_ACCOUNT, isAccountId } from '../accounts/contract.js';
+import {
+  STORE_CONNECTION_ID,
+  STORE_CONNECTION_ID_RULE,
+  STORE_PLATFORMS,
+  type StoreOrderRef,
+} from '../store/contract.js';
 import { OrderFlow } from '../supplier/api/constants.js';
 import {
   CreateOrderV3Request,
@@ -128,6 +134,34 @@ export const FulfillmentChoices = z.lazy(() =>
 );
 export type FulfillmentChoices = z.output<typeof FulfillmentChoices>;
 
+/** `store`: the store order the order was made from (src/store/contract.ts StoreOrderRef). */
+export const StoreOrderRefSchema = z.lazy(() =>
+  z.object({
+    connection: z.string().regex(STORE_CONNECTION_ID, { error: STORE_CONNECTION_ID_RULE }),
+    platform: z.enum(
+      STORE_PLATFORMS as [StoreOrderRef['platform'], ...StoreOrderRef['platform'][]],
+      {
+        error: `must be one of ${STORE_PLATFORMS.join(', ')}`,
+      },
+    ),
+    orderId: z.string().min(1).max(40),
+    orderName: z.string().min(1).max(100),
+    lines: z
+      .array(
+        z.object({
+          storeLineId: z.string().min(1).max(125),
+          vid: z.string().max(50),
+          quantity: z.number().int().positive(),
+          sku: z.string().max(200).optional(),
+          storeProductId: z.string().max(64).optional(),
+          storeVariantId: z.string().max(100).optional(),
+        }),
+      )
+      .min(1)
+      .max(200),
+  }),
+);
+
 /** A line of the order: the createOrderV3 item, with what the customer paid for one unit. */
 export type OrderLine = CreateOrderRequest['products'][number] & {
   /** USD per unit, as the store sold it; never sent to the supplier (its client drops it). */
@@ -149,6 +183,11 @@ export interface OrderInput {
    * left out, so both name one order). The starter sets the run's SupplierAccount from it.
    */
   account?: string;
+  /**
+   * The store order it was made from, when a store connection handed it over (docs/orders.md):
+   * where its tracking and cancellations go back to.
+   */
+  store?: StoreOrderRef;
 }
 
 /** The account of an order input: `default` when it names none. */
@@ -210,10 +249,19 @@ export function parseOrder(raw: unknown, options: ParseOptions = {}): ParsedOrde
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return { ok: false, issues: [{ field: '(body)', rule: 'must be a JSON object' }] };
   }
-  const { fulfillment: rawChoices, account, ...body } = raw as Record<string, unknown>;
+  const {
+    fulfillment: rawChoices,
+    account,
+    store: rawStore,
+    ...body
+  } = raw as Record<string, unknown>;
   const issues: FieldIssue[] = [];
   if (account !== undefined && !isAccountId(account)) {
     issues.push({ field: 'account', rule: ACCOUNT_ID_RULE });
+  }
+  const store = rawStore === undefined ? undefined : StoreOrderRefSchema.safeParse(rawStore);
+  if (store?.success === false) {
+    issues.push(...toFieldIssues(store.error).map((i) => ({ ...i, field: `store.${i.field}` })));
   }
 
   const choices = FulfillmentChoices.safeParse(rawChoices ?? {});
@@ -231,7 +279,9 @@ export function parseOrder(raw: unknown, options: ParseOptions = {}): ParsedOrde
   if (!order.success) issues.push(...toFieldIssues(order.error));
   const sales = salePrices(body.products);
   issues.push(...sales.issues);
-  if (!choices.success || !order.success || sales.issues.length > 0) return { ok: false, issues };
+  if (!choices.success || !order.success || sales.issues.length > 0 || store?.success === false) {
+    return { ok: false, issues };
+  }
 
   const margin = marginOf(choices.data.margin, options.marginDefault, sales.prices);
   const f: FulfillmentChoices = { ...choices.data, ...(margin !== undefined && { margin }) };
@@ -271,6 +321,7 @@ export function parseOrder(raw: unknown, options: ParseOptions = {}): ParsedOrde
     order: logisticName === PICKED_BY_POLICY ? rest : o,
     fulfillment: f,
     ...(isAccountId(account) && account !== DEFAULT_ACCOUNT && { account }),
+    ...(store?.success === true && { store: store.data }),
   };
   return { ok: true, input };
 }
@@ -355,6 +406,7 @@ export function amendOrder(current: OrderInput, raw: unknown): AmendedOrder {
     ...merged,
     fulfillment: current.fulfillment,
     ...(current.account !== undefined && { account: current.account }),
+    ...(current.store !== undefined && { store: current.store }),
   });
   if (!parsed.ok) return parsed;
   const before = current.order as Record<string, unknown>;

@@ -1,0 +1,178 @@
+/**
+ * The merchant's store, plugged in (docs/store-shopify.md, docs/store-woocommerce.md): store
+ * connections as data of the account registry, the reference an order keeps to its store order,
+ * and the names the gateway, the order workflow, the CLI and the store clients share. Inbound
+ * (store orders in) is in ./intake; outbound (tracking and notes back to the store) beside it.
+ * Sandbox-safe: no I/O, no Node API; imports only @temporalio/workflow's definers and contracts.
+ */
+import { defineSignal } from '@temporalio/workflow';
+import { ACCOUNT_ID, ACCOUNT_ID_RULE } from '../accounts/contract.js';
+
+export const StorePlatform = {
+  Shopify: 'shopify',
+  WooCommerce: 'woocommerce',
+} as const;
+export type StorePlatform = (typeof StorePlatform)[keyof typeof StorePlatform];
+export const STORE_PLATFORMS: readonly StorePlatform[] = Object.values(StorePlatform);
+
+/** The Shopify webhook topic that hands an order to dropflow (the merchant's choice). */
+export const OrderTrigger = {
+  /** As soon as the order exists (Shopify `orders/create`); an unpaid order waits for payment. */
+  Created: 'orders/create',
+  /** Once the store took the payment (Shopify `orders/paid`). */
+  Paid: 'orders/paid',
+} as const;
+export type OrderTrigger = (typeof OrderTrigger)[keyof typeof OrderTrigger];
+
+/** A connection's id: the same alphabet as an account id (it names routes and workflow ids). */
+export const STORE_CONNECTION_ID = ACCOUNT_ID;
+export const STORE_CONNECTION_ID_RULE = ACCOUNT_ID_RULE;
+
+export function isStoreConnectionId(value: unknown): value is string {
+  return typeof value === 'string' && STORE_CONNECTION_ID.test(value);
+}
+
+/** Shopify Admin API versions look like `2025-10`. */
+export const SHOPIFY_API_VERSION = /^\d{4}-(01|04|07|10)$/;
+/** The version `store add` sets when none is given. */
+export const DEFAULT_SHOPIFY_API_VERSION = '2025-10';
+
+/** A store connection, secrets aside: safe to list and to log. */
+export interface StoreConnection {
+  id: string;
+  /** The supplier account that fulfils this store's orders. */
+  account: string;
+  platform: StorePlatform;
+  /**
+   * Where the platform's API is: Shopify `https://<shop>/admin/api/<version>`, WooCommerce
+   * `<siteUrl>/wp-json/wc/v3`. Derived from shopDomain / siteUrl unless overridden (tests,
+   * proxies); https unless loopback.
+   */
+  apiBaseUrl: string;
+  /** Shopify: `<shop>.myshopify.com`. */
+  shopDomain?: string;
+  /** WooCommerce: the site's URL. */
+  siteUrl?: string;
+  /** Shopify: the Admin API version, e.g. `2025-10`. */
+  apiVersion?: string;
+  /** Shopify: which topic hands an order over. WooCommerce orders are handed over when paid. */
+  orderTrigger: OrderTrigger;
+  /** How long an order waits before any supplier call (ISO-8601 duration); absent: none. */
+  holdFor?: string;
+  /** Whether the platform tells the customer when tracking is written back. */
+  notifyCustomer: boolean;
+  /**
+   * The supplier knows this store's products (connected products, flow C): its orders are
+   * created in the store flow, continuing as `then`.
+   */
+  flowC?: { then: 'A' | 'B' };
+}
+
+export interface ShopifySecrets {
+  /** Admin API access token (`shpat_…`). */
+  adminAccessToken: string;
+  /** The app's client secret: the key of webhook HMACs. */
+  clientSecret: string;
+}
+
+export interface WooCommerceSecrets {
+  consumerKey: string;
+  consumerSecret: string;
+  /** The secret set on the site's webhooks: the key of `X-WC-Webhook-Signature`. */
+  webhookSecret: string;
+}
+
+/** A connection with its secrets: held by workers and the gateway only, never logged. */
+export type Store =
+  | (StoreConnection & { platform: 'shopify'; secrets: ShopifySecrets })
+  | (StoreConnection & { platform: 'woocommerce'; secrets: WooCommerceSecrets });
+
+/** The store connections a process knows now (the account registry's `stores`). */
+export interface StoreDirectory {
+  /** The connection, or undefined when the registry has none by that id (refuse, never guess). */
+  store(id: string): Store | undefined;
+  stores(): readonly Store[];
+  /** The supplier variant a store SKU is explicitly mapped to (`dropflow store map`). */
+  mappedVid(connection: string, sku: string): string | undefined;
+}
+
+/** An explicit mapping of a store SKU to a supplier variant, per connection. */
+export interface SkuMapping {
+  connection: string;
+  sku: string;
+  vid: string;
+}
+
+// ---- the order's reference to its store order ------------------------------------------------
+
+/** One line of a store order and the supplier variant it is fulfilled with. */
+export interface StoreOrderLine {
+  /** The platform's line item id (Shopify `line_items[].id`, WooCommerce `line_items[].id`). */
+  storeLineId: string;
+  /** The supplier variant; empty while the line waits for a mapping (stage AWAITING_MAPPING). */
+  vid: string;
+  quantity: number;
+  sku?: string;
+  /** The store's product and variant ids (flow C, and writing back per line). */
+  storeProductId?: string;
+  storeVariantId?: string;
+}
+
+/**
+ * The store order an order was made from (the order input's `store`, docs/orders.md): where its
+ * events go back to, and how its lines map to the store's.
+ */
+export interface StoreOrderRef {
+  /** The connection id. */
+  connection: string;
+  platform: StorePlatform;
+  /** The platform's order id (Shopify's numeric id, WooCommerce's order id). */
+  orderId: string;
+  /** What the merchant sees: Shopify `name` (`#1001`), WooCommerce `number`. */
+  orderName: string;
+  lines: StoreOrderLine[];
+}
+
+/**
+ * The orderNumber of a store order: `<connection>-<store order id>`. Deterministic, so a
+ * re-delivered webhook names the same order workflow (started once), within the supplier's 50
+ * characters and without `:`.
+ */
+export function storeOrderNumber(connection: string, storeOrderId: string): string {
+  return `${connection}-${storeOrderId}`;
+}
+
+/** The gateway's route for a connection's webhooks (docs/gateway.md). */
+export const STORE_WEBHOOK_PREFIX = '/webhooks/store/';
+export function storeWebhookPath(connection: string): string {
+  return `${STORE_WEBHOOK_PREFIX}${connection}`;
+}
+
+// ---- what the store tells an order after it started -------------------------------------------
+
+/** Store-side news about an order the order workflow takes (signal `storeOrder`). */
+export interface StoreOrderNews {
+  /** The platform's event id (Shopify `X-Shopify-Event-Id`, WooCommerce delivery id). */
+  eventId: string;
+  kind: 'cancelled' | 'updated';
+  /** When the store says it happened (ISO 8601). */
+  at?: string;
+  /** cancelled: the store's reason (`customer`, `fraud`, …). */
+  reason?: string;
+  /**
+   * updated: the order as the store has it now, mapped to dropflow's (the amendable fields of
+   * orderInput.ts) and its lines; taken while the supplier does not have the order.
+   */
+  order?: Record<string, unknown>;
+  lines?: StoreOrderLine[];
+}
+
+/** The gateway tells an order what its store order became (cancelled, edited). */
+export const storeOrderSignal = defineSignal<[StoreOrderNews]>('storeOrder');
+
+export interface SkuMappedNews {
+  connection: string;
+  sku: string;
+}
+/** `dropflow store map` tells the orders waiting for a SKU that it is mapped now. */
+export const storeSkuMappedSignal = defineSignal<[SkuMappedNews]>('storeSkuMapped');
