@@ -143,6 +143,38 @@ export async function cliPayloadCodec(
   );
 }
 
+/** Adds `--insecure` to a command that keeps payloads in Temporal (`worker`, `gateway`). */
+export function insecureOption(command: Command): Command {
+  return command.option(
+    '--insecure',
+    'start without an encryption key: orders, addresses and supplier tokens stored in Temporal in clear (never in production)',
+    false,
+  );
+}
+
+/**
+ * The payload codec of a process that serves orders (`dropflow worker`, `dropflow gateway`): the
+ * configured keys, or the dev key beside a `dropflow dev`. Without one it refuses to start unless
+ * the operator wrote `--insecure` in its command: every order, address and supplier token would
+ * sit in Temporal's history in clear. A flag and not a variable: a variable is inherited and
+ * copied from one environment to the next unseen, a flag stands in each service's command.
+ */
+export async function requirePayloadCodec(
+  config: Config,
+  command: string,
+  insecure: boolean,
+): Promise<EncryptionCodec | undefined> {
+  const codec = await cliPayloadCodec(config);
+  if (codec === undefined && !insecure) {
+    throw new ConfigError(
+      `refusing to start \`dropflow ${command}\` without an encryption key: set DROPFLOW_ENCRYPTION_KEY ` +
+        '(base64 of 32 random bytes: `openssl rand -base64 32`, the same for every worker and gateway), ' +
+        'or pass --insecure to store orders, addresses and supplier tokens in Temporal in clear',
+    );
+  }
+  return codec;
+}
+
 export interface TemporalClient {
   client: Client;
   orders: OrderClient;

@@ -4,6 +4,7 @@
  * runtime it started only for its metrics does not keep the process alive.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 
@@ -39,7 +40,13 @@ it('serves its metrics, and stops on SIGTERM', async () => {
     ],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, LOG_LEVEL: 'warn', WEBHOOK_OPEN_ID: 'cli-gateway-open-id' },
+      env: {
+        ...process.env,
+        LOG_LEVEL: 'warn',
+        WEBHOOK_OPEN_ID: 'cli-gateway-open-id',
+        // As in production: the gateway refuses to start without one.
+        DROPFLOW_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      },
     },
   );
   child = gateway;

@@ -3,6 +3,7 @@
  * and drains on SIGTERM.
  */
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { expect, inject, it } from 'vitest';
@@ -33,6 +34,8 @@ it('polls its queues, serves /metrics, and stops cleanly on SIGTERM', async () =
         LOG_LEVEL: 'warn',
         SUPPLIER_BASE_URL: account.url,
         SUPPLIER_API_KEY: account.apiKey,
+        // As in production: the worker refuses to start without one.
+        DROPFLOW_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       },
     },
   );

@@ -3,6 +3,7 @@
  * (an order upserting one would stop), naming them and what to do, before it polls anything.
  */
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 
 import { expect, inject, it } from 'vitest';
@@ -28,7 +29,13 @@ it('refuses to start in a namespace without the search attributes', async () => 
       '0',
       '--no-tracking-sweeper',
     ],
-    { env: { ...process.env, LOG_LEVEL: 'warn' } },
+    {
+      env: {
+        ...process.env,
+        LOG_LEVEL: 'warn',
+        DROPFLOW_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      },
+    },
   );
   const failed = (await worker.then(
     () => undefined,

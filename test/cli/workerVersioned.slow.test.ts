@@ -3,6 +3,7 @@
  * Version whose build id it derives from the package version and its workflow code.
  */
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { Connection } from '@temporalio/client';
@@ -37,6 +38,8 @@ it('polls its orders queue as <name>:<package version>-<code hash>, and the serv
         LOG_LEVEL: 'warn',
         SUPPLIER_BASE_URL: account.url,
         SUPPLIER_API_KEY: account.apiKey,
+        // As in production: the worker refuses to start without one.
+        DROPFLOW_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
         WORKER_DEPLOYMENT_NAME: deploymentName,
       },
     },

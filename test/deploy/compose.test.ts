@@ -7,35 +7,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { createProgram } from '../../src/cli/main.js';
-import { loadConfig } from '../../src/config.js';
+import { Env, loadConfig } from '../../src/config.js';
 import { taskQueues } from '../../src/temporal/taskQueues.js';
+import { interpolate, readCompose, variablesIn } from '../support/compose.js';
 
-interface Service {
-  image?: string;
-  build?: string;
-  command?: string[];
-  environment?: Record<string, string | number>;
-  restart?: string;
-  depends_on?: string[] | Record<string, { condition: string }>;
-  volumes?: string[];
-}
-
-const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as {
-  services: Record<string, Service>;
-};
-const services = compose.services;
+const services = readCompose('docker-compose.yml').services;
 const dropflow = Object.entries(services).filter(([, s]) => s.build === '.');
 const program = createProgram();
-
-/** What `docker compose` does with `${VAR:?message}` and `${VAR:-default}`, given values. */
-function interpolate(value: string | number, given: Record<string, string>): string {
-  return String(value).replace(
-    /\$\{(\w+)(?::[?-]([^}]*))?\}/g,
-    (_m, name: string, fallback?: string) => {
-      return given[name] ?? fallback ?? '';
-    },
-  );
-}
 
 describe('docker-compose.yml', () => {
   it('pins every image it pulls', () => {
@@ -174,4 +152,138 @@ describe('docker-compose.yml', () => {
     };
     expect(pkg.dependencies['tsx']).toBeDefined();
   });
+});
+
+/**
+ * The variables of the images in the override files: those the Temporal UI and server images and
+ * the temporal CLI document. A misspelt one would be ignored by the container, silently.
+ */
+const KNOWN_ENV: Record<string, readonly string[]> = {
+  'temporalio/ui': [
+    'TEMPORAL_ADDRESS',
+    'TEMPORAL_AUTH_ENABLED',
+    'TEMPORAL_AUTH_TYPE',
+    'TEMPORAL_AUTH_PROVIDER_URL',
+    'TEMPORAL_AUTH_ISSUER_URL',
+    'TEMPORAL_AUTH_CLIENT_ID',
+    'TEMPORAL_AUTH_CLIENT_SECRET',
+    'TEMPORAL_AUTH_CALLBACK_URL',
+    'TEMPORAL_AUTH_SCOPES',
+    'TEMPORAL_CSRF_COOKIE_INSECURE',
+    'TEMPORAL_TLS_CA',
+    'TEMPORAL_TLS_CERT',
+    'TEMPORAL_TLS_KEY',
+    'TEMPORAL_TLS_SERVER_NAME',
+    'TEMPORAL_TLS_ENABLE_HOST_VERIFICATION',
+  ],
+  'temporalio/server': [
+    'TEMPORAL_TLS_REQUIRE_CLIENT_AUTH',
+    'TEMPORAL_TLS_SERVER_CERT',
+    'TEMPORAL_TLS_SERVER_KEY',
+    'TEMPORAL_TLS_SERVER_CA_CERT',
+    'TEMPORAL_TLS_FRONTEND_CERT',
+    'TEMPORAL_TLS_FRONTEND_KEY',
+    'TEMPORAL_TLS_CLIENT1_CA_CERT',
+    'TEMPORAL_TLS_INTERNODE_SERVER_NAME',
+    'TEMPORAL_TLS_FRONTEND_SERVER_NAME',
+  ],
+  'temporalio/admin-tools': [
+    'TEMPORAL_TLS',
+    'TEMPORAL_TLS_CLIENT_CERT_PATH',
+    'TEMPORAL_TLS_CLIENT_KEY_PATH',
+    'TEMPORAL_TLS_SERVER_CA_CERT_PATH',
+    'TEMPORAL_TLS_SERVER_NAME',
+  ],
+};
+
+describe.each([
+  [
+    'deploy/compose/ui-oidc.yml',
+    {
+      TEMPORAL_AUTH_PROVIDER_URL: 'https://id.example.com',
+      TEMPORAL_AUTH_CLIENT_ID: 'dropflow-ui',
+      TEMPORAL_AUTH_CLIENT_SECRET: 'client-secret',
+      TEMPORAL_AUTH_CALLBACK_URL: 'https://temporal.example.com/auth/sso/callback',
+    },
+  ],
+  ['deploy/compose/temporal-mtls.yml', { TEMPORAL_TLS_DIR: '/etc/dropflow/tls' }],
+])('the override %s', (file, needed) => {
+  const own = readCompose(file).services;
+  const merged = readCompose('docker-compose.yml', file).services;
+  const given = {
+    POSTGRES_PASSWORD: 'secret',
+    SUPPLIER_BASE_URL: 'https://supplier.example.com',
+    SUPPLIER_API_KEY: 'key',
+    GATEWAY_TOKEN: 'a-token-of-sixteen-chars',
+    DROPFLOW_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+    ...needed,
+  };
+
+  it('overrides only services docker-compose.yml defines, with variables their images know', () => {
+    for (const [name, s] of Object.entries(own)) {
+      const base = services[name];
+      expect(base, name).toBeDefined();
+      const known =
+        base?.build === '.' ? Object.keys(Env.shape) : KNOWN_ENV[base?.image?.split(':')[0] ?? ''];
+      for (const variable of Object.keys(s.environment ?? {})) {
+        expect(known, `${name}: ${variable}`).toContain(variable);
+      }
+    }
+  });
+
+  it('asks the operator for every value it needs, and has no default secret', () => {
+    const referenced = new Set(
+      Object.values(own).flatMap((s) => [
+        ...Object.values(s.environment ?? {}).flatMap(variablesIn),
+        ...(s.volumes ?? []).flatMap(variablesIn),
+      ]),
+    );
+    expect([...referenced].filter((v) => !(v in needed))).toEqual(
+      file.endsWith('ui-oidc.yml') ? ['TEMPORAL_AUTH_ISSUER_URL', 'TEMPORAL_AUTH_SCOPES'] : [],
+    );
+    for (const s of Object.values(own)) {
+      for (const [variable, value] of Object.entries(s.environment ?? {})) {
+        if (/SECRET|PASSWORD|TOKEN/.test(variable)) {
+          expect(String(value), variable).toMatch(/^\$\{\w+:\?/);
+        }
+      }
+    }
+  });
+
+  it('leaves dropflow an environment its configuration accepts', () => {
+    for (const [name, s] of Object.entries(merged).filter(([, s]) => s.build === '.')) {
+      const env = Object.fromEntries(
+        Object.entries(s.environment ?? {}).map(([k, v]) => [k, interpolate(v, given)]),
+      );
+      expect(() => loadConfig(env), name).not.toThrow();
+    }
+  });
+
+  it('publishes nothing more than docker-compose.yml', () => {
+    for (const [name, s] of Object.entries(own)) expect(s.ports, name).toBeUndefined();
+  });
+
+  if (file.endsWith('temporal-mtls.yml')) {
+    it("gives every client of Temporal a certificate and the server's name", () => {
+      const tlsMount = '${TEMPORAL_TLS_DIR';
+      for (const [name, s] of Object.entries(merged)) {
+        const client = Object.values(s.environment ?? {}).some((v) =>
+          /temporal:7233/.test(String(v)),
+        );
+        if (!client && name !== 'temporal') continue;
+        expect(
+          (s.volumes ?? []).some((v) => v.startsWith(tlsMount)),
+          `${name} mounts the certificates`,
+        ).toBe(true);
+        const env = s.environment ?? {};
+        const names = Object.values(env).map(String);
+        expect(
+          names.some((v) => v.endsWith('client.pem') || v.endsWith('server.pem')),
+          name,
+        ).toBe(true);
+        if (name !== 'temporal') expect(names, name).toContain('temporal');
+      }
+      expect(merged['temporal']?.environment?.['TEMPORAL_TLS_REQUIRE_CLIENT_AUTH']).toBe('true');
+    });
+  }
 });

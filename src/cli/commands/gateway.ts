@@ -15,9 +15,16 @@ import { portOption, untilSignal } from '../options.js';
 import { installRuntimeLogger, shutdownRuntime } from '../../temporal/runtimeLogger.js';
 import { SessionTokenSource } from '../../session/sessionTokens.js';
 import { startTracing } from '../../temporal/tracing.js';
-import { connectTemporal, temporalOptions, type TemporalFlags } from '../temporal.js';
+import {
+  connectTemporal,
+  insecureOption,
+  requirePayloadCodec,
+  temporalOptions,
+  type TemporalFlags,
+} from '../temporal.js';
 
 interface GatewayFlags extends TemporalFlags {
+  insecure: boolean;
   port?: number;
   host?: string;
   metricsPort?: number;
@@ -25,8 +32,7 @@ interface GatewayFlags extends TemporalFlags {
 
 export function register(program: Command): void {
   temporalOptions(
-    program
-      .command('gateway')
+    insecureOption(program.command('gateway'))
       .description('run the HTTP gateway: supplier webhooks in, order intake for upstream systems')
       .option('--port <n>', 'port (env GATEWAY_PORT, default 8080)', portOption)
       .option('--host <address>', 'address to listen on (env GATEWAY_HOST, default 0.0.0.0)')
@@ -38,6 +44,8 @@ export function register(program: Command): void {
     { queues: true },
   ).action(async (flags: GatewayFlags) => {
     const config = loadConfig();
+    // First: nothing starts that would store payloads in clear unless told to.
+    await requirePayloadCodec(config, 'gateway', flags.insecure);
     const log = createLogger('gateway');
     // Before the Temporal client is made: it takes its interceptors from it.
     const tracing = startTracing({ service: 'dropflow-gateway' });

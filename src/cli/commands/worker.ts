@@ -31,8 +31,9 @@ import { defaultBuildId, versionName } from '../../temporal/deployment.js';
 import { createWorkers, VERSIONED_WORKFLOWS_PATH, WORKFLOWS_PATH } from '../../worker.js';
 import { nonNegativeInt, portOption, untilSignal } from '../options.js';
 import {
-  cliPayloadCodec,
   connectTemporal,
+  insecureOption,
+  requirePayloadCodec,
   nativeConnectionOptions,
   temporalOptions,
   temporalTarget,
@@ -42,14 +43,14 @@ import { webhookRepairOptions } from '../webhookRepair.js';
 
 interface WorkerFlags extends TemporalFlags {
   trackingSweeper: boolean;
+  insecure: boolean;
   metricsPort?: number;
   replayCheck?: number;
 }
 
 export function register(program: Command): void {
   temporalOptions(
-    program
-      .command('worker')
+    insecureOption(program.command('worker'))
       .description(
         'run the order workers of one supplier account (SUPPLIER_BASE_URL, or the local sandbox)',
       )
@@ -70,6 +71,8 @@ export function register(program: Command): void {
     { queues: true },
   ).action(async (flags: WorkerFlags) => {
     const config = loadConfig();
+    // First: nothing starts that would store payloads in clear unless told to.
+    const codec = await requirePayloadCodec(config, 'worker', flags.insecure);
     const storeEvents = storeEventsOptions(config);
     const log = createLogger('worker');
     const metricsPort = flags.metricsPort ?? config.METRICS_PORT;
@@ -84,11 +87,8 @@ export function register(program: Command): void {
       metricsPort === 0 ? {} : { metricsAddress: `0.0.0.0:${metricsPort}` },
     );
     const target = temporalTarget(flags, config);
-    const codec = await cliPayloadCodec(config);
-    log.info(
-      { encryptionKeyId: codec?.keyId },
-      codec === undefined ? 'payloads stored in clear' : 'payloads encrypted',
-    );
+    if (codec === undefined) log.warn('payloads stored in clear (--insecure)');
+    else log.info({ encryptionKeyId: codec.keyId }, 'payloads encrypted');
     const account = supplierTarget(config);
     log.info(
       { host: storeEvents.url === undefined ? undefined : new URL(storeEvents.url).host },
