@@ -180,6 +180,15 @@ export default defineConfig(
     },
   },
 
+  // The dev tools use the product as its users do: through the package's public exports
+  // (`dropflow/client`, `dropflow/supplier`, … in package.json), never by a relative path into
+  // src/ (docs/architecture.md §2.4). Their workspace depends on `dropflow` by name for that.
+  {
+    name: 'dropflow/tools-use-exports',
+    files: ['tools/**/*.ts'],
+    rules: { 'import-x/no-relative-packages': 'error' },
+  },
+
   // Workflow code: deterministic, sandboxed (docs/architecture.md §2.1, §19).
   {
     files: [

@@ -17,6 +17,13 @@ const configUrl = pathToFileURL(join(repo, 'eslint.config.js')).href;
 const { default: config } = (await import(configUrl)) as { default: Linter.Config[] };
 const importRules = config.find((c) => c.plugins?.layers !== undefined);
 if (importRules === undefined) throw new Error('eslint.config.js has no import rules');
+const toolsRules: Linter.Config =
+  config.find((c) => c.name === 'dropflow/tools-use-exports') ??
+  missing('eslint.config.js has no rule for the dev tools');
+
+function missing(what: string): never {
+  throw new Error(what);
+}
 
 function linter(cwd: string, rules: Linter.RulesRecord = {}): ESLint {
   return new ESLint({
@@ -25,6 +32,7 @@ function linter(cwd: string, rules: Linter.RulesRecord = {}): ESLint {
     overrideConfig: [
       { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser } },
       { ...importRules, files: ['**/*.ts'], ...(Object.keys(rules).length > 0 && { rules }) },
+      ...(Object.keys(rules).length > 0 ? [] : [toolsRules]),
     ],
   });
 }
@@ -78,6 +86,26 @@ describe('the layers', () => {
     expect(await problems(eslint, staticImport, join(repo, 'src/cli/commands/sandbox.ts'))).toEqual(
       [expect.stringMatching(/^import-x\/no-restricted-paths: .*never imports the dev tools/)],
     );
+  });
+});
+
+describe('the dev tools', () => {
+  const eslint = linter(repo);
+  const probe = join(repo, 'tools/src/bench/probe.ts');
+
+  it('use the product through its public exports', async () => {
+    const exported = "import { OrderClient } from 'dropflow/client';\nimport 'dropflow/supplier';";
+    expect(await problems(eslint, exported, probe)).toEqual([]);
+  });
+
+  it('never reach into src/ by a relative path', async () => {
+    expect(await problems(eslint, "import '../../../src/supplier/errors.js';", probe)).toEqual([
+      expect.stringMatching(/^import-x\/no-relative-packages: /),
+    ]);
+    const deeper = join(repo, 'tools/src/sandbox/routes/probe.ts');
+    expect(await problems(eslint, "import '../../../../src/log.js';", deeper)).toEqual([
+      expect.stringMatching(/^import-x\/no-relative-packages: /),
+    ]);
   });
 });
 

@@ -7,9 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import type { TestProject } from 'vitest/node';
-import { startSandbox } from '../../tools/src/sandbox/server.js';
+import { toolsLinkProblem } from '../../src/cli/devtools.js';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // The sandbox imports the product by name (`dropflow/supplier`): say so when that cannot work.
+  const problem = toolsLinkProblem();
+  if (problem !== undefined)
+    throw new Error(`The test setup cannot start the sandbox: ${problem}.`);
+  const { startSandbox } = await import('../../tools/src/sandbox/server.js');
   const dataDir = await mkdtemp(join(tmpdir(), 'dropflow-sandbox-'));
   const sandbox = await startSandbox({
     log: pino({ level: 'warn' }, pino.destination(2)),

@@ -7,7 +7,7 @@
 import type { Client } from '@temporalio/client';
 import proto from '@temporalio/proto';
 
-import { SupplierAccount } from '../../../src/temporal/searchAttributes.js';
+import { SupplierAccount } from 'dropflow/temporal';
 import { countActions, totalActions } from './actions.js';
 
 type HistoryEvent = proto.temporal.api.history.v1.IHistoryEvent;

@@ -9,9 +9,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { RATE_TIERS, type RateTier } from '../../../src/accounts/contract.js';
-import { Env } from '../../../src/config.js';
-import type { Logger } from '../../../src/log.js';
+import { RATE_TIERS, type RateTier } from 'dropflow/contracts/accounts';
+import { Env } from 'dropflow/config';
+import type { Logger } from 'dropflow/log';
 import type { SandboxStats } from '../sandbox/state.js';
 import { countAccountActions } from './accountActions.js';
 import { startAccountsFleet, type AccountsFleet } from './accountsFleet.js';

@@ -8,10 +8,10 @@
  */
 import { join } from 'node:path';
 
-import { staticAccountDirectory } from '../../../src/accounts/staticDirectory.js';
-import { OrderClient } from '../../../src/client/orderClient.js';
-import type { Logger } from '../../../src/log.js';
-import { taskQueues } from '../../../src/temporal/taskQueues.js';
+import { staticAccountDirectory } from 'dropflow/accounts';
+import { OrderClient } from 'dropflow/client';
+import type { Logger } from 'dropflow/log';
+import { taskQueues } from 'dropflow/temporal';
 import type { DropflowProcess } from '../localStack/dropflowProcess.js';
 import { SandboxControls } from '../localStack/sandboxControls.js';
 import {

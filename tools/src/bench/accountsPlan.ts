@@ -3,7 +3,7 @@
  * `smallAccounts` get a few orders each during it (`small`), the rest only exist (`idle`: the fleet
  * serves them all the same). Tiers go round 1, 2, 4, 6 requests/s after the big account's own.
  */
-import { RATE_TIERS, type RateTier } from '../../../src/accounts/contract.js';
+import { RATE_TIERS, type RateTier } from 'dropflow/contracts/accounts';
 
 export const AccountRole = { big: 'big', small: 'small', idle: 'idle' } as const;
 export type AccountRole = (typeof AccountRole)[keyof typeof AccountRole];

@@ -3,9 +3,9 @@
  * written as `dropflow account add` writes them (src/accounts/registryEdits.ts): under the file's
  * lock, secrets sealed when the workers' environment has DROPFLOW_ENCRYPTION_KEY.
  */
-import { addAccount } from '../../../src/accounts/registryEdits.js';
-import type { RateTier } from '../../../src/accounts/contract.js';
-import { loadConfig } from '../../../src/config.js';
+import { addAccount } from 'dropflow/accounts';
+import type { RateTier } from 'dropflow/contracts/accounts';
+import { loadConfig } from 'dropflow/config';
 
 export interface RegistryEntry {
   id: string;

@@ -6,7 +6,7 @@
  * orders alone; the measured round submits the backlog first and the small accounts' orders once
  * the backlog drains.
  */
-import { Stage, statusQuery, type OrderStatus } from '../../../src/order/contract.js';
+import { Stage, statusQuery, type OrderStatus } from 'dropflow/client';
 import type { SandboxStats } from '../sandbox/state.js';
 import { delay } from '../localStack/wait.js';
 import type { AccountsFleet, FleetAccount } from './accountsFleet.js';

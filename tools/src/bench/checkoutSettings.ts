@@ -2,7 +2,7 @@
  * The worker's checkout batching as the bench sets it: the switch of each phase, and the tuning
  * variables only when given as flags (otherwise the worker's own defaults apply).
  */
-import { Env } from '../../../src/config.js';
+import { Env } from 'dropflow/config';
 
 export const Batching = { off: 'off', on: 'on' } as const;
 export type Batching = (typeof Batching)[keyof typeof Batching];

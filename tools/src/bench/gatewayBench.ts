@@ -9,17 +9,15 @@
  */
 import { randomBytes } from 'node:crypto';
 
-import { ORDER_WORKFLOW, orderWorkflowId } from '../../../src/order/contract.js';
-import { startGateway } from '../../../src/gateway/server.js';
-import { WEBHOOK_PATH } from '../../../src/gateway/webhookRoute.js';
-import type { Logger } from '../../../src/log.js';
-import { signWebhook } from '../../../src/supplier/webhookSignature.js';
-import { startDevServer } from '../../../src/temporal/devServer.js';
-import { taskQueues } from '../../../src/temporal/taskQueues.js';
+import { ORDER_WORKFLOW, orderWorkflowId } from 'dropflow/client';
+import { startGateway, WEBHOOK_PATH } from 'dropflow/gateway';
+import type { Logger } from 'dropflow/log';
+import { signWebhook } from 'dropflow/supplier';
+import { startDevServer, taskQueues } from 'dropflow/temporal';
 import { startBareServer } from './bareServer.js';
 import { runLoad, type LoadRequest } from './load.js';
 import type { LoadStats } from './stats.js';
-import { DEFAULT_CHECKOUT_SETTINGS } from '../../../src/checkout/contract.js';
+import { DEFAULT_CHECKOUT_SETTINGS } from 'dropflow/contracts/checkout';
 
 export interface GatewayBenchOptions {
   concurrency: number;

@@ -6,9 +6,9 @@
  */
 import { setMaxListeners } from 'node:events';
 
-import { Stage, orderWorkflowId, type OrderStatus } from '../../../src/order/contract.js';
+import { Stage, orderWorkflowId, type OrderStatus } from 'dropflow/client';
 import type { SandboxStats } from '../sandbox/state.js';
-import { FulfillmentStage } from '../../../src/temporal/searchAttributes.js';
+import { FulfillmentStage } from 'dropflow/temporal';
 import { countPhaseActions, type PhaseActions } from './phaseActions.js';
 import { benchOrders, type BenchOrder } from './benchOrders.js';
 import { boundOrdersPerHour } from './bounds.js';

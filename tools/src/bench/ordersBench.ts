@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import type { Logger } from '../../../src/log.js';
+import type { Logger } from 'dropflow/log';
 import { CALLS_PER_UNBATCHED_ORDER } from './bounds.js';
 import { Batching, type CheckoutTuning } from './checkoutSettings.js';
 import { runPhase, type PhaseResult } from './orderPhase.js';

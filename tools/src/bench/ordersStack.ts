@@ -9,10 +9,10 @@ import { join } from 'node:path';
 
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 
-import { OrderClient } from '../../../src/client/orderClient.js';
-import type { Logger } from '../../../src/log.js';
-import { taskQueues } from '../../../src/temporal/taskQueues.js';
-import { trackingSweeperId } from '../../../src/tracking/contract.js';
+import { OrderClient } from 'dropflow/client';
+import type { Logger } from 'dropflow/log';
+import { taskQueues } from 'dropflow/temporal';
+import { trackingSweeperId } from 'dropflow/contracts/tracking';
 import type { DropflowProcess } from '../localStack/dropflowProcess.js';
 import { SandboxControls } from '../localStack/sandboxControls.js';
 import {

@@ -5,10 +5,10 @@
 import type { Client } from '@temporalio/client';
 
 import { waitFor } from '../localStack/wait.js';
-import { callbackUrlFor, enableWebhooks } from '../../../src/gateway/registration.js';
-import { SupplierClient } from '../../../src/supplier/client.js';
-import { SessionTokenSource } from '../../../src/session/sessionTokens.js';
-import type { TaskQueues } from '../../../src/temporal/taskQueues.js';
+import { callbackUrlFor, enableWebhooks } from 'dropflow/gateway';
+import { SupplierClient } from 'dropflow/supplier';
+import { SessionTokenSource } from 'dropflow/session';
+import type { TaskQueues } from 'dropflow/temporal';
 
 /** The session's first token may wait for the worker's start and the supplier's token pace. */
 const REGISTRATION_TIMEOUT_MS = 90_000;

@@ -4,9 +4,13 @@
  */
 import proto from '@temporalio/proto';
 
-import { isStage } from '../../../src/client/orderClient.js';
-import { Stage, WAITING_STAGES, type OrderStatus } from '../../../src/order/contract.js';
-import type { DisputeStatus } from '../../../src/dispute/contract.js';
+import {
+  isStage,
+  Stage,
+  WAITING_STAGES,
+  type OrderStatus,
+  type DisputeStatus,
+} from 'dropflow/client';
 import { isPaid } from '../sandbox/orderBook.js';
 import type { SandboxDispute, SandboxOrder, SandboxStats } from '../sandbox/state.js';
 import { toCreatedMs, toCreatedSummary, type ToCreated } from '../localStack/toCreated.js';

@@ -1,12 +1,10 @@
 /** Gathering what the workflows and the sandbox say at the end of a run (measure.ts judges it). */
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 
-import { disputeStatus } from '../../../src/client/disputeClient.js';
-import { orderWorkflowId } from '../../../src/order/contract.js';
-import type { OrderClient } from '../../../src/client/orderClient.js';
+import { disputeStatus, orderWorkflowId, type OrderClient } from 'dropflow/client';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { emptyStats } from '../sandbox/state.js';
-import { FulfillmentStage, SvcOrderId } from '../../../src/temporal/searchAttributes.js';
+import { FulfillmentStage, SvcOrderId } from 'dropflow/temporal';
 import {
   taskFailuresIn,
   type ObservedDispute,

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import proto from '@temporalio/proto';
 
-import { reauthUpdate, type ReauthAnswer } from '../../../src/session/contract.js';
+import { reauthUpdate, type ReauthAnswer } from 'dropflow/contracts/session';
 
 const { EventType } = proto.temporal.api.enums.v1;
 

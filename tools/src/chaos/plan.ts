@@ -3,17 +3,18 @@
  * seed. Sandbox faults are armed for the chaos account and hit its next matching calls; the
  * disruptions are done to the processes (or the account's tokens) at their time.
  */
-import { getAccessToken, refreshAccessToken } from '../../../src/supplier/api/auth.js';
-import { createDispute } from '../../../src/supplier/api/disputes.js';
 import {
   addCart,
   addCartConfirm,
+  createDispute,
   createOrderV3,
+  getAccessToken,
   getOrderDetailBatch,
+  payBalanceV2,
+  refreshAccessToken,
   saveGenerateParentOrder,
-} from '../../../src/supplier/api/orders.js';
-import { payBalanceV2 } from '../../../src/supplier/api/payment.js';
-import { uploadWaybillInfo } from '../../../src/supplier/api/waybill.js';
+  uploadWaybillInfo,
+} from 'dropflow/supplier';
 import type { Random } from './random.js';
 import { QUOTA_FAULT, type FaultRequest } from '../localStack/sandboxControls.js';
 

@@ -9,17 +9,19 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { disputeStatus, openDispute } from '../../../src/client/disputeClient.js';
-import { Stage, type OrderStatus } from '../../../src/order/contract.js';
 import {
+  disputeStatus,
+  openDispute,
+  Stage,
+  type OrderStatus,
   OrderConflictError,
   OrderInvalidError,
   type OrderClient,
-} from '../../../src/client/orderClient.js';
-import { supplierSessionId } from '../../../src/session/contract.js';
-import { createLogger } from '../../../src/log.js';
-import { queuePrefix } from '../../../src/temporal/taskQueues.js';
-import { checkoutWorkflowId } from '../../../src/checkout/contract.js';
+} from 'dropflow/client';
+import { supplierSessionId } from 'dropflow/contracts/session';
+import { createLogger } from 'dropflow/log';
+import { queuePrefix } from 'dropflow/temporal';
+import { checkoutWorkflowId } from 'dropflow/contracts/checkout';
 import { disputeSettled, judge, orderSettled } from './measure.js';
 import { observe } from './observe.js';
 import { checkoutBudgetsUnder, LOWERED_LIMITS } from './limits.js';

@@ -6,11 +6,11 @@
  */
 import { join } from 'node:path';
 
-import { OrderClient } from '../../../src/client/orderClient.js';
-import { callbackUrlFor, enableWebhooks } from '../../../src/gateway/registration.js';
-import type { Logger } from '../../../src/log.js';
-import { SupplierClient } from '../../../src/supplier/client.js';
-import { taskQueues } from '../../../src/temporal/taskQueues.js';
+import { OrderClient } from 'dropflow/client';
+import { callbackUrlFor, enableWebhooks } from 'dropflow/gateway';
+import type { Logger } from 'dropflow/log';
+import { SupplierClient } from 'dropflow/supplier';
+import { taskQueues } from 'dropflow/temporal';
 import type { StartedSandbox } from '../sandbox/server.js';
 import type { DropflowProcess } from '../localStack/dropflowProcess.js';
 import { SandboxControls } from '../localStack/sandboxControls.js';

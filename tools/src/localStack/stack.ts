@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { pino } from 'pino';
 
-import type { Logger } from '../../../src/log.js';
-import { dataConverterFor, EncryptionCodec } from '../../../src/temporal/encryption.js';
+import type { Logger } from 'dropflow/log';
+import { dataConverterFor, EncryptionCodec } from 'dropflow/temporal';
 import { startSandbox, type StartedSandbox, type StartSandboxOptions } from '../sandbox/server.js';
 import { DropflowProcess } from './dropflowProcess.js';
 import { freePort } from './ports.js';

@@ -11,9 +11,8 @@ import { join } from 'node:path';
 
 import { Connection } from '@temporalio/client';
 
-import type { Logger } from '../../../src/log.js';
-import { findTemporalCli } from '../../../src/temporal/cli.js';
-import { devServerArgs } from '../../../src/temporal/devServer.js';
+import type { Logger } from 'dropflow/log';
+import { findTemporalCli, devServerArgs } from 'dropflow/temporal';
 import { freePort } from './ports.js';
 import { waitFor } from './wait.js';
 

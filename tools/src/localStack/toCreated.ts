@@ -3,7 +3,7 @@
  * timeline): the figure that shows orders queueing for the account's budget or a token. Used by
  * `dropflow bench orders` and the chaos report.
  */
-import { Stage, type OrderStatus } from '../../../src/order/contract.js';
+import { Stage, type OrderStatus } from 'dropflow/client';
 
 /** The value at quantile `q` (0…1) of ascending `sorted`, nearest-rank. */
 export function quantile(sorted: readonly number[], q: number): number {

@@ -3,8 +3,7 @@
  * payment id, and the charge to the balance. The routes of orders and payment, and
  * createOrderV2's balance payment (payType 2), all go through these.
  */
-import { OrderStatus, UnshippedSubStatus } from '../../../src/supplier/api/constants.js';
-import { SupplierCode } from '../../../src/supplier/errors.js';
+import { OrderStatus, SupplierCode, UnshippedSubStatus } from 'dropflow/supplier';
 import {
   evaluateOrder,
   findOwnOrder,

@@ -4,7 +4,7 @@
  * waiting orders: an order whose lines are now all connected becomes a normal order priced from the
  * catalogue, and the order topic hears ORDER_CONNNECTED (sic; docs/supplier-api.md §12.5).
  */
-import { WebhookChange, WebhookTopic, WebhookType } from '../../../src/supplier/api/webhooks.js';
+import { WebhookChange, WebhookTopic, WebhookType } from 'dropflow/supplier';
 import { refreshOrder } from './orderBook.js';
 import { orderWebhookParams } from './orderView.js';
 import type { Sandbox } from './sandbox.js';

@@ -9,8 +9,8 @@ import {
   ExpectType,
   FinallyDeal,
   RefundType,
-} from '../../../src/supplier/api/disputes.js';
-import { SupplierCode } from '../../../src/supplier/errors.js';
+  SupplierCode,
+} from 'dropflow/supplier';
 import { findOwnOrder, PAID_STATUSES, round2 } from './orderBook.js';
 import { paramError, SandboxError } from './routing.js';
 import type { Sandbox } from './sandbox.js';

@@ -4,7 +4,7 @@
  */
 import type { Logger } from 'pino';
 
-import type { WebhookTopic } from '../../../src/supplier/api/webhooks.js';
+import type { WebhookTopic } from 'dropflow/supplier';
 import type { SandboxState, SandboxStats, WebhookMessage } from './state.js';
 
 export interface SandboxOptions {

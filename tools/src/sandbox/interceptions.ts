@@ -4,7 +4,7 @@
  * intercepted order is created, but addCart, addCartConfirm and confirmOrder refuse to move it
  * until the cause is fixed (/__sandbox/orders/<id>/edit, updateLogistics).
  */
-import { OrderStatus } from '../../../src/supplier/api/constants.js';
+import { OrderStatus } from 'dropflow/supplier';
 import { destination, findVariant, linesFor, findLine } from './seed.js';
 import type { InterceptReason, SandboxOrder } from './state.js';
 

@@ -9,8 +9,10 @@ import {
   OrderStatus,
   ShopLogisticsType,
   UnshippedSubStatus,
-} from '../../../src/supplier/api/constants.js';
-import { WebhookChange, WebhookTopic, WebhookType } from '../../../src/supplier/api/webhooks.js';
+  WebhookChange,
+  WebhookTopic,
+  WebhookType,
+} from 'dropflow/supplier';
 import { setStatus } from './orderBook.js';
 import { logisticsWebhookParams } from './orderView.js';
 import type { SandboxHost } from './host.js';

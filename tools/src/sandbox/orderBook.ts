@@ -7,8 +7,10 @@ import {
   OrderStatus,
   ShopLogisticsType,
   type UnshippedSubStatus,
-} from '../../../src/supplier/api/constants.js';
-import { WebhookChange, WebhookTopic, WebhookType } from '../../../src/supplier/api/webhooks.js';
+  WebhookChange,
+  WebhookTopic,
+  WebhookType,
+} from 'dropflow/supplier';
 import { availableUnits, evaluateInterceptions } from './interceptions.js';
 import { orderWebhookParams, orderWeight } from './orderView.js';
 import type { SandboxHost } from './host.js';

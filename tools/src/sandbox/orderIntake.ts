@@ -3,10 +3,14 @@
  * connection look-up (store flow), storage choice, pricing and interceptions.
  */
 import type { z } from 'zod';
-import { OrderFlow, OrderStatus, ShopLogisticsType } from '../../../src/supplier/api/constants.js';
-import type { CreateOrderV3Request } from '../../../src/supplier/api/orders.js';
-import { ShopProductStatus } from '../../../src/supplier/api/shops.js';
-import { SupplierCode } from '../../../src/supplier/errors.js';
+import {
+  OrderFlow,
+  OrderStatus,
+  ShopLogisticsType,
+  type CreateOrderV3Request,
+  ShopProductStatus,
+  SupplierCode,
+} from 'dropflow/supplier';
 import { connectionFor } from './connectOrders.js';
 import { availableUnits } from './interceptions.js';
 import { evaluateOrder, ordersOf, priceOrder, surchargeFor } from './orderBook.js';

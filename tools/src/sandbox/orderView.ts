@@ -3,8 +3,7 @@
  * (docs/supplier-api.md §6.4), the create-order result (§7.1), and the params of the order and
  * logistics webhook messages (§12.5, §12.6).
  */
-import { TrackingStatus } from '../../../src/supplier/api/logistics.js';
-import { OrderStatus, UnshippedSubStatus } from '../../../src/supplier/api/constants.js';
+import { OrderStatus, TrackingStatus, UnshippedSubStatus } from 'dropflow/supplier';
 import { DEFAULT_SHOP_ID, DEFAULT_SHOP_NAME } from './shops.js';
 import { findLine, findStorage, findVariant } from './seed.js';
 import type { SandboxOrder } from './state.js';

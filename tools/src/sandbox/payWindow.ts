@@ -4,7 +4,7 @@
  * After it, paying is refused (1603101 "payment expired", nothing charged) and the next
  * saveGenerateParentOrder of a shipment that is still unpaid gives a new payId and window.
  */
-import { SupplierCode } from '../../../src/supplier/errors.js';
+import { SupplierCode } from 'dropflow/supplier';
 import { utcDate } from './orderView.js';
 import { SandboxError } from './routing.js';
 import type { Sandbox } from './sandbox.js';

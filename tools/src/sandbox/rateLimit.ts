@@ -6,7 +6,7 @@
  * With the account's "one budget" setting, every call but the token calls also counts against the
  * general (standard) limit: a batch query must fit both its own class's limit and the account's.
  */
-import type { RateClass } from '../../../src/supplier/endpoint.js';
+import type { RateClass } from 'dropflow/supplier';
 
 const WINDOW_MS = 1_000;
 const JITTER_TOLERANCE_MS = 50;

@@ -7,10 +7,15 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { API_PREFIX, type Endpoint, type RateClass } from '../../../src/supplier/endpoint.js';
-import { formatIssues, SupplierCode } from '../../../src/supplier/errors.js';
-import type { FilePart } from '../../../src/supplier/http.js';
-import { toFieldIssues } from '../../../src/supplier/issues.js';
+import {
+  API_PREFIX,
+  type Endpoint,
+  type RateClass,
+  formatIssues,
+  SupplierCode,
+  type FilePart,
+  toFieldIssues,
+} from 'dropflow/supplier';
 import type { Sandbox } from './sandbox.js';
 import type { SandboxAccount } from './state.js';
 

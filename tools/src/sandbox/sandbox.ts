@@ -3,7 +3,7 @@
  * persistence. Routes (routes/*.ts) hold the supplier's behaviour, one file per API area.
  */
 import { randomBytes } from 'node:crypto';
-import type { WebhookTopic } from '../../../src/supplier/api/webhooks.js';
+import type { WebhookTopic } from 'dropflow/supplier';
 import { Faults } from './faults.js';
 import type { SandboxHost, SandboxOptions } from './host.js';
 import { Lifecycle } from './lifecycle.js';

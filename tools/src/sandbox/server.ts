@@ -1,7 +1,6 @@
 /** The sandbox HTTP server: the supplier's API, the /__sandbox/ controls, and the background work. */
 import Fastify, { type FastifyInstance } from 'fastify';
-import { API_PREFIX } from '../../../src/supplier/endpoint.js';
-import { SupplierCode } from '../../../src/supplier/errors.js';
+import { API_PREFIX, SupplierCode } from 'dropflow/supplier';
 import { registerAuthRoutes } from './routes/auth.js';
 import { registerCatalogueRoutes } from './routes/catalogue.js';
 import { registerCatalogueEventControlRoutes } from './routes/catalogueEventControls.js';

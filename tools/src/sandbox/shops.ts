@@ -2,7 +2,7 @@
  * The shops of a sandbox account: every account has exactly one API-type shop, enabled. Store
  * products (state.storeProducts) and connections (state.connections) belong to it.
  */
-import { ShopStatus } from '../../../src/supplier/api/shops.js';
+import { ShopStatus } from 'dropflow/supplier';
 import type { SandboxAccount, StoreProduct } from './state.js';
 
 export const DEFAULT_SHOP_ID = 'SHOP-API-1';

@@ -7,15 +7,13 @@ import type {
   OrderStatus,
   ShopLogisticsType,
   UnshippedSubStatus,
-} from '../../../src/supplier/api/constants.js';
-import type {
   DisputeStatus,
   ExpectType,
   FinallyDeal,
   RefundType,
-} from '../../../src/supplier/api/disputes.js';
-import type { ShopProductStatus } from '../../../src/supplier/api/shops.js';
-import type { WebhookTopic } from '../../../src/supplier/api/webhooks.js';
+  ShopProductStatus,
+  WebhookTopic,
+} from 'dropflow/supplier';
 
 export interface InterceptReason {
   code: number;

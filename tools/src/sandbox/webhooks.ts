@@ -6,8 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'undici';
-import type { WebhookTopic } from '../../../src/supplier/api/webhooks.js';
-import { signWebhook } from '../../../src/supplier/webhookSignature.js';
+import { type WebhookTopic, signWebhook } from 'dropflow/supplier';
 import type { SandboxHost } from './host.js';
 import type {
   SandboxAccount,

@@ -4,8 +4,7 @@
  * `tokenIntervalSeconds`, refreshAccessToken `refreshesPerMinute` per account.
  */
 import { randomBytes } from 'node:crypto';
-import { getAccessToken, logout, refreshAccessToken } from '../../../../src/supplier/api/auth.js';
-import { SupplierCode } from '../../../../src/supplier/errors.js';
+import { getAccessToken, logout, refreshAccessToken, SupplierCode } from 'dropflow/supplier';
 import { SandboxError, type SandboxRouter } from '../routing.js';
 import type { Sandbox } from '../sandbox.js';
 import type { IssuedTokens, SandboxAccount } from '../state.js';

@@ -10,8 +10,8 @@ import {
   listV2,
   queryMyProducts,
   queryProduct,
-} from '../../../../src/supplier/api/catalogue.js';
-import { SupplierCode } from '../../../../src/supplier/errors.js';
+  SupplierCode,
+} from 'dropflow/supplier';
 import {
   countryCodes,
   dateTime,

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { WebhookChange, WebhookTopic, WebhookType } from '../../../../src/supplier/api/webhooks.js';
+import { WebhookChange, WebhookTopic, WebhookType } from 'dropflow/supplier';
 import { stockByStorage } from '../catalogue.js';
 import type { Sandbox } from '../sandbox.js';
 import { findProduct, type SeedProduct } from '../seed.js';

@@ -3,8 +3,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { MakeupStatus } from '../../../../src/supplier/api/constants.js';
-import { WebhookTopic } from '../../../../src/supplier/api/webhooks.js';
+import { MakeupStatus, WebhookTopic } from 'dropflow/supplier';
 import { FaultRule } from '../faults.js';
 import { isPaid } from '../orderBook.js';
 import { utcDate } from '../orderView.js';

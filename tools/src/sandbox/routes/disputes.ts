@@ -16,7 +16,7 @@ import {
   getDisputeDetail,
   getDisputeList,
   RefundType,
-} from '../../../../src/supplier/api/disputes.js';
+} from 'dropflow/supplier';
 import {
   catalogueView,
   checkRequestedLines,

@@ -6,9 +6,9 @@ import {
   getInventoryByPid,
   queryInventoryBySku,
   queryInventoryByVid,
+  SupplierCode,
   warehouseDetail,
-} from '../../../../src/supplier/api/inventory.js';
-import { SupplierCode } from '../../../../src/supplier/errors.js';
+} from 'dropflow/supplier';
 import { countryName, productBySku, stockByStorage } from '../catalogue.js';
 import { SandboxError, type SandboxRouter } from '../routing.js';
 import {

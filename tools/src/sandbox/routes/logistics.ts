@@ -3,15 +3,16 @@
  * destination rules, and tracking records of the calling account's orders.
  */
 import type { z } from 'zod';
-import { IossType, OrderStatus } from '../../../../src/supplier/api/constants.js';
 import {
+  IossType,
+  OrderStatus,
   freightCalculate,
   freightCalculateTip,
   getSupplierLogisticsTemplate,
   partnerFreightCalculate,
   trackInfo,
   type FreightTipRequest,
-} from '../../../../src/supplier/api/logistics.js';
+} from 'dropflow/supplier';
 import {
   CNY_PER_USD,
   countryName,

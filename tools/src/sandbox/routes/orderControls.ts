@@ -13,8 +13,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { OrderStatus } from '../../../../src/supplier/api/constants.js';
-import { optText } from '../../../../src/supplier/fields.js';
+import { fields, OrderStatus } from 'dropflow/supplier';
 import { advanceOrder, LIFECYCLE_TARGETS } from '../lifecycle.js';
 import { evaluateOrder, isPaid, priceOrder, surchargeFor } from '../orderBook.js';
 import { findLine } from '../seed.js';
@@ -28,19 +27,19 @@ const Advance = z.object({ to: z.enum(LIFECYCLE_TARGETS) });
 /** The address fields of the create-order body, with its maximum lengths. */
 const Edit = z
   .strictObject({
-    shippingZip: optText(20),
-    shippingPhone: optText(20),
-    taxId: optText(20),
-    shippingCountry: optText(50),
-    shippingProvince: optText(50),
-    shippingCity: optText(50),
-    shippingCounty: optText(50),
-    shippingCustomerName: optText(50),
-    shippingAddress: optText(500),
-    shippingAddress2: optText(500),
-    houseNumber: optText(20),
-    email: optText(50),
-    consigneeID: optText(20),
+    shippingZip: fields.optText(20),
+    shippingPhone: fields.optText(20),
+    taxId: fields.optText(20),
+    shippingCountry: fields.optText(50),
+    shippingProvince: fields.optText(50),
+    shippingCity: fields.optText(50),
+    shippingCounty: fields.optText(50),
+    shippingCustomerName: fields.optText(50),
+    shippingAddress: fields.optText(500),
+    shippingAddress2: fields.optText(500),
+    houseNumber: fields.optText(20),
+    email: fields.optText(50),
+    consigneeID: fields.optText(20),
   })
   .refine((o) => Object.keys(o).length > 0, { error: 'name at least one field to change' });
 

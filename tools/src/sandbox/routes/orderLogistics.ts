@@ -2,13 +2,13 @@
  * Logistics of one order (docs/supplier-api.md §7.6, §7.9): the options serving its route,
  * changing the line before payment, and the sandbox tracking number.
  */
-import { OrderStatus } from '../../../../src/supplier/api/constants.js';
 import {
   getOrderLogisticsInfo,
+  OrderStatus,
+  SupplierCode,
   updateLogistics,
   updateTrackNumber,
-} from '../../../../src/supplier/api/orders.js';
-import { SupplierCode } from '../../../../src/supplier/errors.js';
+} from 'dropflow/supplier';
 import { availableUnits, InterceptCode } from '../interceptions.js';
 import {
   destinationOf,

@@ -4,16 +4,14 @@
  * account's `batchLagMs` they show the orders as they were that long ago (orderLag.ts).
  */
 import {
-  LISTED_ORDER_STATUSES,
-  OrderStatus,
-  OTHER_ORDER_STATUSES,
-} from '../../../../src/supplier/api/constants.js';
-import {
   getOrderDetail,
   getOrderDetailBatch,
   getProofOfDelivery,
+  LISTED_ORDER_STATUSES,
   listOrders,
-} from '../../../../src/supplier/api/orders.js';
+  OrderStatus,
+  OTHER_ORDER_STATUSES,
+} from 'dropflow/supplier';
 import { findOwnOrder, ordersOf } from '../orderBook.js';
 import { orderAsOf, queryMoment } from '../orderLag.js';
 import { orderObject } from '../orderView.js';

@@ -2,8 +2,6 @@
  * Orders (docs/supplier-api.md §7.1 to §7.3, §7.8): create, cart, confirmation, parent order,
  * confirm and delete. Queries: orderQueries.ts; logistics of an order: orderLogistics.ts.
  */
-import { WebhookChange, WebhookTopic, WebhookType } from '../../../../src/supplier/api/webhooks.js';
-import { OrderStatus, PayType } from '../../../../src/supplier/api/constants.js';
 import {
   addCart,
   addCartConfirm,
@@ -11,9 +9,14 @@ import {
   createOrderV2,
   createOrderV3,
   deleteOrder,
+  OrderStatus,
+  PayType,
   saveGenerateParentOrder,
-} from '../../../../src/supplier/api/orders.js';
-import { SupplierCode } from '../../../../src/supplier/errors.js';
+  SupplierCode,
+  WebhookChange,
+  WebhookTopic,
+  WebhookType,
+} from 'dropflow/supplier';
 import {
   addToCart,
   confirmCart,

@@ -3,9 +3,7 @@
  * payBalance one confirmed order; sandbox orders (isSandbox 1) are not charged; nothing is paid
  * twice, nor once its pay window is over (payWindow.ts).
  */
-import { OrderStatus } from '../../../../src/supplier/api/constants.js';
-import { getBalance, payBalance, payBalanceV2 } from '../../../../src/supplier/api/payment.js';
-import { SupplierCode } from '../../../../src/supplier/errors.js';
+import { getBalance, OrderStatus, payBalance, payBalanceV2, SupplierCode } from 'dropflow/supplier';
 import { ownShipment, payOrders, shipmentOrders } from '../checkout.js';
 import { findOwnOrder, isPaid } from '../orderBook.js';
 import { payExpired, payIdExpired, refuseExpired } from '../payWindow.js';

@@ -16,7 +16,7 @@ import {
   saveStoreVariants,
   ShopProductStatus,
   VariantRelevanceStatus,
-} from '../../../../src/supplier/api/shops.js';
+} from 'dropflow/supplier';
 import { connectAwaitingOrders } from '../connectOrders.js';
 import { paramError, type SandboxRouter } from '../routing.js';
 import type { Sandbox } from '../sandbox.js';

@@ -3,14 +3,15 @@
  * update only while UNSHIPPED, a carrier the order's warehouse accepts. The lifecycle moves a
  * paid platform-logistics order to PROCESSING only once its waybill is here.
  */
-import { OrderStatus, ShopLogisticsType } from '../../../../src/supplier/api/constants.js';
 import {
+  type FilePart,
+  OrderStatus,
+  ShopLogisticsType,
+  SupplierCode,
   updateWaybillInfo,
   uploadWaybillInfo,
   type WaybillRequest,
-} from '../../../../src/supplier/api/waybill.js';
-import { SupplierCode } from '../../../../src/supplier/errors.js';
-import type { FilePart } from '../../../../src/supplier/http.js';
+} from 'dropflow/supplier';
 import { findOwnOrder, isPaid } from '../orderBook.js';
 import { paramError, SandboxError, type SandboxRouter } from '../routing.js';
 import type { Sandbox } from '../sandbox.js';

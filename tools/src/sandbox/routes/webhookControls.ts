@@ -13,7 +13,7 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { WEBHOOK_TOPICS } from '../../../../src/supplier/api/webhooks.js';
+import { WEBHOOK_TOPICS } from 'dropflow/supplier';
 import type { Sandbox } from '../sandbox.js';
 import type { SandboxAccount } from '../state.js';
 

@@ -3,16 +3,16 @@
  * subscriptions. Delivery itself is in ../webhooks.ts.
  */
 import {
+  callbackRefusal,
   listProductSubscriptions,
   setWebhooks,
   subscribeProducts,
-  unsubscribeProducts,
+  SupplierCode,
   TopicSettingType,
+  unsubscribeProducts,
   WEBHOOK_TOPICS,
   type WebhookTopicSetting,
-} from '../../../../src/supplier/api/webhooks.js';
-import { callbackRefusal } from '../../../../src/supplier/callbackAddress.js';
-import { SupplierCode } from '../../../../src/supplier/errors.js';
+} from 'dropflow/supplier';
 import { dateTime, imageUrl, page, pageCount } from '../catalogue.js';
 import { SandboxError, type SandboxRouter } from '../routing.js';
 import type { Sandbox } from '../sandbox.js';

@@ -1,0 +1,3 @@
+/** `dropflow/accounts`: the supplier accounts' registry, as `dropflow account …` edits it. */
+export { addAccount, listAccounts, removeAccount, setTier } from './registryEdits.js';
+export { staticAccountDirectory } from './staticDirectory.js';

@@ -1,0 +1,2 @@
+/** `dropflow/session`: supplier access tokens from an account's session workflow, as workers use. */
+export { SessionTokenSource } from './sessionTokens.js';
