@@ -25,7 +25,7 @@ import {
   type ReadyOrder,
 } from './contract.js';
 import type { BatchView, CheckoutState } from './state.js';
-import { sendPayment } from './paymentPolicy.js';
+import { sendPayment } from './shipmentPayment.js';
 import { marginLeavers } from './marginBatch.js';
 
 /**
@@ -375,7 +375,7 @@ async function coverable(
   });
 }
 
-/** The parent order of the batch's shipment, and its payment as the payment policy decides. */
+/** The parent order of the batch's shipment, and its payment as shipmentPayment.ts decides. */
 async function payShipment(
   c: CheckoutState,
   acts: Activities,

@@ -1,7 +1,7 @@
 /**
- * The cart steps for a whole checkout batch (workflows/checkout): one addCart and one
+ * The cart steps for a whole checkout batch (coordinator.ts, batch.ts): one addCart and one
  * addCartConfirm over many orders, each order getting its own outcome. Payment and the parent
- * order are the same calls as for one order (payment.ts, orders.ts).
+ * order are the same calls as for one order (paymentActivities.ts, ../order/activities.ts).
  */
 import type { SupplierClient } from '../supplier/client.js';
 import { addCart, addCartConfirm } from '../supplier/api/orders.js';

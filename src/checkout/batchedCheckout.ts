@@ -1,8 +1,8 @@
 /**
  * Checkout with the account's other orders: once created and approved for payment, the order
- * joins its account's checkout coordinator (workflows/checkout) and waits for its own outcome —
+ * joins its account's checkout coordinator (coordinator.ts) and waits for its own outcome —
  * paid with its batch, or intercepted, or handed back to go on alone from where the batch got
- * (then the steps of checkout.ts and payment.ts do the rest, looking up first whatever the batch
+ * (then the steps of orderCheckout.ts and payment.ts do the rest, looking up first whatever the batch
  * left unknown). Cancel asks the coordinator to let the order go first.
  *
  * No wait on the coordinator is unbounded (Patch.CheckoutBounds): past its bound the order asks

@@ -1,6 +1,6 @@
 /**
  * An order paying its parent order alone: approval first (the store's payment setting), then the
- * payment policy (paymentPolicy.ts) until paid — a short balance waits in AWAITING_FUNDS until a
+ * shipment payment (shipmentPayment.ts) until paid — a short balance waits in AWAITING_FUNDS until a
  * top-up, a resume, or a periodic balance check shows enough. A payment in doubt is settled by
  * the supplier's view of the order (or its own messages: a SHIPPED webhook proves the payment).
  */
@@ -12,7 +12,7 @@ import type { Order } from '../order/order.js';
 import { generateParentOrder, type ParentOrder } from './orderCheckout.js';
 import { orderReached } from '../order/steps/lookup.js';
 import { supplierStep, type Seen } from '../durable/supplierStep.js';
-import { sendPayment, type ShipmentToPay } from './paymentPolicy.js';
+import { sendPayment, type ShipmentToPay } from './shipmentPayment.js';
 import { guardAtPayment } from '../order/marginGuard.js';
 
 /** How often an order in AWAITING_FUNDS asks for the balance on its own. */

@@ -92,7 +92,7 @@ export function activities(): Activities {
 
 /**
  * The store-event delivery of an order or dispute workflow, on its own queue: one attempt per
- * call, as the outbox (storeEventOutbox.ts) decides when to try again. Call inside a workflow only.
+ * call, as the outbox (storeEvents/outbox.ts) decides when to try again. Call inside a workflow only.
  */
 export function storeEventDelivery(): StoreEventActivities['deliverStoreEvent'] {
   return proxyActivities<StoreEventActivities>({

@@ -25,7 +25,7 @@ export const Patch = {
    */
   TrackingStaleFlags: 'tracking-stale-flags-2026-11',
   /**
-   * Order and dispute workflows tell the store what happened (storeEventOutbox.ts). Asked at each
+   * Order and dispute workflows tell the store what happened (storeEvents/outbox.ts). Asked at each
    * emission: workflows running before it emit from their next event on.
    */
   StoreEvents: 'store-events-2026-11',
@@ -68,7 +68,7 @@ export const Patch = {
   /**
    * Orders a batch confirmed into one shipment without naming each other (their coordinator gone,
    * or the confirmation's answer lost) pay it once: the one with the smallest svc order id pays,
-   * the others look it up until it is paid (steps/batchedCheckout.ts). Asked where such an order
+   * the others look it up until it is paid (checkout/batchedCheckout.ts). Asked where such an order
    * learns its shipment.
    */
   SharedShipmentPayer: 'shipment-payer-2026-11',

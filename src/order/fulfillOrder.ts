@@ -1,8 +1,9 @@
 /**
  * `fulfillOrder`: one order, from the store's hand-over to COMPLETED, through the supplier's
- * flow. Each step lives in ./steps and calls the supplier through ./steps/supplierStep.ts; this
- * file wires handlers and the sequence. Orders started before the reconciling steps run ./v1;
- * orders started before batched checkout check out alone (steps/checkout.ts, steps/payment.ts).
+ * flow. Each step lives in ./steps or ../checkout and calls the supplier through
+ * ../durable/supplierStep.ts; this file wires handlers and the sequence. Orders started before the
+ * reconciling steps run ../frozen/v1; orders started before batched checkout check out alone
+ * (../checkout/orderCheckout.ts, ../checkout/payment.ts).
  */
 import {
   allHandlersFinished,

@@ -3,7 +3,7 @@
  * window on the sandbox's clock, half-open — a request at t shares a window with those after
  * t − 1000 ms, not with one exactly 1000 ms earlier. Every request of the account counts, refused
  * ones included (they were sent), except the token calls, which have a limit of their own
- * (open-api.md §5). Kept in memory; the peak itself is in the account's stats.
+ * (docs/supplier-api.md §4.2). Kept in memory; the peak itself is in the account's stats.
  */
 const WINDOW_MS = 1_000;
 

@@ -1,6 +1,6 @@
 /**
  * One checkout batch: addCart and addCartConfirm over all its orders, then the parent order and
- * its payment, each call through the reconciling supplier step (steps/supplierStep.ts). Every
+ * its payment, each call through the reconciling supplier step (src/durable/supplierStep.ts). Every
  * order leaves with its own outcome: paid; intercepted (with the supplier's reasons); short of
  * funds; or handed back to go on alone — whenever the batch cannot settle something itself (an
  * unanswered cart call, a failure a person must see), the orders continue from where the batch

@@ -1,5 +1,5 @@
 /**
- * The payment policy, one for an order paying alone (payment.ts) and for a checkout batch
+ * The shipment payment, one for an order paying alone (payment.ts) and for a checkout batch
  * (batch.ts): where a shipment's parent order is paid (payBalanceV2, through the reconciling
  * supplier step) and what decides what happens next.
  *
@@ -10,7 +10,7 @@
  * - A payId whose pay window is over is generated again before it is sent.
  * - Any other refusal stops for a person (the step's own rule).
  *
- * The callers issue the same commands as before this policy was shared: it decides, they act.
+ * The callers issue the same commands as before this was shared: it decides, they act.
  */
 import type { FailureInfo } from '../supplier/failureDetails.js';
 import { SupplierCode } from '../supplier/errors.js';
