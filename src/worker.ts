@@ -41,7 +41,7 @@ import {
 import { ensureAccountSingletons, type SingletonOptions } from './accounts/singletons.js';
 import { staticAccountDirectory } from './accounts/staticDirectory.js';
 import type { AccountRef } from './temporal/accountStart.js';
-import { batchActivities, supplierActivities } from './durable/supplierActivities.js';
+import { batchActivities, supplierActivities } from './activities.js';
 import { orchestrationActivities } from './tracking/orchestrationActivities.js';
 import { webhookRepairActivities } from './tracking/webhookActivities.js';
 import { storeEventActivities } from './storeEvents/activities.js';

@@ -43,3 +43,7 @@ export function checkoutBatchActivities(supplier: SupplierClient) {
     },
   };
 }
+
+declare module '../durable/supplierActivities.js' {
+  interface SupplierActivities extends ReturnType<typeof checkoutBatchActivities> {}
+}

@@ -18,3 +18,7 @@ export function paymentActivities(supplier: SupplierClient) {
     },
   };
 }
+
+declare module '../durable/supplierActivities.js' {
+  interface SupplierActivities extends ReturnType<typeof paymentActivities> {}
+}

@@ -186,3 +186,7 @@ export type CheckoutActivities = ReturnType<typeof checkoutActivities>;
 function quoted(value: string): string {
   return value.replace(/\\/g, '\\\\').replace(/'/g, "\\'");
 }
+
+declare module '../durable/supplierActivities.js' {
+  interface OrdersQueueActivities extends CheckoutActivities {}
+}

@@ -135,3 +135,7 @@ function epochMs(v: number | string | null | undefined): number | undefined {
     : Date.parse(/^\d{4}-\d\d-\d\d \d/.test(v) ? `${v.replace(' ', 'T')}Z` : v);
   return Number.isFinite(ms) ? ms : undefined;
 }
+
+declare module '../durable/supplierActivities.js' {
+  interface SupplierActivities extends ReturnType<typeof disputeActivities> {}
+}

@@ -6,11 +6,11 @@
  * (supplier calls also its tier as weight: durable/account.ts).
  */
 import { proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
-import type { BatchActivities, SupplierActivities } from './supplierActivities.js';
-import type { CheckoutActivities } from '../checkout/startActivities.js';
-import type { OrchestrationActivities } from '../tracking/orchestrationActivities.js';
-import type { StoreEventActivities } from '../storeEvents/activities.js';
-import type { TokenWaitActivities } from '../session/tokenWaitActivities.js';
+import type {
+  BatchActivities,
+  OrdersQueueActivities,
+  SupplierActivities,
+} from './supplierActivities.js';
 import { FailureType } from '../supplier/failureDetails.js';
 import { queuesOf } from '../temporal/taskQueues.js';
 import { accountPriority } from './account.js';
@@ -49,7 +49,7 @@ export interface Activities {
    */
   supplierOnce: SupplierActivities;
   batch: BatchActivities;
-  orchestration: OrchestrationActivities & CheckoutActivities;
+  orchestration: OrdersQueueActivities;
 }
 
 /** Call inside a workflow only. */
@@ -81,7 +81,7 @@ export function activities(): Activities {
       BATCH_ACTIVITY_PRIORITY,
       onSupplierQueue<BatchActivities>({ startToCloseTimeout: '1 minute', retry }),
     ),
-    orchestration: proxyActivities<OrchestrationActivities & CheckoutActivities>({
+    orchestration: proxyActivities<OrdersQueueActivities>({
       taskQueue: queues.orders,
       startToCloseTimeout: '2 minutes',
       retry: { ...retry, maximumAttempts: 10 },
@@ -94,8 +94,8 @@ export function activities(): Activities {
  * The store-event delivery of an order or dispute workflow, on its own queue: one attempt per
  * call, as the outbox (storeEvents/outbox.ts) decides when to try again. Call inside a workflow only.
  */
-export function storeEventDelivery(): StoreEventActivities['deliverStoreEvent'] {
-  return proxyActivities<StoreEventActivities>({
+export function storeEventDelivery(): OrdersQueueActivities['deliverStoreEvent'] {
+  return proxyActivities<OrdersQueueActivities>({
     taskQueue: workflowInfo().taskQueue,
     // Above the longest request timeout the workers accept (STORE_EVENTS_TIMEOUT_MS).
     startToCloseTimeout: '2 minutes',
@@ -110,8 +110,8 @@ export function storeEventDelivery(): StoreEventActivities['deliverStoreEvent'] 
  * that does not know it yet (a rolling deploy) fails it, and the caller asks again a little later.
  * Call inside a workflow only.
  */
-export function accessTokenWait(): TokenWaitActivities['awaitAccessToken'] {
-  return proxyActivities<TokenWaitActivities>({
+export function accessTokenWait(): OrdersQueueActivities['awaitAccessToken'] {
+  return proxyActivities<OrdersQueueActivities>({
     taskQueue: workflowInfo().taskQueue,
     startToCloseTimeout: '2 minutes',
     retry: { maximumAttempts: 1 },

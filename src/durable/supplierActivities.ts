@@ -1,30 +1,16 @@
 /**
- * Every activity, built from injected clients. Grouped by the task queue that runs them
- * (temporal/taskQueues.ts): `supplier` on the account-rate queue, `batch` on the batch-rate queue.
+ * The activities workflows call, by the queue that runs them (temporal/taskQueues.ts): `supplier`
+ * on the account-rate queue, `batch` the batch look-ups on it too, `orders` the workflow's own
+ * queue (orchestration, checkout, store events, the token wait). durable/ names no area: each area
+ * adds its activities to these registries where it defines them, by declaration merging —
+ *
+ *   declare module '../durable/supplierActivities.js' {
+ *     interface SupplierActivities extends ReturnType<typeof orderActivities> {}
+ *   }
+ *
+ * — and the entry points build them (src/activities.ts, src/worker.ts). Types only.
  */
-import type { SupplierClient } from '../supplier/client.js';
-import { checkoutBatchActivities } from '../checkout/batchActivities.js';
-import { disputeActivities } from '../dispute/activities.js';
-import { lookupActivities } from '../tracking/lookupActivities.js';
-import { orderActivities } from '../order/activities.js';
-import { paymentActivities } from '../checkout/paymentActivities.js';
-import { planningActivities } from '../order/planningActivities.js';
-import { waybillActivities } from '../order/waybillActivities.js';
-
-export function supplierActivities(supplier: SupplierClient) {
-  return {
-    ...orderActivities(supplier),
-    ...checkoutBatchActivities(supplier),
-    ...paymentActivities(supplier),
-    ...waybillActivities(supplier),
-    ...planningActivities(supplier),
-    ...disputeActivities(supplier),
-  };
-}
-
-export function batchActivities(supplier: SupplierClient) {
-  return lookupActivities(supplier);
-}
-
-export type SupplierActivities = ReturnType<typeof supplierActivities>;
-export type BatchActivities = ReturnType<typeof batchActivities>;
+/* eslint-disable @typescript-eslint/no-empty-object-type -- the areas fill them in */
+export interface SupplierActivities {}
+export interface BatchActivities {}
+export interface OrdersQueueActivities {}

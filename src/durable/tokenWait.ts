@@ -13,7 +13,6 @@ import {
   sleep,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { TokenWaitAnswer } from '../session/tokenWaitActivities.js';
 import type { FailureInfo, SupplierFailureDetails } from '../supplier/failureDetails.js';
 import { queuePrefix, queuesOf } from '../temporal/taskQueues.js';
 import { accessTokenWait } from './activityProxies.js';
@@ -96,6 +95,9 @@ async function stopUntilToken(
   await watching;
   if (token.back) o.note(`the account has an access token again; going on with ${step}`);
 }
+
+/** What the session area's awaitAccessToken answers. */
+type TokenWaitAnswer = Awaited<ReturnType<ReturnType<typeof accessTokenWait>>>;
 
 /** One long poll; undefined when the wait itself failed (then after a pause). */
 async function askOnce(

@@ -213,3 +213,7 @@ export function orderActivities(supplier: SupplierClient) {
     },
   };
 }
+
+declare module '../durable/supplierActivities.js' {
+  interface SupplierActivities extends ReturnType<typeof orderActivities> {}
+}

@@ -79,3 +79,7 @@ export function planningActivities(supplier: SupplierClient) {
     },
   };
 }
+
+declare module '../durable/supplierActivities.js' {
+  interface SupplierActivities extends ReturnType<typeof planningActivities> {}
+}

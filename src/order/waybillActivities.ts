@@ -22,3 +22,7 @@ export function waybillActivities(supplier: SupplierClient) {
     },
   };
 }
+
+declare module '../durable/supplierActivities.js' {
+  interface SupplierActivities extends ReturnType<typeof waybillActivities> {}
+}

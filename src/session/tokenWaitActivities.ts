@@ -79,3 +79,7 @@ function detailsOf(err: unknown): SupplierFailureDetails {
   const message = err instanceof Error ? err.message : String(err);
   return { endpoint: ENDPOINT, message, noToken: true };
 }
+
+declare module '../durable/supplierActivities.js' {
+  interface OrdersQueueActivities extends TokenWaitActivities {}
+}

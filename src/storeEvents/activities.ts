@@ -100,3 +100,7 @@ export function storeEventActivities(opts: StoreEventsOptions = {}) {
 }
 
 export type StoreEventActivities = ReturnType<typeof storeEventActivities>;
+
+declare module '../durable/supplierActivities.js' {
+  interface OrdersQueueActivities extends StoreEventActivities {}
+}

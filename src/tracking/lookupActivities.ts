@@ -65,3 +65,7 @@ export function lookupActivities(supplier: SupplierClient) {
     },
   };
 }
+
+declare module '../durable/supplierActivities.js' {
+  interface BatchActivities extends ReturnType<typeof lookupActivities> {}
+}

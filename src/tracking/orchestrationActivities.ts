@@ -175,3 +175,7 @@ export function orchestrationActivities(client: Client) {
 }
 
 export type OrchestrationActivities = ReturnType<typeof orchestrationActivities>;
+
+declare module '../durable/supplierActivities.js' {
+  interface OrdersQueueActivities extends OrchestrationActivities {}
+}

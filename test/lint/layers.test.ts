@@ -79,6 +79,18 @@ describe('the layers', () => {
     ]);
   });
 
+  it('keeps the shared building blocks below the areas', async () => {
+    const probe = join(repo, 'src/durable/probe.ts');
+    expect(await problems(eslint, "import '../accounts/contract.js';", probe)).toEqual([]);
+    for (const area of ['../order/activities.js', '../checkout/paymentActivities.js']) {
+      expect(await problems(eslint, `import type { A } from '${area}';`, probe)).toEqual([
+        expect.stringMatching(
+          /^import-x\/no-restricted-paths: .*The durable layer .* imports only base, contracts, config, temporal, durable /,
+        ),
+      ]);
+    }
+  });
+
   it('keeps the dev tools out of the product but for its one door', async () => {
     const tool = "export const tools = () => import('../../tools/src/sandbox/index.js');";
     expect(await problems(eslint, tool, join(repo, 'src/cli/devtools.ts'))).toEqual([]);
