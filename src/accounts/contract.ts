@@ -20,6 +20,21 @@ export function isAccountId(value: unknown): value is string {
   return typeof value === 'string' && ACCOUNT_ID.test(value);
 }
 
+/**
+ * Ids the gateway's routes take for themselves: an account of that name would share its webhook
+ * path with them. The account of `/webhooks/supplier` is the default account.
+ */
+const RESERVED_ACCOUNT_IDS: ReadonlyMap<string, string> = new Map([
+  ['supplier', "/webhooks/supplier is the default account's webhook route"],
+]);
+
+/** Why `id` cannot name a new account (the alphabet, or a reserved name), or undefined. */
+export function newAccountIdIssue(id: unknown): string | undefined {
+  if (!isAccountId(id)) return ACCOUNT_ID_RULE;
+  const reserved = RESERVED_ACCOUNT_IDS.get(id);
+  return reserved === undefined ? undefined : `"${id}" is reserved: ${reserved}`;
+}
+
 /** The supplier's request-rate tiers: requests per second of one account. */
 export const RATE_TIERS = [1, 2, 4, 6] as const;
 export type RateTier = (typeof RATE_TIERS)[number];

@@ -14,6 +14,7 @@ import {
   ACCOUNT_ID,
   ACCOUNT_ID_RULE,
   DEFAULT_ACCOUNT,
+  newAccountIdIssue,
   RATE_TIERS,
   type RateTier,
 } from './contract.js';
@@ -76,8 +77,9 @@ export interface Listing {
 
 const MIN_INTAKE_TOKEN = 16;
 
-function checkId(id: string): void {
-  if (!ACCOUNT_ID.test(id)) throw new AccountEditError([{ field: 'id', rule: ACCOUNT_ID_RULE }]);
+function checkId(id: string, { adding = false } = {}): void {
+  const issue = adding ? newAccountIdIssue(id) : ACCOUNT_ID.test(id) ? undefined : ACCOUNT_ID_RULE;
+  if (issue !== undefined) throw new AccountEditError([{ field: 'id', rule: issue }]);
   if (id === DEFAULT_ACCOUNT) {
     throw new AccountEditError([
       {
@@ -156,7 +158,7 @@ export async function addAccount(
   changes: AccountChanges,
   { update = false } = {},
 ): Promise<RegistryDocument> {
-  checkId(id);
+  checkId(id, { adding: !update });
   if (changes.tier !== undefined) parseTier(changes.tier);
   const issues = changeIssues(changes);
   if (issues.length > 0) throw new AccountEditError(issues);

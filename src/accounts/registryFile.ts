@@ -23,9 +23,8 @@ import {
   KEY_ID_METADATA,
 } from '../temporal/encryption.js';
 import {
-  ACCOUNT_ID,
-  ACCOUNT_ID_RULE,
   DEFAULT_ACCOUNT,
+  newAccountIdIssue,
   RATE_TIERS,
   type Account,
   type RateTier,
@@ -43,7 +42,10 @@ const outbound = z.string().refine(isOutboundUrl, { error: OUTBOUND_URL_RULE });
 const StoredAccount = z.strictObject({
   id: z
     .string()
-    .regex(ACCOUNT_ID, { error: ACCOUNT_ID_RULE })
+    .superRefine((id, ctx) => {
+      const issue = newAccountIdIssue(id);
+      if (issue !== undefined) ctx.addIssue({ code: 'custom', message: issue });
+    })
     .refine((id) => id !== DEFAULT_ACCOUNT, {
       error: `"${DEFAULT_ACCOUNT}" is the deployment's own account: it comes from the environment (SUPPLIER_API_KEY), not from the file`,
     }),

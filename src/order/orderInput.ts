@@ -4,7 +4,12 @@
  * a workflow starts, by `dropflow submit`, the gateway and the typed client alike.
  */
 import { z } from 'zod';
-import { ACCOUNT_ID_RULE, DEFAULT_ACCOUNT, isAccountId } from '../accounts/contract.js';
+import {
+  ACCOUNT_ID_RULE,
+  DEFAULT_ACCOUNT,
+  isAccountId,
+  newAccountIdIssue,
+} from '../accounts/contract.js';
 import {
   STORE_CONNECTION_ID,
   STORE_CONNECTION_ID_RULE,
@@ -218,6 +223,32 @@ export interface ParseOptions {
    * only to orders whose every line has a salePrice.
    */
   marginDefault?: MarginRule | undefined;
+  /**
+   * The order exists already (an amendment): its orderNumber and account were accepted when it
+   * was received, under the rules of then, and keep their workflow id.
+   */
+  existing?: boolean;
+}
+
+/**
+ * An orderNumber's alphabet. It names the order's workflow id, `order:<orderNumber>` for the
+ * default account and `order:<account>:<orderNumber>` for another, so a `:` in it could take
+ * another account's id; it also appears in URLs (`/v1/orders/<orderNumber>`) and visibility
+ * queries, so it holds nothing that needs escaping there.
+ */
+export const ORDER_NUMBER = /^[A-Za-z0-9][A-Za-z0-9._-]{0,49}$/;
+export const ORDER_NUMBER_RULE =
+  'must be 1 to 50 letters A-Z or a-z, digits, ".", "_" or "-", starting with a letter or digit (no ":")';
+
+/** The rules a new order's name and account keep beyond the supplier's (intake only). */
+function intakeIssues(orderNumber: unknown, account: unknown): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  if (typeof orderNumber === 'string' && !ORDER_NUMBER.test(orderNumber)) {
+    issues.push({ field: 'orderNumber', rule: ORDER_NUMBER_RULE });
+  }
+  const accountIssue = account === undefined ? undefined : newAccountIdIssue(account);
+  if (accountIssue !== undefined) issues.push({ field: 'account', rule: accountIssue });
+  return issues;
 }
 
 /** The sale price of each line, or its issues; nothing when products is not a list. */
@@ -256,8 +287,12 @@ export function parseOrder(raw: unknown, options: ParseOptions = {}): ParsedOrde
     ...body
   } = raw as Record<string, unknown>;
   const issues: FieldIssue[] = [];
-  if (account !== undefined && !isAccountId(account)) {
-    issues.push({ field: 'account', rule: ACCOUNT_ID_RULE });
+  if (options.existing === true) {
+    if (account !== undefined && !isAccountId(account)) {
+      issues.push({ field: 'account', rule: ACCOUNT_ID_RULE });
+    }
+  } else {
+    issues.push(...intakeIssues(body.orderNumber, account));
   }
   const store = rawStore === undefined ? undefined : StoreOrderRefSchema.safeParse(rawStore);
   if (store?.success === false) {
@@ -276,7 +311,11 @@ export function parseOrder(raw: unknown, options: ParseOptions = {}): ParsedOrde
       ? { ...body, logisticName: PICKED_BY_POLICY }
       : body;
   const order = CreateOrderV3Request.safeParse(withName);
-  if (!order.success) issues.push(...toFieldIssues(order.error));
+  if (!order.success) {
+    // The supplier's own rule for orderNumber (1 to 50) says it once, not twice.
+    const mine = new Set(issues.map((i) => i.field));
+    issues.push(...toFieldIssues(order.error).filter((i) => !mine.has(i.field)));
+  }
   const sales = salePrices(body.products);
   issues.push(...sales.issues);
   if (!choices.success || !order.success || sales.issues.length > 0 || store?.success === false) {
@@ -402,12 +441,15 @@ export function amendOrder(current: OrderInput, raw: unknown): AmendedOrder {
   const shape = changesIssues(raw);
   if (shape.length > 0) return { ok: false, issues: shape };
   const merged = withChanges(current.order, raw as Record<string, unknown>);
-  const parsed = parseOrder({
-    ...merged,
-    fulfillment: current.fulfillment,
-    ...(current.account !== undefined && { account: current.account }),
-    ...(current.store !== undefined && { store: current.store }),
-  });
+  const parsed = parseOrder(
+    {
+      ...merged,
+      fulfillment: current.fulfillment,
+      ...(current.account !== undefined && { account: current.account }),
+      ...(current.store !== undefined && { store: current.store }),
+    },
+    { existing: true },
+  );
   if (!parsed.ok) return parsed;
   const before = current.order as Record<string, unknown>;
   const after = parsed.input.order as Record<string, unknown>;
