@@ -250,6 +250,13 @@ export const Env = z.object({
   /** Bearer token of the order intake (`POST /v1/orders`); unset: intake answers 401. Never logged. */
   GATEWAY_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
   /**
+   * The intake's rate limits (docs/configuration.md, "Intake limits"): requests per window per
+   * bearer token and per account; unset: the gateway's defaults (600 and 1200 per 60 s).
+   */
+  INTAKE_RATE_PER_TOKEN: z.coerce.number().int().min(1).optional(),
+  INTAKE_RATE_PER_ACCOUNT: z.coerce.number().int().min(1).optional(),
+  INTAKE_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3_600).optional(),
+  /**
    * The webhook signing key (the account's openId). Unset: learned from the supplier's token
    * response with SUPPLIER_API_KEY. Never logged.
    */
@@ -350,6 +357,23 @@ export function supplierTarget(config: Config): { baseUrl: string; apiKey: strin
 /** Where the account registry is kept: ACCOUNTS_FILE, or accounts.json in DROPFLOW_DATA_DIR. */
 export function accountsFile(config: Config): string {
   return config.ACCOUNTS_FILE ?? join(config.DROPFLOW_DATA_DIR, 'accounts.json');
+}
+
+/** The intake's rate limits that the environment sets (the gateway has defaults for the rest). */
+export function intakeLimits(config: Config): {
+  perToken?: number;
+  perAccount?: number;
+  windowMs?: number;
+} {
+  return {
+    ...(config.INTAKE_RATE_PER_TOKEN !== undefined && { perToken: config.INTAKE_RATE_PER_TOKEN }),
+    ...(config.INTAKE_RATE_PER_ACCOUNT !== undefined && {
+      perAccount: config.INTAKE_RATE_PER_ACCOUNT,
+    }),
+    ...(config.INTAKE_RATE_WINDOW_SECONDS !== undefined && {
+      windowMs: config.INTAKE_RATE_WINDOW_SECONDS * 1_000,
+    }),
+  };
 }
 
 /** The checkout coordinator's settings from the environment. */

@@ -16,6 +16,9 @@
  * account's order gets 403 before anything is read or changed, and the order's run must carry that
  * account (its SupplierAccount), not just an id that looks like it.
  *
+ * Limits (intakeLimits.ts): requests per window per bearer token and per account; beyond, 429
+ * with `Retry-After`, before anything reaches Temporal.
+ *
  * Temporal calls run under a deadline; no answer in time → 503 (the caller may retry: a submit is
  * idempotent). Bodies are never logged (they hold personal data).
  */
@@ -32,6 +35,7 @@ import {
 import { OrderNotFoundError, type AmendInput } from '../order/contract.js';
 import type { Logger } from '../log.js';
 import { DeadlineExceeded } from './deadline.js';
+import { intakeLimiters, type IntakeLimiters, type IntakeLimits } from './intakeLimits.js';
 import { spanOrderNumber, withRequestSpan } from './requestSpan.js';
 import { forbidden, mayActOn, type Caller, type CallerCheck } from './tenants.js';
 
@@ -43,6 +47,8 @@ export interface IntakeRouteOptions {
   withinDeadline: <T>(fn: () => Promise<T>) => Promise<T>;
   /** Bytes; larger bodies are refused with 413. */
   bodyLimit: number;
+  /** Requests per window, per token and per account (429 with Retry-After beyond). */
+  limits: IntakeLimits;
   log: Logger;
 }
 
@@ -50,6 +56,33 @@ export interface IntakeRouteOptions {
 const ORDER_NUMBER_MAX = 50;
 
 export function registerIntakeRoutes(app: FastifyInstance, opts: IntakeRouteOptions): void {
+  // A scope of its own: the rate-limit plugin counts these routes only.
+  void app.register(async (scope) => {
+    const limiters = await intakeLimiters(scope, opts.limits, (req) =>
+      addressedAccount(req, opts.caller(req.headers.authorization)),
+    );
+    intakeRoutes(scope, opts, limiters);
+  });
+}
+
+/**
+ * The account a request addresses: the body's `account` (a submit), else the `account` query
+ * parameter, else the token's one account, else `default`. Malformed values are the route's to
+ * refuse; they are counted as they are.
+ */
+function addressedAccount(req: FastifyRequest, caller: Caller | undefined): string {
+  const named =
+    req.method === 'POST'
+      ? (req.body as { account?: unknown } | null)?.account
+      : (req.query as { account?: unknown } | null)?.account;
+  if (named !== undefined) return typeof named === 'string' ? named : '(malformed)';
+  if (req.method !== 'POST' && caller?.operator === false && caller.accounts.size === 1) {
+    return [...caller.accounts][0]!;
+  }
+  return DEFAULT_ACCOUNT;
+}
+
+function intakeRoutes(app: FastifyInstance, opts: IntakeRouteOptions, limits: IntakeLimiters) {
   const { orders, log } = opts;
 
   // onRequest: before the body is read, so a caller without the token learns nothing from it.
@@ -98,7 +131,10 @@ export function registerIntakeRoutes(app: FastifyInstance, opts: IntakeRouteOpti
     }
   };
 
-  app.post('/v1/orders', { bodyLimit: opts.bodyLimit, onRequest: requireToken }, (req, reply) =>
+  // Counted once the token is known good, before the body is read (per token) and after (per
+  // account): a stranger's requests count against nobody.
+  const guarded = { onRequest: [requireToken, limits.perToken], preHandler: limits.perAccount };
+  app.post('/v1/orders', { bodyLimit: opts.bodyLimit, ...guarded }, (req, reply) =>
     withRequestSpan('/v1/orders', req, reply, () => submit(req, reply)),
   );
 
@@ -120,9 +156,7 @@ export function registerIntakeRoutes(app: FastifyInstance, opts: IntakeRouteOpti
       await reply.code(400).send({ errors: [{ field: 'account', rule: ACCOUNT_ID_RULE }] });
       return undefined;
     }
-    const account =
-      asked ??
-      (!caller.operator && caller.accounts.size === 1 ? [...caller.accounts][0]! : DEFAULT_ACCOUNT);
+    const account = addressedAccount(req, caller);
     if (!mayActOn(caller, account)) {
       await reply.code(403).send(forbidden(caller, account));
       return undefined;
@@ -145,7 +179,7 @@ export function registerIntakeRoutes(app: FastifyInstance, opts: IntakeRouteOpti
 
   app.get<{ Params: { orderNumber: string }; Querystring: { account?: string } }>(
     '/v1/orders/:orderNumber',
-    { onRequest: requireToken },
+    guarded,
     async (req, reply) => {
       const { orderNumber } = req.params;
       try {
@@ -163,7 +197,7 @@ export function registerIntakeRoutes(app: FastifyInstance, opts: IntakeRouteOpti
 
   app.patch<{ Params: { orderNumber: string }; Querystring: { account?: string } }>(
     '/v1/orders/:orderNumber',
-    { bodyLimit: opts.bodyLimit, onRequest: requireToken },
+    { bodyLimit: opts.bodyLimit, ...guarded },
     async (req, reply) => {
       const { orderNumber } = req.params;
       try {

@@ -24,6 +24,7 @@ import { bearerCheck } from './bearer.js';
 import { CODEC_PATH, registerCodecRoutes } from './codecRoutes.js';
 import { withinDeadline } from './deadline.js';
 import { registerHealthRoutes } from './healthRoutes.js';
+import { DEFAULT_INTAKE_LIMITS, type IntakeLimits } from './intakeLimits.js';
 import { registerIntakeRoutes } from './intakeRoutes.js';
 import { countResponse } from './metrics.js';
 import { signingKey, type OpenIdSource } from './signingKey.js';
@@ -65,6 +66,8 @@ export interface GatewayOptions {
   webhookBodyLimit?: number;
   /** Order body limit in bytes (default 256 KiB). */
   intakeBodyLimit?: number;
+  /** The intake's rate limits per token and per account (default DEFAULT_INTAKE_LIMITS). */
+  intakeLimits?: Partial<IntakeLimits>;
   /** Whole-request timeout (default 10 s). */
   requestTimeoutMs?: number;
   /** Serve the codec routes with the payload codec of the Temporal client (encryption on). */
@@ -166,6 +169,7 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
     caller,
     withinDeadline: (fn) => withinDeadline(client, intakeDeadlineMs, fn),
     bodyLimit: opts.intakeBodyLimit ?? MiB / 4,
+    limits: { ...DEFAULT_INTAKE_LIMITS, ...opts.intakeLimits },
     log,
   });
   registerHealthRoutes(app, { client, deadlineMs: 1_500, log });

@@ -13,7 +13,7 @@ import { resolve } from 'node:path';
 import { Client } from '@temporalio/client';
 import type { Command } from 'commander';
 import { watchAccountDirectory } from '../../accounts/registry.js';
-import { checkoutSettings, loadConfig, storeEventsOptions } from '../../config.js';
+import { checkoutSettings, intakeLimits, loadConfig, storeEventsOptions } from '../../config.js';
 import { callbackUrlFor, enableWebhooks } from '../../gateway/registration.js';
 import { startGateway } from '../../gateway/server.js';
 import { createLogger } from '../../log.js';
@@ -210,6 +210,7 @@ export function register(program: Command): void {
         openId: () => supplier.tokens.openId(),
         checkout: checkoutSettings(config),
         marginDefault: config.MARGIN_RULE,
+        intakeLimits: intakeLimits(config),
         intakeToken,
         accounts,
         log: createLogger('gateway'),

@@ -8,7 +8,7 @@
 import type { Command } from 'commander';
 
 import { watchAccountDirectory } from '../../accounts/registry.js';
-import { checkoutSettings, loadConfig } from '../../config.js';
+import { checkoutSettings, intakeLimits, loadConfig } from '../../config.js';
 import { startGateway } from '../../gateway/server.js';
 import { createLogger } from '../../log.js';
 import { portOption, untilSignal } from '../options.js';
@@ -69,6 +69,7 @@ export function register(program: Command): void {
         openId,
         checkout: checkoutSettings(config),
         marginDefault: config.MARGIN_RULE,
+        intakeLimits: intakeLimits(config),
         intakeToken: config.GATEWAY_TOKEN,
         accounts,
         log,
