@@ -135,4 +135,10 @@ export const Patch = {
    * the guard would first act: orders without one issue the same commands as before.
    */
   MarginGuard: 'margin-guard-2026-11',
+  /**
+   * fulfillOrder follows parcels (order/steps/parcels.ts): news under a supplier code the order
+   * does not know is held as a split claim and looked up, instead of taken as the order's own
+   * status. Asked where such news first arrives: no recorded history had one held.
+   */
+  Parcels: 'parcels-2026-11',
 } as const;

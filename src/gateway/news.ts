@@ -11,6 +11,7 @@ import type { WebhookMessage } from '../supplier/webhookMessages.js';
 export type OrderMessage = Extract<WebhookMessage, { type: typeof WebhookType.Order }>;
 export type LogisticMessage = Extract<WebhookMessage, { type: typeof WebhookType.Logistic }>;
 export type MakeupMessage = Extract<WebhookMessage, { type: typeof WebhookType.Makeup }>;
+export type SplitMessage = Extract<WebhookMessage, { type: typeof WebhookType.OrderSplit }>;
 
 /** The catalogue topics: product, variant and stock changes. */
 export const CATALOGUE_TYPES: ReadonlySet<string> = new Set([
@@ -80,6 +81,17 @@ export function makeupNews(m: MakeupMessage): SupplierNews {
     messageId: m.messageId,
     kind: 'makeup',
     ...present<Facts>({ makeupStatus: p.status }),
+  };
+}
+
+/** ORDERSPLIT: which supplier order became which codes; a claim the order looks up. */
+export function splitNews(m: SplitMessage): SupplierNews {
+  const codes = m.params.splitOrderList.flatMap((o) => (o.orderCode == null ? [] : [o.orderCode]));
+  return {
+    messageId: m.messageId,
+    kind: 'split',
+    svcOrderId: m.params.originalOrderId,
+    split: { parentCode: m.params.originalOrderId, codes },
   };
 }
 

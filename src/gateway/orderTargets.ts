@@ -72,9 +72,13 @@ export class OrderTargets {
     return out;
   }
 
-  /** Order workflows of this account holding the svc order id: running and finished ones. */
+  /**
+   * Order workflows of this account holding the svc order id, as their own or as one of their
+   * parcels' (a split order): running and finished ones.
+   */
   bySvcOrderId(svcOrderId: string): Promise<{ running: string[]; closed: string[] }> {
-    return this.find(`SvcOrderId = ${literal(svcOrderId)}`, 10);
+    const id = literal(svcOrderId);
+    return this.find(`(SvcOrderId = ${id} OR ParcelCodes = ${id})`, 10);
   }
 
   /** Running orders of this account at `stage` (optionally of one orderNumber). */

@@ -5,7 +5,10 @@
  * - ORDER (INSERT, UPDATE, DELETE, ORDER_CONNNECTED): `supplierEvent` to `order:<orderNumber>`;
  *   without that workflow, ORDER_CONNNECTED goes to the orders of that orderNumber waiting in
  *   AWAITING_CONNECTION, and any order message to the order holding its svc order id.
- * - LOGISTIC: to the order holding the svc order id (`orderId`), found through visibility.
+ * - LOGISTIC: to the order holding the svc order id (`orderId`), found through visibility (its
+ *   SvcOrderId, or one of its parcels' ParcelCodes).
+ * - ORDERSPLIT: to the order holding the original order id; the order believes it only once its
+ *   own look-up of the new codes shows them.
  * - MAKEUP PAID (a top-up): one signal to the account's checkout coordinator (signal-with-start),
  *   whose funds watcher reads the balance and tells each order it covers, paced — never one
  *   signal per waiting order, which on a sale day would fan thousands of signals back into the
@@ -49,6 +52,7 @@ import {
   logisticsNews,
   makeupNews,
   orderNews,
+  splitNews,
   webhookEvent,
   type LogisticMessage,
   type MakeupMessage,
@@ -100,8 +104,16 @@ export class WebhookRouter {
         return this.logistics(m);
       case WebhookType.Makeup:
         return this.makeup(m);
+      case WebhookType.OrderSplit: {
+        const routed = await this.bySvcOrderId(m.params.originalOrderId, splitNews(m));
+        // Visibility may trail an order that just learnt its id: kept and tried again.
+        return (
+          routed ??
+          unroutable(`no order workflow holds svc order ${m.params.originalOrderId}`, true)
+        );
+      }
       default:
-        // ORDERSPLIT, PRIVATE_ORDER: no workflow consumes them; the inbox shows them to people.
+        // PRIVATE_ORDER: no workflow consumes them; the inbox shows them to people.
         return unroutable(`no dropflow workflow consumes ${m.type} messages`, false);
     }
   }

@@ -8,7 +8,7 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { DEFAULT_ACCOUNT } from '../accounts/contract.js';
 import type { OrderChanges } from './orderInput.js';
 import type { DisputeSummaryNews } from '../dispute/contract.js';
-import type { DisputeStage, StoreEventsView } from '../storeEvents/contract.js';
+import type { DisputeStage, ParcelLine, StoreEventsView } from '../storeEvents/contract.js';
 import type { FailureInfo } from '../supplier/failureDetails.js';
 import type { DeadlineView } from './sla.js';
 import type { MarginCheck } from './margin.js';
@@ -102,9 +102,9 @@ export interface SupplierNews {
   messageId: string;
   /**
    * `order`, `logistics`, `makeup`, `connected` (ORDER_CONNNECTED), `status` or `stale`
-   * (sweeper), or `dispute` (from the order's disputeOrder workflow).
+   * (sweeper), `dispute` (from the order's disputeOrder workflow), or `split` (ORDERSPLIT).
    */
-  kind: 'order' | 'logistics' | 'makeup' | 'connected' | 'status' | 'stale' | 'dispute';
+  kind: 'order' | 'logistics' | 'makeup' | 'connected' | 'status' | 'stale' | 'dispute' | 'split';
   svcOrderId?: string;
   /** The supplier's order status: CREATED … UNSHIPPED, SHIPPED, DELIVERED, CANCELLED. */
   orderStatus?: string;
@@ -123,6 +123,40 @@ export interface SupplierNews {
   dispute?: DisputeSummaryNews;
   /** The sweeper's word that the supplier has gone quiet about the order. */
   stale?: StaleNews;
+  /** The supplier's word (ORDERSPLIT) that it split a parcel: believed only once looked up. */
+  split?: SplitNews;
+}
+
+/** An ORDERSPLIT as the order hears it: which parcel, into which codes (a claim, not a fact). */
+export interface SplitNews {
+  parentCode: string;
+  codes: string[];
+}
+
+/** Where one parcel of an order stands. */
+export const ParcelStage = {
+  AWAITING_SHIPMENT: 'AWAITING_SHIPMENT',
+  SHIPPED: 'SHIPPED',
+  DELIVERED: 'DELIVERED',
+  CANCELLED: 'CANCELLED',
+  /** The supplier split it into other parcels, which ship instead. */
+  SPLIT: 'SPLIT',
+} as const;
+export type ParcelStage = (typeof ParcelStage)[keyof typeof ParcelStage];
+
+/** One parcel of an order, in its status. */
+export interface ParcelView {
+  /** The supplier's order code it ships under. */
+  code: string;
+  lines: ParcelLine[];
+  stage: ParcelStage;
+  /** The parcel it was split from. */
+  splitFrom?: string;
+  logisticName?: string;
+  trackNumber?: string;
+  trackingUrl?: string;
+  proofOfDelivery?: string[];
+  timeline: { stage: ParcelStage; at: string; note?: string }[];
 }
 
 /** Why the tracking sweeper flags an order it follows. */
@@ -255,6 +289,11 @@ export interface OrderStatus {
   waitingFor?: string;
   /** The latest dispute about the order, when one was opened. */
   dispute?: DisputeSummaryNews;
+  /**
+   * The order's parcels, once the supplier split it: every parcel, the split ones included. An
+   * order never split is one parcel, shown by the fields above (svcOrderId, tracking).
+   */
+  parcels?: ParcelView[];
   /** Where the order's events to the store stand, once it emitted one. */
   storeEvents?: StoreEventsView;
   /**

@@ -1,4 +1,5 @@
 /** The order summary shown in the Temporal UI (setCurrentDetails), in Markdown. */
+import { parcelLines, parcelsGlance } from './parcels.js';
 import type { OrderStatus } from './contract.js';
 import { failureText } from '../supplier/failureDetails.js';
 import { glanceOf } from './orderGlance.js';
@@ -15,6 +16,15 @@ export function renderDetails(s: OrderStatus): string {
   if (s.amounts?.orderAmount !== undefined) lines.push(`amount: ${s.amounts.orderAmount} USD`);
   if (s.trackNumber)
     lines.push(`tracking: ${s.trackNumber}${s.trackingUrl ? ` (${s.trackingUrl})` : ''}`);
+  const parcels = parcelLines(s.parcels);
+  if (parcels.length > 0)
+    lines.push(
+      `${parcelsGlance(s.parcels)}:`,
+      parcels
+        .slice(1)
+        .map((l) => `- ${l.trim()}`)
+        .join('\n'),
+    );
   if (s.interception) {
     lines.push(`intercepted at ${s.interception.step}:`);
     for (const r of s.interception.reasons) lines.push(`- ${r.code ?? ''} ${r.message}`.trim());

@@ -10,8 +10,10 @@ import type { Duration } from '@temporalio/common';
 import { condition } from '@temporalio/workflow';
 import {
   FINAL_STAGES,
+  ParcelStage,
   Stage,
   type ActionResult,
+  type ParcelView,
   type AmendInput,
   type MarginMoment,
   type MarginView,
@@ -28,7 +30,12 @@ import {
 } from '../storeEvents/contract.js';
 import type { Amounts } from './activities.js';
 import { checkText, type LogisticsRescue, type MarginCheck } from './margin.js';
-import { SlaBreached, StoreEventsBehind, SvcOrderId } from '../temporal/searchAttributes.js';
+import {
+  ParcelCodes,
+  SlaBreached,
+  StoreEventsBehind,
+  SvcOrderId,
+} from '../temporal/searchAttributes.js';
 import { MakeupStatus } from '../supplier/api/constants.js';
 import { SupplierCode } from '../supplier/errors.js';
 import { storeEventDelivery } from '../durable/activityProxies.js';
@@ -42,6 +49,9 @@ import { OperatorActions, type ActionKind, type PendingAction } from './operator
 import { PaymentRules } from './paymentRules.js';
 import { StatusProjection } from './statusProjection.js';
 import { Milestone, type MissedDeadline, type SlaClock } from './slaClock.js';
+import { Parcels, storeParcel } from './parcels.js';
+import { Patch } from '../durable/versions.js';
+import { heardByParcels } from './steps/parcelNews.js';
 
 export type { ActionKind, PendingAction } from './operatorActions.js';
 
@@ -96,6 +106,11 @@ export class Order implements StepHost, OutboxHost {
   /** Grows with every new message, so waits can tell that something arrived. */
   newsVersion = 0;
 
+  /** The order's parcels once the supplier split it (steps/parcels.ts follows them). */
+  readonly parcels = new Parcels((parcels, open) => {
+    this.view.record({ parcels });
+    this.view.upsert([{ key: ParcelCodes, value: open }]);
+  });
   private readonly money = new PaymentRules();
   private readonly view: StatusProjection;
   private readonly actions = new OperatorActions(() => this.stage);
@@ -357,6 +372,7 @@ export class Order implements StepHost, OutboxHost {
     this.told.add(StoreEventType.OrderShipped);
     this.shippedWith = s.trackNumber;
     this.outbox.emit(StoreEventType.OrderShipped, this.stage, {
+      parcel: storeParcel(this.whole(), this.carrier()),
       ...(s.trackNumber !== undefined && { trackNumber: s.trackNumber }),
       ...(s.trackingUrl !== undefined && { trackingUrl: s.trackingUrl }),
       ...(s.logisticName !== undefined && { logisticName: s.logisticName }),
@@ -364,13 +380,57 @@ export class Order implements StepHost, OutboxHost {
     });
   }
 
+  /** Delivered: the order's one parcel, or (split) the last of its parcels delivered or cancelled. */
   delivered(): void {
     this.reached(Milestone.Delivered);
     this.enter(Stage.DELIVERED);
+    const p = this.parcels;
+    const delivered = p.split ? p.delivered : [this.whole()];
+    const trackNumber = delivered.at(-1)?.trackNumber;
     this.tellOnce(StoreEventType.OrderDelivered, {
       deliveredAt: new Date().toISOString(),
-      ...(this.status.trackNumber !== undefined && { trackNumber: this.status.trackNumber }),
+      ...(trackNumber !== undefined && { trackNumber }),
+      parcels: delivered.map((d) => storeParcel(d, this.carrier())),
+      ...(p.cancelled.length > 0 && { cancelledParcels: p.cancelled.map((c) => storeParcel(c)) }),
     });
+  }
+
+  /** The order as its one parcel: the supplier's order id, all its lines, its tracking. */
+  whole(): ParcelView {
+    const s = this.status;
+    return {
+      code: s.svcOrderId ?? s.orderNumber,
+      lines: this.lines(),
+      stage: ParcelStage.AWAITING_SHIPMENT,
+      timeline: [],
+      ...(s.logisticName !== undefined && { logisticName: s.logisticName }),
+      ...(s.trackNumber !== undefined && { trackNumber: s.trackNumber }),
+      ...(s.trackingUrl !== undefined && { trackingUrl: s.trackingUrl }),
+    };
+  }
+
+  /** The order's lines as parcels hold them: vid, quantity and the store's line id. */
+  lines(): { vid: string; quantity: number; storeLineId?: string }[] {
+    return this.input.order.products.map((l) => ({
+      vid: l.vid ?? l.sku ?? '',
+      quantity: Number(l.quantity),
+      ...(l.storeLineItemId != null && { storeLineId: l.storeLineItemId }),
+    }));
+  }
+
+  /** Tells the store of one of the order's parcels (steps/parcels.ts: split, shipped). */
+  tell<T extends typeof StoreEventType.OrderSplit | typeof StoreEventType.OrderShipped>(
+    type: T,
+    data: StoreEventDataMap[T],
+  ): void {
+    if (type === StoreEventType.OrderShipped) this.told.add(type);
+    this.outbox.emit(type, this.stage, data);
+  }
+
+  /** A parcel left: the order is SHIPPED with its first (milestone and stage only). */
+  parcelShipped(): void {
+    this.reached(Milestone.Shipped);
+    if (this.stage === Stage.AWAITING_SHIPMENT) this.enter(Stage.SHIPPED);
   }
 
   proofOfDeliveryReceived(urls: string[]): void {
@@ -585,6 +645,10 @@ export class Order implements StepHost, OutboxHost {
     if (this.seen.includes(news.messageId)) return false;
     this.seen.push(news.messageId);
     if (this.seen.length > SEEN_LIMIT) this.seen.shift();
+    if (heardByParcels(this.parcels, news, this.status.svcOrderId, Patch.Parcels)) {
+      this.newsVersion += 1;
+      return true;
+    }
     const { messageId: _id, kind, ...facts } = news;
     for (const [k, v] of Object.entries(facts) as [string, unknown][]) {
       if (v !== undefined) (this.news as Record<string, unknown>)[k] = v;

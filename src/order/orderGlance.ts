@@ -3,7 +3,7 @@
  * Current Details) and in `dropflow status`: "STAGE — reason — what moves it on".
  * Sandbox-safe: used by workflow code.
  */
-import { Stage, type OrderStatus } from './contract.js';
+import { ParcelStage, Stage, type OrderStatus, type ParcelView } from './contract.js';
 import { failureText } from '../supplier/failureDetails.js';
 
 interface Glance {
@@ -70,6 +70,8 @@ export function glanceOf(s: OrderStatus): Glance & { stage: Stage } {
     reason = `${failureText(s.error)}${s.error.code !== undefined ? ` (code ${s.error.code})` : ''}`;
   } else if (s.outcomeUnknown !== undefined) {
     reason = `the answer to ${s.outcomeUnknown.step} was lost; dropflow looks it up before anything is sent again`;
+  } else if (s.stage === Stage.SHIPPED && parcelsGlance(s.parcels) !== undefined) {
+    reason = `with the carrier, ${parcelsGlance(s.parcels)}`;
   } else if (s.stage === Stage.SHIPPED && s.trackNumber !== undefined) {
     reason = `with the carrier, tracking ${s.trackNumber}`;
   } else if (s.stage === Stage.CANCELLED || s.stage === Stage.COMPLETED) {
@@ -84,4 +86,16 @@ export function glanceOf(s: OrderStatus): Glance & { stage: Stage } {
  */
 export function startSummary(orderNumber: string, flow: string): string {
   return `order ${orderNumber}, flow ${flow} — stage, reason and what moves it on: first line of Current Details`;
+}
+
+/** `2 of 3 delivered` (and the cancelled ones), for a glance at a split order. */
+export function parcelsGlance(parcels: readonly ParcelView[] | undefined): string | undefined {
+  const leaves = (parcels ?? []).filter((p) => p.stage !== ParcelStage.SPLIT);
+  if (leaves.length === 0) return undefined;
+  const count = (stage: ParcelStage) => leaves.filter((p) => p.stage === stage).length;
+  const cancelled = count(ParcelStage.CANCELLED);
+  return (
+    `${count(ParcelStage.DELIVERED)} of ${leaves.length} parcels delivered` +
+    (cancelled > 0 ? `, ${cancelled} cancelled` : '')
+  );
 }

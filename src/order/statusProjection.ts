@@ -45,6 +45,7 @@ type Facts = Pick<
   | 'trackingEvents'
   | 'proofOfDelivery'
   | 'dispute'
+  | 'parcels'
   | 'storeEvents'
   | 'deadlines'
 >;

@@ -58,6 +58,16 @@ export const SlaBreached = defineSearchAttributeKey(
   SearchAttributeType.KEYWORD_LIST,
 );
 
+/**
+ * The supplier codes of a split order's parcels still on their way (neither delivered with its
+ * proof nor cancelled): how webhooks and the tracking sweeper find the order by a parcel's code.
+ * Unset on an order never split.
+ */
+export const ParcelCodes = defineSearchAttributeKey(
+  'ParcelCodes',
+  SearchAttributeType.KEYWORD_LIST,
+);
+
 /** Every search-attribute key of dropflow, e.g. for `TestWorkflowEnvironment.createLocal`. */
 export const searchAttributeKeys = [
   FulfillmentStage,
@@ -68,6 +78,7 @@ export const searchAttributeKeys = [
   StoreEventsBehind,
   SupplierAccount,
   SlaBreached,
+  ParcelCodes,
 ] as const;
 
 /**

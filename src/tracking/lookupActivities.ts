@@ -27,6 +27,8 @@ export interface OrderSnapshot {
   createDate?: string;
   paymentDate?: string;
   outWarehouseTime?: string;
+  /** What the order holds: each line's variant, quantity and the store's line id. */
+  lines?: { vid: string; quantity: number; storeLineItemId?: string }[];
 }
 
 export function lookupActivities(supplier: SupplierClient) {
@@ -54,6 +56,19 @@ export function lookupActivities(supplier: SupplierClient) {
             ...(o.createDate != null && { createDate: o.createDate }),
             ...(o.paymentDate != null && { paymentDate: o.paymentDate }),
             ...(o.outWarehouseTime != null && { outWarehouseTime: o.outWarehouseTime }),
+            ...(o.productList.length > 0 && {
+              lines: o.productList.flatMap((l) =>
+                l.vid == null || l.quantity == null
+                  ? []
+                  : [
+                      {
+                        vid: l.vid,
+                        quantity: l.quantity,
+                        ...(l.storeLineItemId != null && { storeLineItemId: l.storeLineItemId }),
+                      },
+                    ],
+              ),
+            }),
           },
         ];
       });

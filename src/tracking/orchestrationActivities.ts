@@ -17,7 +17,12 @@ import {
   type Stage,
   type SupplierNews,
 } from '../order/contract.js';
-import { FulfillmentStage, OrderNumber, SvcOrderId } from '../temporal/searchAttributes.js';
+import {
+  FulfillmentStage,
+  OrderNumber,
+  ParcelCodes,
+  SvcOrderId,
+} from '../temporal/searchAttributes.js';
 import { literal } from '../temporal/visibility.js';
 import { accountVisibilityFilter } from '../temporal/accountStart.js';
 import { DEFAULT_ACCOUNT } from '../accounts/contract.js';
@@ -31,6 +36,10 @@ export interface TrackedOrder {
   /** The caller's order name, which the supplier also answers to. */
   orderNumber?: string;
   stage: Stage;
+  /** A split order's parcels still on their way (ParcelCodes): asked about one by one. */
+  parcelCodes?: string[];
+  /** For one parcel of a split order: the order's workflow, told what the parcel's code says. */
+  signalTo?: string;
 }
 
 export interface ListTrackedOrdersInput {
@@ -105,6 +114,7 @@ export function orchestrationActivities(client: Client) {
         const stage = attributes.get(FulfillmentStage);
         const svcOrderId = nonEmpty(attributes.get(SvcOrderId));
         const orderNumber = nonEmpty(attributes.get(OrderNumber));
+        const parcelCodes = attributes.get(ParcelCodes) ?? [];
         if (workflowId == null || (svcOrderId === undefined && orderNumber === undefined))
           return [];
         // The query says the same; checked again so a lax visibility store cannot slip one in.
@@ -114,6 +124,7 @@ export function orchestrationActivities(client: Client) {
             workflowId,
             ...(svcOrderId !== undefined && { svcOrderId }),
             ...(orderNumber !== undefined && { orderNumber }),
+            ...(parcelCodes.length > 0 && { parcelCodes }),
             stage: stage as Stage,
           },
         ];

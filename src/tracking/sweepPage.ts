@@ -15,7 +15,7 @@ import type {
 import { queuesOf } from '../temporal/taskQueues.js';
 import { SupplierPriority } from '../durable/supplierPriority.js';
 import { chunk, judge, needsProof, told, type Observation } from './trackingChanges.js';
-import { askKey, canAskByNumber, matchAnswers, proofOf } from './trackingMatch.js';
+import { askKey, byParcel, canAskByNumber, matchAnswers, proofOf } from './trackingMatch.js';
 import { memoryIn, remember, type SweepMemory } from './trackingMemory.js';
 import type { SweepCounts } from './contract.js';
 import { accountPriority } from '../durable/account.js';
@@ -64,14 +64,15 @@ export function noCounts(): SweepCounts {
 
 /** One page: ask, match, judge, signal; `memory` and `counts` are updated in place. */
 export async function sweepPage(
-  orders: readonly TrackedOrder[],
+  tracked: readonly TrackedOrder[],
   memory: SweepMemory,
   counts: SweepCounts,
   policy: { staleAfterMs: number; missingAfterMs: number },
 ): Promise<void> {
   const { getOrderDetailBatch, getProofOfDelivery } = batch();
   const now = new Date().getTime();
-  counts.orders += orders.length;
+  counts.orders += tracked.length;
+  const orders = byParcel(tracked);
   const answers = new Map<string, OrderSnapshot>();
   const unknown = new Set<string>();
 
@@ -120,6 +121,8 @@ export async function sweepPage(
   counts.batchCalls = counts.detailCalls + counts.proofCalls;
 
   const signals: OrderSignal[] = [];
+  /** What the sweep remembers each signal under: the order, or one parcel of it. */
+  const keys: string[] = [];
   for (const order of orders) {
     const snapshot = answers.get(order.workflowId);
     const observation: Observation =
@@ -133,12 +136,15 @@ export async function sweepPage(
     const verdict = judge(order, observation, watch, policy, now, memory.sweep);
     remember(memory, order.workflowId, verdict.watch);
     if (verdict.toldBefore) counts.toldBefore += 1;
-    if (verdict.news !== undefined)
-      signals.push({ workflowId: order.workflowId, news: verdict.news });
+    if (verdict.news !== undefined) {
+      signals.push({ workflowId: order.signalTo ?? order.workflowId, news: verdict.news });
+      keys.push(order.workflowId);
+    }
   }
 
   const { signalOrders } = orchestration();
-  for (const slice of chunk(signals, SIGNALS_PER_CALL)) {
+  for (const [n, slice] of chunk(signals, SIGNALS_PER_CALL).entries()) {
+    const sliceKeys = keys.slice(n * SIGNALS_PER_CALL, (n + 1) * SIGNALS_PER_CALL);
     let outcome;
     try {
       outcome = await signalOrders(slice);
@@ -153,9 +159,10 @@ export async function sweepPage(
     }
     counts.signalled += outcome.signalled;
     counts.closed += outcome.closed;
-    for (const { workflowId, news } of slice) {
+    for (const [i, { news }] of slice.entries()) {
+      const key = sliceKeys[i]!;
       if (news.kind === 'stale') counts.flagged += 1;
-      remember(memory, workflowId, told(memory.watches[workflowId], news, now, memory.sweep));
+      remember(memory, key, told(memory.watches[key], news, now, memory.sweep));
     }
   }
 }

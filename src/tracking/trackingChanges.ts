@@ -9,6 +9,7 @@ import type { OrderSnapshot } from './lookupActivities.js';
 import type { TrackedOrder } from './orchestrationActivities.js';
 import { endedStatus, OrderStatus } from '../supplier/api/constants.js';
 import { kept, type Watch } from './trackingMemory.js';
+import { supplierIds } from './trackingMatch.js';
 
 /** Ids per getOrderDetailBatch and getProofOfDelivery call: the supplier's limit. */
 export const IDS_PER_CALL = 100;
@@ -88,7 +89,12 @@ export function newsFor(
   return {
     messageId: sweepMessageId(keyOf(order), status, proofOfDelivery.length),
     kind: 'status',
-    ...(order.svcOrderId !== undefined && { svcOrderId: order.svcOrderId }),
+    // Found by the order number under another supplier order (a split the order has not heard
+    // of): that order's code, for the order to look up, never its own.
+    svcOrderId:
+      order.svcOrderId === undefined || supplierIds(snapshot).includes(order.svcOrderId)
+        ? order.svcOrderId
+        : snapshot.svcOrderId,
     orderStatus: status,
     ...(snapshot.subStatus !== undefined && { subStatus: snapshot.subStatus }),
     ...(snapshot.logisticName !== undefined && { logisticName: snapshot.logisticName }),

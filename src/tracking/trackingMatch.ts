@@ -8,6 +8,25 @@
  */
 import type { OrderSnapshot } from './lookupActivities.js';
 import type { TrackedOrder } from './orchestrationActivities.js';
+import { Stage } from '../order/contract.js';
+
+/**
+ * A split order is asked about parcel by parcel: one entry per parcel code on its way, each told
+ * to the order's workflow. A parcel counts as awaiting shipment, so that each of its own steps is
+ * news (the order's stage is its first parcel's).
+ */
+export function byParcel(orders: readonly TrackedOrder[]): TrackedOrder[] {
+  return orders.flatMap((o) =>
+    (o.parcelCodes ?? []).length === 0
+      ? [o]
+      : o.parcelCodes!.map((code) => ({
+          workflowId: `${o.workflowId}#${code}`,
+          signalTo: o.workflowId,
+          svcOrderId: code,
+          stage: o.stage === Stage.DELIVERED ? Stage.DELIVERED : Stage.AWAITING_SHIPMENT,
+        })),
+  );
+}
 
 /** The supplier's own ids of one order, each once. */
 export function supplierIds(snapshot: OrderSnapshot): string[] {

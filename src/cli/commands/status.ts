@@ -3,6 +3,7 @@
  * stage, supplier ids, amounts, tracking, interception reasons or error, where its store events
  * stand, timeline; `--json`: the snapshot itself, one JSON document.
  */
+import { parcelLines, parcelsGlance } from '../../order/parcels.js';
 import type { Command } from 'commander';
 
 import { orderWorkflowId, type OrderStatus } from '../../order/contract.js';
@@ -102,10 +103,12 @@ export function formatStatus(
       ]),
     ],
     ['tracking', joined([s.trackNumber, s.trackingUrl])],
+    ['parcels', parcelsGlance(s.parcels)],
     ['delivered proof', s.proofOfDelivery?.join(', ')],
     ['error', s.error === undefined ? undefined : failure(s.error)],
     ['store events', s.storeEvents === undefined ? undefined : formatStoreEvents(s.storeEvents)],
   ]);
+  lines.push(...parcelLines(s.parcels));
   if ((s.deadlines ?? []).length > 0) {
     lines.push('deadlines:');
     for (const d of s.deadlines!) lines.push(`  ${formatDeadline(d)}`);

@@ -12,12 +12,14 @@ import {
   UnshippedSubStatus,
 } from '../../supplier/api/constants.js';
 import { SupplierCode } from '../../supplier/errors.js';
-import type { Activities } from '../../durable/activityProxies.js';
+import { activities, type Activities } from '../../durable/activityProxies.js';
 import { failureInfo, isBusiness } from '../../durable/failures.js';
 import type { Order } from '../order.js';
 import { Patch } from '../../durable/versions.js';
 import { lookUpOrder } from './lookup.js';
 import { supplierStep, type Seen } from '../../durable/supplierStep.js';
+import { followParcels, settleSplits } from './parcels.js';
+import { flaggedStale, STALE_STAGES } from './stale.js';
 
 /** Flow A: the warehouse starts work only once it has the waybill. */
 export async function uploadWaybill(o: Order, acts: Activities): Promise<void> {
@@ -82,6 +84,8 @@ export async function followDelivery(o: Order): Promise<void> {
   let staleSeen: StaleNews | undefined;
   let staleFlags: boolean | undefined;
   for (;;) {
+    if (o.parcels.unsettled) await settleSplits(o, activities());
+    if (o.parcels.split) return followParcels(o, activities(), proofWaitMs);
     const seen = o.newsVersion;
     const s = o.news.orderStatus;
     o.trackingHeard();
@@ -121,33 +125,5 @@ export async function followDelivery(o: Order): Promise<void> {
       }
     }
     await o.waitForNews(seen);
-  }
-}
-
-/** Where the order waits for the supplier's news by itself, and the sweeper may flag it. */
-const STALE_STAGES: readonly Stage[] = [Stage.AWAITING_SHIPMENT, Stage.SHIPPED];
-
-/**
- * The supplier no longer lists the order, or its status has not moved for too long: a person
- * looks into it. Resume looks at the supplier again (the sweeper flags it anew only once the
- * limit has passed again); a dispute is the way out for an order that will not arrive. News from
- * the supplier (a webhook) ends the wait by itself.
- */
-async function flaggedStale(o: Order, stale: StaleNews): Promise<void> {
-  const seen = o.newsVersion;
-  o.enter(Stage.NEEDS_ATTENTION, stale.note);
-  o.failed({ step: 'tracking', message: stale.note });
-  for (;;) {
-    const action = await o.waitAt(
-      Stage.NEEDS_ATTENTION,
-      'resume to look at the supplier again, or open a dispute',
-      ['resume'],
-      { until: () => o.newsVersion !== seen },
-    );
-    if (action !== undefined) {
-      o.answer(action, 'following the supplier again');
-      return;
-    }
-    if (o.newsVersion !== seen) return;
   }
 }

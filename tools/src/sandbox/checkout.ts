@@ -4,6 +4,7 @@
  * createOrderV2's balance payment (payType 2), all go through these.
  */
 import { OrderStatus, SupplierCode, UnshippedSubStatus } from 'dropflow/supplier';
+import { splitAtPayment } from './split.js';
 import {
   evaluateOrder,
   findOwnOrder,
@@ -202,6 +203,7 @@ export function payOrders(
   for (const order of orders) {
     order.paidAt = now;
     setStatus(sb, order, OrderStatus.Unshipped, UnshippedSubStatus.Pending);
+    splitAtPayment(sb, order);
   }
   for (const shipment of new Set(orders.map((o) => o.shipmentOrderId))) {
     const s = shipment === undefined ? undefined : sb.state.shipments[shipment];

@@ -32,6 +32,7 @@ type Stage = (typeof STAGES)[number];
 
 /** Where a paid order is in its lifecycle; undefined when it is not paid (or cancelled). */
 function stageOf(order: SandboxOrder): Stage | undefined {
+  if (order.splitInto !== undefined) return undefined;
   if (order.status === OrderStatus.Unshipped) return order.subStatus ?? UnshippedSubStatus.Pending;
   if (order.status === OrderStatus.Shipped || order.status === OrderStatus.Delivered)
     return order.status;

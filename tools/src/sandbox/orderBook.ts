@@ -44,13 +44,20 @@ export function findOwnOrder(
   openId: string,
   key: string,
 ): SandboxOrder | undefined {
+  return findOwnOrders(sb, openId, key)[0];
+}
+
+/**
+ * Every order of the account known by `key`: one for an id, all the orders of an order number
+ * (those split from one order share it). A split order itself is no longer listed.
+ */
+export function findOwnOrders(sb: SandboxHost, openId: string, key: string): SandboxOrder[] {
+  const listed = (o: SandboxOrder) =>
+    o.openId === openId && !o.awaitingConnection && o.splitInto === undefined;
   const direct = sb.state.orders[key];
-  if (direct) return direct.openId === openId && !direct.awaitingConnection ? direct : undefined;
-  return Object.values(sb.state.orders).find(
-    (o) =>
-      o.openId === openId &&
-      !o.awaitingConnection &&
-      (o.svcOrderCode === key || o.orderNumber === key),
+  if (direct) return listed(direct) ? [direct] : [];
+  return Object.values(sb.state.orders).filter(
+    (o) => listed(o) && (o.svcOrderCode === key || o.orderNumber === key),
   );
 }
 

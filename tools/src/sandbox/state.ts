@@ -135,6 +135,12 @@ export interface SandboxOrder {
   disputeId?: string;
   /** The latest statuses the order left, oldest first (absent in state files of older versions). */
   statusHistory?: StatusChange[];
+  /** Split (split.ts): the orders it became; it is no longer listed. */
+  splitInto?: string[];
+  /** The order this one was split from. */
+  splitFrom?: string;
+  /** A split asked for before the payment: the parts (line indexes), applied when it is paid. */
+  pendingSplit?: number[][];
 }
 
 export interface SandboxShipment {

@@ -1,6 +1,11 @@
 /**
  * Order controls under /__sandbox/orders/ (docs/sandbox.md), not part of the supplier's API:
  * - POST /__sandbox/orders/<svcOrderId>/advance {"to": "PROCESSING"|"SHIPPED"|"DELIVERED"}
+ * - POST /__sandbox/orders/<svcOrderId>/split {"parts": [[0], [1, 2]]}: the supplier splits the
+ *   order's lines (by index; default one part per line) into new orders, now if it is paid and
+ *   unshipped, else at its payment (split.ts).
+ * - POST /__sandbox/orders/<svcOrderId>/cancel: the supplier cancels the order (a parcel of a
+ *   split order, say), as its staff may; not once it is delivered.
  * - POST /__sandbox/orders/<svcOrderId>/edit {address fields}: what a merchant does in the
  *   supplier's web console to fix an intercepted order before adding it to the cart again.
  * - POST /__sandbox/orders/<svcOrderId>/expire-payment: the pay window of the order's parent
@@ -15,14 +20,19 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { fields, OrderStatus } from 'dropflow/supplier';
 import { advanceOrder, LIFECYCLE_TARGETS } from '../lifecycle.js';
-import { evaluateOrder, isPaid, priceOrder, surchargeFor } from '../orderBook.js';
+import { evaluateOrder, isPaid, priceOrder, setStatus, surchargeFor } from '../orderBook.js';
 import { findLine } from '../seed.js';
 import { orderObject, utcDate } from '../orderView.js';
 import { expirePayWindow } from '../payWindow.js';
+import { linePerPart, partitionError, splitOrder } from '../split.js';
 import type { Sandbox } from '../sandbox.js';
 import type { SandboxOrder } from '../state.js';
 
 const Advance = z.object({ to: z.enum(LIFECYCLE_TARGETS) });
+/** Line indexes per part; default: one part per line. */
+const Split = z.strictObject({
+  parts: z.array(z.array(z.number().int().nonnegative())).optional(),
+});
 
 /** The address fields of the create-order body, with its maximum lengths. */
 const Edit = z
@@ -76,6 +86,41 @@ export function registerOrderControlRoutes(app: FastifyInstance, sb: Sandbox): v
       if (!outcome.ok)
         return reply.code(409).send({ error: outcome.reason, orderStatus: order.status });
       sb.changed();
+      return orderObject(order, 'detail');
+    },
+  );
+
+  app.post<{ Params: { svcOrderId: string } }>(
+    '/__sandbox/orders/:svcOrderId/split',
+    (req, reply) => {
+      const p = Split.safeParse(req.body ?? {});
+      if (!p.success) return reply.code(400).send(bad(p.error));
+      const order = orderOf(req.params.svcOrderId);
+      if (!order) return reply.code(404).send({ error: 'no such order' });
+      const parts = p.data.parts ?? linePerPart(order);
+      if (!isPaid(order)) {
+        const why = partitionError(order, parts);
+        if (why !== undefined) return reply.code(400).send({ error: why });
+        order.pendingSplit = parts;
+        sb.changed();
+        return { svcOrderId: order.svcOrderId, splitAtPayment: parts };
+      }
+      const outcome = splitOrder(sb, order, parts);
+      if (!outcome.ok) return reply.code(409).send({ error: outcome.reason });
+      return { svcOrderId: order.svcOrderId, splitInto: outcome.codes };
+    },
+  );
+
+  app.post<{ Params: { svcOrderId: string } }>(
+    '/__sandbox/orders/:svcOrderId/cancel',
+    (req, reply) => {
+      const order = orderOf(req.params.svcOrderId);
+      if (!order) return reply.code(404).send({ error: 'no such order' });
+      if (order.status === OrderStatus.Delivered || order.splitInto !== undefined)
+        return reply
+          .code(409)
+          .send({ error: `the order is ${order.status}: it cannot be cancelled` });
+      setStatus(sb, order, OrderStatus.Cancelled);
       return orderObject(order, 'detail');
     },
   );

@@ -12,7 +12,7 @@ import {
   OrderStatus,
   OTHER_ORDER_STATUSES,
 } from 'dropflow/supplier';
-import { findOwnOrder, ordersOf } from '../orderBook.js';
+import { findOwnOrder, findOwnOrders, ordersOf } from '../orderBook.js';
 import { orderAsOf, queryMoment } from '../orderLag.js';
 import { orderObject } from '../orderView.js';
 import { paramError, type SandboxRouter } from '../routing.js';
@@ -30,8 +30,9 @@ function matchesStatus(order: SandboxOrder, filter: string): boolean {
 function lookUp(sb: Sandbox, openId: string, keys: readonly string[]): SandboxOrder[] {
   const found = new Map<string, SandboxOrder>();
   for (const key of keys) {
-    const order = findOwnOrder(sb, openId, key);
-    if (order && !found.has(order.svcOrderId)) found.set(order.svcOrderId, order);
+    for (const order of findOwnOrders(sb, openId, key)) {
+      if (!found.has(order.svcOrderId)) found.set(order.svcOrderId, order);
+    }
   }
   return [...found.values()];
 }

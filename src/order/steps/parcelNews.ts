@@ -1,0 +1,33 @@
+/**
+ * Which supplier news belongs to the order's parcels rather than to the order as one parcel: an
+ * ORDERSPLIT (a claim, kept to be looked up), news of a parcel of a split order, and news under a
+ * code the order does not know (a split it has not heard of: kept as a claim, never taken as the
+ * order's own status, which would end the order with one parcel's delivery).
+ */
+import { patched } from '@temporalio/workflow';
+import type { SupplierNews } from '../contract.js';
+import type { Parcels } from '../parcels.js';
+
+/** News kinds that speak of one supplier order's status or tracking. */
+const PARCEL_KINDS: ReadonlySet<SupplierNews['kind']> = new Set(['order', 'logistics', 'status']);
+
+/** Takes `news` into the parcels and returns true, or returns false for the order's own news. */
+export function heardByParcels(
+  parcels: Parcels,
+  news: SupplierNews,
+  ownCode: string | undefined,
+  patch: string,
+): boolean {
+  if (news.kind === 'split' && news.split !== undefined) {
+    parcels.claimed(news.split);
+    return true;
+  }
+  const code = news.svcOrderId;
+  if (code === undefined || !PARCEL_KINDS.has(news.kind)) return false;
+  if (parcels.split && parcels.heard(code, news)) return true;
+  const foreign = ownCode !== undefined && code !== ownCode && !parcels.knows(code);
+  // Asked only where such news arrives: recorded histories never had one diverted.
+  if (!foreign || !patched(patch)) return false;
+  parcels.claimed({ codes: [code], held: news });
+  return true;
+}

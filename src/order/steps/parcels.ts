@@ -1,0 +1,139 @@
+/**
+ * A split order, followed parcel by parcel: a split claim (ORDERSPLIT, or news under a code the
+ * order does not know) settled by one look-up of every code involved, then each parcel to its
+ * delivery. The order is SHIPPED with its first parcel, DELIVERED once every parcel is delivered or
+ * cancelled, COMPLETED with the proofs of delivery (or after the wait for them), as an unsplit
+ * order is. The look-up is the same for every claim, whenever it arrives and however often.
+ */
+import { sleep } from '@temporalio/workflow';
+import { Stage, type StaleNews } from '../contract.js';
+import { StoreEventType } from '../../storeEvents/contract.js';
+import type { Activities } from '../../durable/activityProxies.js';
+import type { Order } from '../order.js';
+import { storeParcel, type ParcelChange } from '../parcels.js';
+import { aliasNews, judgeSplit, lookUpKeys, type KnownParcel } from '../splitCheck.js';
+import { supplierCall } from '../../durable/supplierStep.js';
+import { flaggedStale, STALE_STAGES } from './stale.js';
+
+/** Look-ups of a claim the supplier does not show yet, one supplier lag apart, before a person. */
+const UNCONFIRMED_LOOKUPS = 3;
+
+/** The parcels that may split now: the open ones, or the order itself while unsplit. */
+function openParcels(o: Order): KnownParcel[] {
+  if (!o.parcels.split) return o.status.svcOrderId === undefined ? [] : [o.whole()];
+  return o.parcels.leaves.filter((p) => o.parcels.openCodes.includes(p.code));
+}
+
+/**
+ * Settles the split claims heard so far by looking every code up at the supplier: a confirmed
+ * split turns its parcel into the children (told to the store); codes that are other names of a
+ * parcel hand their news to it; children that do not add up to their parcel, or a claim the
+ * supplier keeps not showing, stop the order at NEEDS_ATTENTION with both lists until resumed.
+ */
+export async function settleSplits(o: Order, acts: Activities): Promise<void> {
+  let unconfirmed = 0;
+  while (o.parcels.unsettled && o.status.svcOrderId !== undefined) {
+    const claims = o.parcels.takeClaims();
+    const open = openParcels(o);
+    const known = o.parcels.split ? o.parcels.view.map((p) => p.code) : [o.status.svcOrderId];
+    const keys = lookUpKeys(open, claims, o.status.orderNumber);
+    const { value: found } = await supplierCall(o, {
+      name: 'getOrderDetailBatch',
+      send: () => acts.batch.getOrderDetailBatch(keys),
+      cancellable: false,
+    });
+    for (const news of aliasNews(claims, found, known))
+      o.hear({ ...news, messageId: `${news.messageId}:as-${news.svcOrderId}` });
+    const verdict = judgeSplit(o.status.orderNumber, open, known, claims, found);
+    if (verdict.kind === 'none') continue;
+    if (verdict.kind === 'split') {
+      o.parcels.splitInto(verdict.parent, verdict.children);
+      o.note(
+        `split by the supplier: ${verdict.parent.code} into ${verdict.children.map((c) => c.code).join(', ')}`,
+      );
+      o.tell(StoreEventType.OrderSplit, {
+        parentCode: verdict.parent.code,
+        parcels: verdict.children.map((c) => storeParcel({ code: c.code, lines: c.lines })),
+      });
+      continue;
+    }
+    for (const claim of claims) o.parcels.claimed(claim);
+    if (verdict.kind === 'unconfirmed' && ++unconfirmed < UNCONFIRMED_LOOKUPS) {
+      await sleep(o.supplierLagMs);
+      continue;
+    }
+    unconfirmed = 0;
+    await o.needsAttention(
+      { step: 'orderSplit', message: verdict.why },
+      'check the split at the supplier; resume to look it up again',
+    );
+  }
+}
+
+/** What one parcel's change tells the store and does to the order. */
+function applied(o: Order, change: ParcelChange): void {
+  const { kind, parcel } = change;
+  if (kind === 'cancelled') {
+    o.note(`parcel ${parcel.code} cancelled by the supplier`);
+    return;
+  }
+  if (kind === 'delivered') {
+    o.note(`parcel ${parcel.code} delivered`);
+    return;
+  }
+  o.parcelShipped();
+  o.tell(StoreEventType.OrderShipped, {
+    parcel: storeParcel(parcel, o.input.fulfillment.waybill?.carrier ?? parcel.logisticName),
+    ...(parcel.trackNumber !== undefined && { trackNumber: parcel.trackNumber }),
+    ...(parcel.trackingUrl !== undefined && { trackingUrl: parcel.trackingUrl }),
+    ...(parcel.logisticName !== undefined && { logisticName: parcel.logisticName }),
+  });
+}
+
+/**
+ * Follows a split order to COMPLETED: each parcel's news moves it on; the order is DELIVERED when
+ * every parcel is delivered or cancelled (CANCELLED when all were cancelled), then waits up to
+ * `proofWaitMs` for every delivered parcel's proof of delivery. New claims are settled on the way.
+ */
+export async function followParcels(
+  o: Order,
+  acts: Activities,
+  proofWaitMs: number,
+): Promise<void> {
+  let proofDeadline: number | undefined;
+  let staleSeen: StaleNews | undefined = o.news.stale;
+  for (;;) {
+    const seen = o.newsVersion;
+    if (o.parcels.unsettled) await settleSplits(o, acts);
+    for (const change of o.parcels.advance()) applied(o, change);
+    if (o.parcels.settled && o.parcels.delivered.length === 0) {
+      o.cancelled('the supplier cancelled every parcel', 'supplier');
+      return;
+    }
+    if (o.parcels.settled && o.stage !== Stage.DELIVERED) {
+      o.delivered();
+      proofDeadline = new Date().getTime() + proofWaitMs;
+    }
+    if (proofDeadline !== undefined) {
+      if (o.parcels.proofComplete) {
+        o.proofOfDeliveryReceived(o.parcels.delivered.flatMap((p) => p.proofOfDelivery ?? []));
+        return;
+      }
+      const left = Math.max(0, proofDeadline - new Date().getTime());
+      if (!(await o.waitForNews(seen, left))) {
+        o.completedWithoutProof(
+          `delivered; not every parcel's proof of delivery after ${o.input.fulfillment.proofOfDeliveryWaitHours} h`,
+        );
+        return;
+      }
+      continue;
+    }
+    const stale = o.news.stale;
+    if (stale !== undefined && stale !== staleSeen && STALE_STAGES.includes(o.stage)) {
+      staleSeen = stale;
+      await flaggedStale(o, stale);
+      continue;
+    }
+    if (o.newsVersion === seen) await o.waitForNews(seen);
+  }
+}
