@@ -17,6 +17,7 @@ import { toCreatedMs, toCreatedSummary, type ToCreated } from '../localStack/toC
 import { supplierCalls, type SupplierCalls } from './calls.js';
 import type { OperatedRun } from './operator.js';
 import type { Flow } from './orders.js';
+import { parcelFindings, splitStatus } from './parcels.js';
 
 const { EventType, WorkflowTaskFailedCause: Cause } = proto.temporal.api.enums.v1;
 type HistoryEvent = proto.temporal.api.history.v1.IHistoryEvent;
@@ -111,6 +112,8 @@ export const Counter = {
   secondPayments: 'secondPayments',
   stuckWithoutReason: 'stuckWithoutReason',
   mismatches: 'mismatches',
+  parcelsLost: 'parcelsLost',
+  deliveredTooEarly: 'deliveredTooEarly',
 } as const;
 export type Counter = (typeof Counter)[keyof typeof Counter];
 
@@ -131,6 +134,10 @@ export interface Verdict {
   secondPayments: number;
   stuckWithoutReason: number;
   mismatches: number;
+  /** A parcel code of a split order that no order follows. */
+  parcelsLost: number;
+  /** An order DELIVERED while one of its parcels was not. */
+  deliveredTooEarly: number;
   disputesByStage: Record<string, number>;
   /** Settled orders whose FulfillmentStage search attribute says another stage than `status`. */
   stageMismatches: StageMismatch[];
@@ -256,7 +263,11 @@ export function judge(o: Observation): Verdict {
   let attention = 0;
   const waiting: Verdict['waiting'] = [];
   const toCreated: number[] = [];
-  const atSupplier = groupBy(o.sandboxOrders, (s) => s.orderNumber);
+  // Parcels split from an order share its number: the order is the one it was split from.
+  const atSupplier = groupBy(
+    o.sandboxOrders.filter((s) => s.splitFrom === undefined),
+    (s) => s.orderNumber,
+  );
 
   for (const order of o.orders) {
     const { orderNumber, status } = order;
@@ -308,10 +319,14 @@ export function judge(o: Observation): Verdict {
     if (svcOrderId !== undefined && mine === undefined) {
       mismatch(`the supplier has no order ${svcOrderId} for it`);
     }
+    for (const f of parcelFindings(orderNumber, status, o.sandboxOrders)) {
+      find(f.counter, f.subject, f.detail);
+    }
     if (stage === Stage.COMPLETED) {
+      const shown = mine?.splitInto ? splitStatus(mine, o.sandboxOrders) : mine?.status;
       if (mine === undefined) mismatch('completed without a supplier order');
-      else if (mine.status !== DELIVERED || !isPaid(mine)) {
-        mismatch(`the supplier's order is ${mine.status}${isPaid(mine) ? '' : ', not paid'}`);
+      else if (shown !== DELIVERED || !isPaid(mine)) {
+        mismatch(`the supplier's order is ${shown}${isPaid(mine) ? '' : ', not paid'}`);
       }
     }
     if (stage === Stage.CANCELLED && paid.length > 0)
@@ -374,6 +389,8 @@ export function judge(o: Observation): Verdict {
     secondPayments: o.stats.repeatedPaymentsRefused + extraPaid,
     stuckWithoutReason: count(Counter.stuckWithoutReason),
     mismatches: count(Counter.mismatches),
+    parcelsLost: count(Counter.parcelsLost),
+    deliveredTooEarly: count(Counter.deliveredTooEarly),
     disputesByStage,
     stageMismatches: stageMismatches(o.orders),
     workflowTaskFailures: failingTasks.reduce((n, t) => n + t.count, 0),

@@ -13,6 +13,14 @@ function wholeNumber(min: number): (value: string) => number {
   };
 }
 
+function fraction(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || n > 1) {
+    throw new InvalidArgumentError('must be a number from 0 to 1');
+  }
+  return n;
+}
+
 interface Flags {
   orders: number;
   seed?: number;
@@ -30,6 +38,7 @@ interface Flags {
   tokenFaults?: boolean;
   loweredLimits?: boolean;
   disputes: number;
+  splits: number;
   gateway: boolean;
   windowSeconds?: number;
   deadlineSeconds?: number;
@@ -66,6 +75,7 @@ export function parseChaosArgs(argv: readonly string[], randomSeed: () => number
       tokenFaults: flags.tokenFaults === true,
       loweredLimits: flags.loweredLimits === true,
       disputes: flags.disputes,
+      splits: flags.splits,
       gateway: flags.gateway,
       ...(flags.windowSeconds !== undefined && { windowMs: flags.windowSeconds * 1000 }),
       ...(flags.deadlineSeconds !== undefined && { deadlineMs: flags.deadlineSeconds * 1000 }),
@@ -124,6 +134,12 @@ function chaosCommand(): Command {
       'disputes opened with a lost create answer',
       wholeNumber(0),
       d.disputes,
+    )
+    .option(
+      '--splits <fraction>',
+      'share of orders (with more than one line) the supplier splits, one parcel per line',
+      fraction,
+      d.splits,
     )
     .option('--no-gateway', 'no gateway: webhooks are not delivered, the sweeper alone follows')
     .option('--window-seconds <n>', 'faults spread over this long', wholeNumber(1))

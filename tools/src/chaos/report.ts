@@ -33,6 +33,8 @@ export type ChaosSummary = Pick<
   | 'secondPayments'
   | 'stuckWithoutReason'
   | 'mismatches'
+  | 'parcelsLost'
+  | 'deliveredTooEarly'
   | 'submitToCreated'
   | 'stageMismatches'
   | 'workflowTaskFailures'
@@ -51,6 +53,8 @@ export function summary(r: ChaosReport): ChaosSummary {
     secondPayments: v.secondPayments,
     stuckWithoutReason: v.stuckWithoutReason,
     mismatches: v.mismatches,
+    parcelsLost: v.parcelsLost,
+    deliveredTooEarly: v.deliveredTooEarly,
     submitToCreated: v.submitToCreated,
     stageMismatches: v.stageMismatches,
     workflowTaskFailures: v.workflowTaskFailures,
@@ -67,6 +71,8 @@ export function failingCounters(s: ChaosSummary): string[] {
     secondPayments: s.secondPayments,
     stuckWithoutReason: s.stuckWithoutReason,
     mismatches: s.mismatches,
+    parcelsLost: s.parcelsLost,
+    deliveredTooEarly: s.deliveredTooEarly,
     stageMismatches: s.stageMismatches.length,
     workflowTaskFailures: s.workflowTaskFailures,
   };
@@ -122,6 +128,8 @@ export function formatTable(r: ChaosReport): string {
       ['secondPayments', s.secondPayments],
       ['stuckWithoutReason', s.stuckWithoutReason],
       ['mismatches', s.mismatches],
+      ['parcels lost', s.parcelsLost],
+      ['delivered too early', s.deliveredTooEarly],
       ['stageMismatches', s.stageMismatches.length],
       ['workflowTaskFailures', s.workflowTaskFailures],
     ]),

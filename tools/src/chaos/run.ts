@@ -36,6 +36,7 @@ import {
   type PlannedStep,
 } from './plan.js';
 import { Random } from './random.js';
+import { ordersToSplit, splitOrders } from './parcels.js';
 import { failingCounters, summary, type ChaosReport } from './report.js';
 import { startStack, type ChaosStack } from './stack.js';
 import { Tally } from './tally.js';
@@ -65,6 +66,8 @@ export interface ChaosOptions {
   loweredLimits: boolean;
   /** Disputes to open, each with its create's answer lost. */
   disputes: number;
+  /** Share of the orders with more than one line that the sandbox splits (0 to 1). */
+  splits: number;
   gateway: boolean;
   /** Faults spread over this many ms (default: windowFor(orders)). */
   windowMs?: number;
@@ -92,6 +95,7 @@ export const DEFAULT_CHAOS_OPTIONS: Omit<ChaosOptions, 'orders' | 'seed' | 'prog
   tokenFaults: false,
   loweredLimits: false,
   disputes: 2,
+  splits: 0,
   gateway: true,
   keep: false,
 };
@@ -170,6 +174,15 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
         flags.planned = true;
       },
     );
+    const chosen = ordersToSplit(orders, opts.splits, new Random(opts.seed + 1));
+    const splitting = splitOrders(
+      stack.sandbox.sandbox,
+      stack.controls.openId,
+      chosen,
+      () => flags.stop,
+    ).then((split) => {
+      if (chosen.size > 0) log2(`split ${split.size} of the ${chosen.size} orders chosen`);
+    });
     const disputing = openDisputes(
       stack,
       opts.disputes,
@@ -194,7 +207,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       ]);
     } finally {
       flags.stop = true;
-      await Promise.allSettled([submitting, stepping, disputing]);
+      await Promise.allSettled([submitting, stepping, disputing, splitting]);
     }
     if (Date.now() > deadline) notes.push('the deadline passed before every order settled');
 
