@@ -25,7 +25,10 @@ const WORKER_SIDE = [
   'src/session/gauges.ts',
   'src/order/gauges.ts',
   'src/tracking/{sweeperStart,gapGauge}.ts',
-  'src/storeEvents/{signing,sending,history,backlogGauge}.ts',
+  'src/storeEvents/{signing,sending,history,backlogGauge,storeDelivery}.ts',
+  // The stores' API clients and what dropflow writes back to a store order.
+  'src/store/{shopify,woocommerce,outbound}/**',
+  'src/store/{apiError,parcel}.ts',
   // The account registry's store and watcher: the worker, the gateway and the CLI read it.
   'src/accounts/*.ts',
 ];

@@ -46,6 +46,7 @@ import { orchestrationActivities } from './tracking/orchestrationActivities.js';
 import { webhookRepairActivities } from './tracking/webhookActivities.js';
 import { storeEventActivities } from './storeEvents/activities.js';
 import type { StoreEventsOptions } from './storeEvents/contract.js';
+import type { StoreLookup } from './storeEvents/storeDelivery.js';
 import { supplierSessionActivities } from './session/activities.js';
 import { tokenWaitActivities, type TokenWaitOptions } from './session/tokenWaitActivities.js';
 import { inboxActivities } from './inbox/activities.js';
@@ -110,6 +111,12 @@ export interface CreateWorkersOptions {
   /** Where order and dispute events go (STORE_EVENTS_*); without a url none are sent. */
   storeEvents?: StoreEventsOptions;
   /**
+   * The store connections (with their secrets) that the events of store orders are written to
+   * (src/storeEvents/storeDelivery.ts); default: the registry's, when `accounts` is the registry.
+   * Without them such an order's tracking waits, named.
+   */
+  stores?: StoreLookup;
+  /**
    * How long an order may find no access token before it stops at NEEDS_ATTENTION
    * (NO_TOKEN_ATTENTION_MINUTES; default 10 minutes).
    */
@@ -148,6 +155,7 @@ function accountWork(
   supplier: SupplierClient,
   storeEvents: StoreEventsOptions | undefined,
   tokenWait: TokenWaitOptions,
+  stores: StoreLookup | undefined,
 ) {
   return {
     supplier: {
@@ -161,7 +169,7 @@ function accountWork(
     session: supplierSessionActivities(supplier.tokenCalls),
     // Orders wait here for the account's token: it sends no supplier request.
     tokenWait: tokenWaitActivities(supplier.tokens, tokenWait),
-    storeEvents: storeEventActivities(storeEvents),
+    storeEvents: storeEventActivities(storeEvents, stores),
   };
 }
 type AccountWork = ReturnType<typeof accountWork>;
@@ -187,6 +195,10 @@ function storeEventsOf(account: Account, base: StoreEventsOptions | undefined) {
   return { ...base, url: account.storeEventsUrl, secret: account.storeEventsSecret };
 }
 
+function hasStores(d: AccountDirectory | undefined): d is AccountDirectory & StoreLookup {
+  return typeof (d as Partial<StoreLookup> | undefined)?.store === 'function';
+}
+
 /** The directory of a process configured for the default account only. */
 const DEFAULT_ONLY: AccountDirectory = {
   get: () => undefined,
@@ -209,6 +221,8 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
   const shutdownGraceTime = opts.shutdownGraceTime ?? '10s';
   const checkout = opts.checkout ?? DEFAULT_CHECKOUT_SETTINGS;
   const directory = opts.accounts ?? DEFAULT_ONLY;
+  // The registry's directory knows the store connections too.
+  const stores = opts.stores ?? (hasStores(opts.accounts) ? opts.accounts : undefined);
   const tokenWait: TokenWaitOptions =
     opts.noTokenAttentionMs === undefined ? {} : { attentionAfterMs: opts.noTokenAttentionMs };
   let work: PerAccount<AccountWork> | undefined;
@@ -231,23 +245,27 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
       // Traces (docs/tracing.md): nothing when tracing is off.
       ...tracingWorkerOptions(opts.workflowBundle),
     } as const;
-    work = new PerAccount(directory, accountWork(supplier, opts.storeEvents, tokenWait), (a) => {
-      const own = accountSupplier(a, {
-        client,
-        queues,
-        baseUrl: supplier.baseUrl,
-        batchRatePerSecond,
-        ...(opts.fleet !== undefined && { fleet: opts.fleet }),
-      });
-      return {
-        value: accountWork(own, storeEventsOf(a, opts.storeEvents), tokenWait),
-        close: () => own.close(),
-        // A new tier only re-paces: the client, its connections and token source stay.
-        retier: (tier) => {
-          own.setRate(tier);
-        },
-      };
-    });
+    work = new PerAccount(
+      directory,
+      accountWork(supplier, opts.storeEvents, tokenWait, stores),
+      (a) => {
+        const own = accountSupplier(a, {
+          client,
+          queues,
+          baseUrl: supplier.baseUrl,
+          batchRatePerSecond,
+          ...(opts.fleet !== undefined && { fleet: opts.fleet }),
+        });
+        return {
+          value: accountWork(own, storeEventsOf(a, opts.storeEvents), tokenWait, stores),
+          close: () => own.close(),
+          // A new tier only re-paces: the client, its connections and token source stay.
+          retier: (tier) => {
+            own.setRate(tier);
+          },
+        };
+      },
+    );
     const followed = followSupplierBudget(
       { client, namespace, taskQueue: queues.supplier },
       ratePerSecond,

@@ -39,6 +39,8 @@ import {
 import { MakeupStatus } from '../supplier/api/constants.js';
 import { SupplierCode } from '../supplier/errors.js';
 import { storeEventDelivery } from '../durable/activityProxies.js';
+import type { StoreEventActivities } from '../storeEvents/activities.js';
+import type { StoreOrderRef } from '../store/contract.js';
 import type { CheckoutOutcome } from '../checkout/contract.js';
 import { paramErrorFields } from '../durable/failures.js';
 import { stopData } from './storeEventData.js';
@@ -139,7 +141,7 @@ export class Order implements StepHost, OutboxHost {
       options.lean === true,
       () => this.money.awaitingApproval,
     );
-    this.outbox = new StoreEventOutbox(input.order.orderNumber, storeEventDelivery(), this);
+    this.outbox = new StoreEventOutbox(input.order.orderNumber, deliveryFor(input.store), this);
     this.enter(Stage.RECEIVED);
   }
 
@@ -927,4 +929,14 @@ function amendRemedy(info: FailureInfo, remedy: string | undefined): string {
     return `amend the order${named} or cancel; resume sends it again unchanged`;
   }
   return `${remedy ?? `resume after the cause of ${info.step} is fixed, or cancel`}; or amend the order`;
+}
+
+/**
+ * The outbox's delivery: an order from a connected store names its store order on each attempt,
+ * and the activity writes the event there (src/storeEvents/storeDelivery.ts). Only the activity's
+ * input differs: the workflow's commands stay the same, so histories replay.
+ */
+function deliveryFor(store: StoreOrderRef | undefined): StoreEventActivities['deliverStoreEvent'] {
+  const deliver = storeEventDelivery();
+  return store === undefined ? deliver : (input) => deliver({ ...input, store });
 }

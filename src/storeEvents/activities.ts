@@ -1,6 +1,7 @@
 /**
  * Delivering one store event (src/storeEvents/contract.ts) to STORE_EVENTS_URL, for the order
- * and dispute workflows' outbox (src/storeEvents/outbox.ts). One attempt per activity
+ * and dispute workflows' outbox (src/storeEvents/outbox.ts); the events of an order from a
+ * connected store go to that store order instead (storeDelivery.ts). One attempt per activity
  * call: the workflow decides when to try again, so it can show attempts and the last answer.
  */
 import { Context } from '@temporalio/activity';
@@ -8,12 +9,21 @@ import type { MetricCounter } from '@temporalio/common';
 
 import { type StoreEvent, type StoreEventsOptions, parseStoreSecrets } from './contract.js';
 import { counterOf, METRICS } from '../metrics.js';
+import type { StoreOrderRef } from '../store/contract.js';
 import { sendStoreEvent } from './sending.js';
+import {
+  deliverToStore,
+  STORE_REFUSED_RETRY_MAX_MS,
+  StoreWaitReason,
+  type StoreLookup,
+} from './storeDelivery.js';
 
 export interface DeliverStoreEventInput {
   event: StoreEvent;
   /** 1 for the first attempt at this event. */
   attempt: number;
+  /** The store order the event's order came from: the event is written there. */
+  store?: StoreOrderRef;
 }
 
 export type DeliveryResult =
@@ -28,6 +38,8 @@ export type DeliveryResult =
       message: string;
       /** When to try again: the backoff for `attempt`, or the store's Retry-After (bounded). */
       retryInMs: number;
+      /** Why a connected store did not take it (`store-refused`, …): a named waiting state. */
+      reason?: StoreWaitReason;
     };
 
 export const DEFAULT_RETRY_FIRST_MS = 5_000;
@@ -51,7 +63,7 @@ export function storeEventRetryMs(
   return Math.min(first * 2 ** exponent, max);
 }
 
-export function storeEventActivities(opts: StoreEventsOptions = {}) {
+export function storeEventActivities(opts: StoreEventsOptions = {}, stores?: StoreLookup) {
   const url = opts.url === '' ? undefined : opts.url;
   const retryFirstMs = opts.retryFirstMs ?? DEFAULT_RETRY_FIRST_MS;
   const retryMaxMs = opts.retryMaxMs ?? DEFAULT_RETRY_MAX_MS;
@@ -69,7 +81,21 @@ export function storeEventActivities(opts: StoreEventsOptions = {}) {
   let deliveries: MetricCounter | undefined;
 
   return {
-    async deliverStoreEvent({ event, attempt }: DeliverStoreEventInput): Promise<DeliveryResult> {
+    async deliverStoreEvent({
+      event,
+      attempt,
+      store,
+    }: DeliverStoreEventInput): Promise<DeliveryResult> {
+      if (store !== undefined) {
+        const context = Context.current();
+        deliveries ??= counterOf(context.metricMeter, METRICS.storeEventDeliveries);
+        return toStore(
+          stores,
+          { firstMs: retryFirstMs, maxMs: retryMaxMs },
+          { event, attempt, store },
+          deliveries,
+        );
+      }
       if (target === undefined) return { outcome: 'off' };
       const context = Context.current();
       deliveries ??= counterOf(context.metricMeter, METRICS.storeEventDeliveries);
@@ -96,6 +122,48 @@ export function storeEventActivities(opts: StoreEventsOptions = {}) {
         retryInMs,
       };
     },
+  };
+}
+
+/** One attempt at writing `event` to its store order. */
+async function toStore(
+  stores: StoreLookup | undefined,
+  retry: { firstMs: number; maxMs: number },
+  { event, attempt, store }: Required<DeliverStoreEventInput>,
+  counter: MetricCounter,
+): Promise<DeliveryResult> {
+  const log = Context.current().log;
+  const out = await deliverToStore(stores, store, event);
+  if (out.ok) {
+    counter.add(1, { result: 'delivered' });
+    log.info('store event written to the store', {
+      eventId: event.id,
+      eventType: event.type,
+      orderNumber: event.orderNumber,
+      done: out.write.done,
+      storeCalls: out.write.calls,
+    });
+    return { outcome: 'delivered', status: 200 };
+  }
+  const refused = out.reason === StoreWaitReason.Refused;
+  counter.add(1, { result: refused ? 'refused' : 'failed' });
+  const retryMax = refused ? Math.min(retry.maxMs, STORE_REFUSED_RETRY_MAX_MS) : retry.maxMs;
+  const retryInMs = storeEventRetryMs(attempt, out.retryAfterMs, retry.firstMs, retryMax);
+  log.warn('store event not written to the store', {
+    eventId: event.id,
+    eventType: event.type,
+    orderNumber: event.orderNumber,
+    attempt,
+    reason: out.reason,
+    message: out.message,
+    retryInMs,
+  });
+  return {
+    outcome: 'failed',
+    ...(out.status !== undefined && { status: out.status }),
+    message: out.message,
+    retryInMs,
+    reason: out.reason,
   };
 }
 

@@ -209,8 +209,12 @@ export interface StoreEventsView {
   waiting: { id: string; type: StoreEventType; occurredAt: string }[];
   /** Failed attempts at the oldest waiting event. */
   attempts: number;
-  /** The last failed attempt: what the store answered, or why it was not reached. */
-  lastFailure?: { message: string; status?: number; at: string };
+  /**
+   * The last failed attempt: what the store answered, or why it was not reached; for an order
+   * from a connected store, `reason` names the wait (`store-refused`: the store refuses the token
+   * or scope, and tracking goes on once it is mended).
+   */
+  lastFailure?: { message: string; status?: number; at: string; reason?: string };
   /** When the oldest waiting event is tried again, after a failed attempt. */
   nextAttemptAt?: string;
 }

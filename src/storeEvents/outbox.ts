@@ -152,6 +152,7 @@ export class StoreEventOutbox {
             message: result.message,
             ...(result.status !== undefined && { status: result.status }),
             at: now.toISOString(),
+            ...(result.reason !== undefined && { reason: result.reason }),
           };
           this.nextAttemptAt = new Date(now.getTime() + result.retryInMs).toISOString();
           this.fallBehind(true);
