@@ -206,7 +206,7 @@ describe('parcels', () => {
       cancelledParcels?: { code: string; lines: unknown[] }[];
     };
     expect(delivered.parcels.map((p) => p.code)).toEqual([codes[0]]);
-    expect(delivered.cancelledParcels).toEqual([
+    expect(delivered.cancelledParcels).toMatchObject([
       { code: codes[1], lines: [{ vid: 'P0002-V1', quantity: 1, storeLineId: 'line-b' }] },
     ]);
   });

@@ -5,18 +5,15 @@
  * cancelled, COMPLETED with the proofs of delivery (or after the wait for them), as an unsplit
  * order is. The look-up is the same for every claim, whenever it arrives and however often.
  */
-import { sleep } from '@temporalio/workflow';
 import { Stage, type StaleNews } from '../contract.js';
 import { StoreEventType } from '../../storeEvents/contract.js';
 import type { Activities } from '../../durable/activityProxies.js';
 import type { Order } from '../order.js';
 import { storeParcel, type ParcelChange } from '../parcels.js';
 import { aliasNews, judgeSplit, lookUpKeys, type KnownParcel } from '../splitCheck.js';
-import { supplierCall } from '../../durable/supplierStep.js';
+import { supplierConfirms } from './confirmNews.js';
+import type { OrderSnapshot } from '../../tracking/lookupActivities.js';
 import { flaggedStale, STALE_STAGES } from './stale.js';
-
-/** Look-ups of a claim the supplier does not show yet, one supplier lag apart, before a person. */
-const UNCONFIRMED_LOOKUPS = 3;
 
 /** The parcels that may split now: the open ones, or the order itself while unsplit. */
 function openParcels(o: Order): KnownParcel[] {
@@ -25,46 +22,51 @@ function openParcels(o: Order): KnownParcel[] {
 }
 
 /**
- * Settles the split claims heard so far by looking every code up at the supplier: a confirmed
- * split turns its parcel into the children (told to the store); codes that are other names of a
- * parcel hand their news to it; children that do not add up to their parcel, or a claim the
- * supplier keeps not showing, stop the order at NEEDS_ATTENTION with both lists until resumed.
+ * Settles the split claims heard so far with the one confirming look-up (`supplierConfirms`: the
+ * open parcels, the codes claimed and the order number, again while the supplier's view may
+ * trail): a confirmed split turns its parcel into the children (told to the store); codes that
+ * are other names of a parcel hand their news to it; children that do not add up to their parcel,
+ * or a claim the supplier keeps not showing, stop the order at NEEDS_ATTENTION with both lists
+ * until resumed (which looks again).
  */
 export async function settleSplits(o: Order, acts: Activities): Promise<void> {
-  let unconfirmed = 0;
   while (o.parcels.unsettled && o.status.svcOrderId !== undefined) {
     const claims = o.parcels.takeClaims();
     const open = openParcels(o);
     const known = o.parcels.split ? o.parcels.view.map((p) => p.code) : [o.status.svcOrderId];
-    const keys = lookUpKeys(open, claims, o.status.orderNumber);
-    const { value: found } = await supplierCall(o, {
-      name: 'getOrderDetailBatch',
-      send: () => acts.batch.getOrderDetailBatch(keys),
-      cancellable: false,
+    const verdict = (found: readonly OrderSnapshot[]) => {
+      const v = judgeSplit(o.status.orderNumber, open, known, claims, found);
+      return v.kind === 'unconfirmed' ? undefined : v;
+    };
+    const looked = await supplierConfirms(o, acts, {
+      claim: `split into ${[...new Set(claims.flatMap((c) => c.codes))].join(', ')}`,
+      ids: lookUpKeys(open, claims, o.status.orderNumber),
+      confirms: verdict,
     });
-    for (const news of aliasNews(claims, found, known))
+    for (const news of aliasNews(claims, looked.shown, known)) {
       o.hear({ ...news, messageId: `${news.messageId}:as-${news.svcOrderId}` });
-    const verdict = judgeSplit(o.status.orderNumber, open, known, claims, found);
-    if (verdict.kind === 'none') continue;
-    if (verdict.kind === 'split') {
-      o.parcels.splitInto(verdict.parent, verdict.children);
+    }
+    const v = looked.confirmed ? looked.value : undefined;
+    if (v?.kind === 'none') continue;
+    if (v?.kind === 'split') {
+      o.parcels.splitInto(v.parent, v.children);
       o.note(
-        `split by the supplier: ${verdict.parent.code} into ${verdict.children.map((c) => c.code).join(', ')}`,
+        `split by the supplier: ${v.parent.code} into ${v.children.map((c) => c.code).join(', ')}`,
       );
       o.tell(StoreEventType.OrderSplit, {
-        parentCode: verdict.parent.code,
-        parcels: verdict.children.map((c) => storeParcel({ code: c.code, lines: c.lines })),
+        parentCode: v.parent.code,
+        parcels: v.children.map((c) => storeParcel({ code: c.code, lines: c.lines })),
       });
       continue;
     }
     for (const claim of claims) o.parcels.claimed(claim);
-    if (verdict.kind === 'unconfirmed' && ++unconfirmed < UNCONFIRMED_LOOKUPS) {
-      await sleep(o.supplierLagMs);
-      continue;
-    }
-    unconfirmed = 0;
+    const unconfirmed = judgeSplit(o.status.orderNumber, open, known, claims, looked.shown);
+    const why =
+      v?.kind === 'mismatch'
+        ? v.why
+        : `${'why' in unconfirmed ? unconfirmed.why : ''}${looked.confirmed ? '' : ` (${looked.reason})`}`;
     await o.needsAttention(
-      { step: 'orderSplit', message: verdict.why },
+      { step: 'orderSplit', message: why },
       'check the split at the supplier; resume to look it up again',
     );
   }
