@@ -43,7 +43,7 @@ export const FROZEN_SETS: readonly FrozenSet[] = [
     patch: Patch.TrackingSweepPages,
     workflowTypes: ['trackingSweep'],
     shipped: '2026-11-24T00:00:00Z',
-    retired: false,
+    retired: true,
   },
   {
     id: 'v1-checkout',
