@@ -21,7 +21,7 @@ const AREAS = '{accounts,order,checkout,tracking,dispute,session,inbox,storeEven
 
 /** Area files that run in the worker process, outside the workflow sandbox, besides activities. */
 const WORKER_SIDE = [
-  'src/session/sessionTokens.ts',
+  'src/session/{sessionTokens,tokenSeal}.ts',
   'src/session/gauges.ts',
   'src/order/gauges.ts',
   'src/tracking/{sweeperStart,gapGauge}.ts',

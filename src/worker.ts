@@ -48,6 +48,7 @@ import { storeEventActivities } from './storeEvents/activities.js';
 import type { StoreEventsOptions } from './storeEvents/contract.js';
 import type { StoreLookup } from './storeEvents/storeDelivery.js';
 import { supplierSessionActivities } from './session/activities.js';
+import { tokenSealFor, type TokenSeal } from './session/tokenSeal.js';
 import { tokenWaitActivities, type TokenWaitOptions } from './session/tokenWaitActivities.js';
 import { inboxActivities } from './inbox/activities.js';
 import { WebhookRouter } from './gateway/routing.js';
@@ -156,6 +157,7 @@ function accountWork(
   storeEvents: StoreEventsOptions | undefined,
   tokenWait: TokenWaitOptions,
   stores: StoreLookup | undefined,
+  seal: TokenSeal | undefined,
 ) {
   return {
     supplier: {
@@ -165,8 +167,8 @@ function accountWork(
       ...webhookRepairActivities(supplier),
     },
     batch: batchActivities(supplier),
-    // The account's session workflow's token calls: they carry no token.
-    session: supplierSessionActivities(supplier.tokenCalls),
+    // The account's session workflow's token calls: they carry no token; tokens leave sealed.
+    session: supplierSessionActivities(supplier.tokenCalls, seal),
     // Orders wait here for the account's token: it sends no supplier request.
     tokenWait: tokenWaitActivities(supplier.tokens, tokenWait),
     storeEvents: storeEventActivities(storeEvents, stores),
@@ -237,6 +239,7 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
   try {
     const { dataConverter } = opts;
     const client = new Client({ connection, namespace, dataConverter, ...tracingClientOptions() });
+    const seal = tokenSealFor(dataConverter?.payloadCodecs);
     const common = {
       connection,
       namespace,
@@ -247,7 +250,7 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
     } as const;
     work = new PerAccount(
       directory,
-      accountWork(supplier, opts.storeEvents, tokenWait, stores),
+      accountWork(supplier, opts.storeEvents, tokenWait, stores, seal),
       (a) => {
         const own = accountSupplier(a, {
           client,
@@ -257,7 +260,7 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
           ...(opts.fleet !== undefined && { fleet: opts.fleet }),
         });
         return {
-          value: accountWork(own, storeEventsOf(a, opts.storeEvents), tokenWait, stores),
+          value: accountWork(own, storeEventsOf(a, opts.storeEvents), tokenWait, stores, seal),
           close: () => own.close(),
           // A new tier only re-paces: the client, its connections and token source stay.
           retier: (tier) => {

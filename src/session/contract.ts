@@ -21,7 +21,11 @@ export interface TokenRequest {
   rejected?: string;
 }
 
-/** What a process may use, and until when. Times are epoch milliseconds. */
+/**
+ * What a process may use, and until when. Times are epoch milliseconds. The access token and openId
+ * are sealed (session/tokenSeal.ts) where payloads are encrypted; in clear in sessions of earlier
+ * releases and with --insecure.
+ */
 export interface TokenGrant {
   accessToken: string;
   /** The account's openId (the webhook signing key); absent only if the supplier never sent it. */

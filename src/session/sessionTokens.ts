@@ -5,8 +5,9 @@
  * an existing one is used). A token the supplier refused (1600001) is reported with the next ask,
  * so the session refreshes it once for every process.
  *
- * The client must encode payloads like the workers (the same data converter): tokens travel in
- * them. Tokens and openId are never logged.
+ * The client must encode payloads like the workers (the same data converter): the session hands
+ * out tokens sealed with a key derived from the payload key (session/tokenSeal.ts), opened here.
+ * Tokens and openId are never logged.
  */
 import {
   ApplicationFailure,
@@ -28,6 +29,7 @@ import {
 import { TokenCallPacer } from '../supplier/tokenCallPacer.js';
 import { TOKEN_CALL_INTERVAL_MS } from '../supplier/tokens.js';
 import { TokenUnavailable, type TokenSource } from '../supplier/tokenSource.js';
+import { isSealed, tokenSealFor, type TokenSeal } from './tokenSeal.js';
 import { queuePrefix, type TaskQueues } from '../temporal/taskQueues.js';
 import { accountScope, DEFAULT_ACCOUNT } from '../accounts/contract.js';
 import {
@@ -83,18 +85,26 @@ const DEFAULT_ANSWER_WITHIN_MS = 20_000;
  */
 const ASK_AGAIN_MS = 30_000;
 
+/** A grant as the session answered it (tokens sealed), and its tokens opened. */
+interface Held {
+  grant: TokenGrant;
+  accessToken: string;
+  openId: string | undefined;
+}
+
 export class SessionTokenSource implements TokenSource {
-  private grant: TokenGrant | undefined;
+  private held: Held | undefined;
   /** Until when `grant` is used without asking. */
   private until = 0;
   private refused: string | undefined;
-  private pending: Promise<TokenGrant> | undefined;
+  private pending: Promise<Held> | undefined;
   private started: Promise<void> | undefined;
   private readonly pacer = new TokenCallPacer(TOKEN_CALL_INTERVAL_MS);
   private readonly workflowId: string;
   private readonly answerWithinMs: number;
   private readonly sessionInput: SupplierSessionInput;
   private readonly account: AccountRef;
+  private readonly seal: TokenSeal | undefined;
 
   constructor(
     private readonly client: Client,
@@ -106,6 +116,7 @@ export class SessionTokenSource implements TokenSource {
     this.answerWithinMs = options.answerWithinMs ?? DEFAULT_ANSWER_WITHIN_MS;
     this.sessionInput =
       options.obtainIntervalMs === undefined ? {} : { obtainIntervalMs: options.obtainIntervalMs };
+    this.seal = tokenSealFor(client.options.loadedDataConverter.payloadCodecs);
   }
 
   async accessToken(): Promise<string> {
@@ -118,8 +129,9 @@ export class SessionTokenSource implements TokenSource {
     return openId;
   }
 
+  /** Reported to the session as it handed the token out (sealed). */
   invalidate(accessToken: string): void {
-    if (this.grant?.accessToken === accessToken) this.refused = accessToken;
+    if (this.held?.accessToken === accessToken) this.refused = this.held.grant.accessToken;
   }
 
   /** Direct token calls through a client of this source (rare: the session makes the usual ones). */
@@ -127,10 +139,10 @@ export class SessionTokenSource implements TokenSource {
     return this.pacer.take();
   }
 
-  private current(): Promise<TokenGrant> {
-    const g = this.grant;
-    if (g !== undefined && g.accessToken !== this.refused && Date.now() < this.until) {
-      return Promise.resolve(g);
+  private current(): Promise<Held> {
+    const h = this.held;
+    if (h !== undefined && h.grant.accessToken !== this.refused && Date.now() < this.until) {
+      return Promise.resolve(h);
     }
     this.pending ??= this.ask().finally(() => {
       this.pending = undefined;
@@ -138,25 +150,50 @@ export class SessionTokenSource implements TokenSource {
     return this.pending;
   }
 
-  private async ask(): Promise<TokenGrant> {
+  private async ask(): Promise<Held> {
     const rejected = this.refused;
     try {
       const g = await this.update(rejected === undefined ? {} : { rejected });
-      this.grant = g;
+      this.held = this.opened(g);
       // The session's answer to a report is final, even the same token.
       if (this.refused === rejected) this.refused = undefined;
       const now = Date.now();
       this.until = Math.min(g.expiresAt, Math.max(g.renewsAt, now + ASK_AGAIN_MS));
-      return g;
+      return this.held;
     } catch (err) {
       // A token handed out earlier stays good until it expires, unless the supplier refused it.
-      const old = this.grant;
-      if (old !== undefined && old.accessToken !== this.refused && Date.now() < old.expiresAt) {
+      const old = this.held;
+      const { accessToken, expiresAt } = old?.grant ?? {};
+      if (old !== undefined && accessToken !== this.refused && Date.now() < expiresAt!) {
         this.until = Date.now() + ASK_AGAIN_MS;
         return old;
       }
       throw err;
     }
+  }
+
+  /** Sealed by the session's activities, or in clear from a session of an earlier release. */
+  private opened(grant: TokenGrant): Held {
+    const open = (value: string) => {
+      if (this.seal !== undefined) {
+        try {
+          return this.seal.open(value);
+        } catch (err) {
+          throw new TokenUnavailable((err as Error).message, { cause: err });
+        }
+      }
+      if (isSealed(value)) {
+        throw new TokenUnavailable(
+          "the account's session holds sealed tokens, but this process has no encryption key: give it the workers' DROPFLOW_ENCRYPTION_KEY",
+        );
+      }
+      return value;
+    };
+    return {
+      grant,
+      accessToken: open(grant.accessToken),
+      openId: grant.openId === undefined ? undefined : open(grant.openId),
+    };
   }
 
   private async update(request: TokenRequest): Promise<TokenGrant> {

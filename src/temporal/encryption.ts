@@ -18,6 +18,7 @@ import {
   createCipheriv,
   createDecipheriv,
   createSecretKey,
+  hkdfSync,
   randomBytes,
   type KeyObject,
 } from 'node:crypto';
@@ -78,6 +79,20 @@ export class EncryptionCodec implements PayloadCodec {
       }
       this.#keys.set(id, secret);
     }
+  }
+
+  /**
+   * Keys for a purpose other than payloads, derived from each configured key (HKDF-SHA256 with the
+   * purpose as its info), by key id: the payload codec never uses them, so whoever may use the
+   * codec (the Temporal UI through the codec server) cannot open what they protect.
+   */
+  derivedKeys(purpose: string, bytes: number): Map<string, KeyObject> {
+    const derived = new Map<string, KeyObject>();
+    for (const [id, key] of this.#keys) {
+      const material = hkdfSync('sha256', key, new Uint8Array(0), `dropflow ${purpose}`, bytes);
+      derived.set(id, createSecretKey(Buffer.from(material)));
+    }
+    return derived;
   }
 
   encode(payloads: Payload[]): Promise<Payload[]> {
