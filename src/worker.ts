@@ -61,7 +61,7 @@ import { installRuntimeLogger } from './temporal/runtimeLogger.js';
 import { startVisibilityGauges } from './order/gauges.js';
 import type { TaskQueues } from './temporal/taskQueues.js';
 import { tracingClientOptions, tracingWorkerOptions } from './temporal/tracing.js';
-import { SHARED_WORKFLOW_MODULES } from './temporal/workflowBundle.js';
+import { SHARED_WORKFLOW_MODULES, workflowInterceptorModules } from './temporal/workflowBundle.js';
 import { DEFAULT_CHECKOUT_SETTINGS, type CheckoutSettings } from './checkout/contract.js';
 
 /** The workflow code the orders worker bundles when no prebuilt bundle is given. */
@@ -307,6 +307,10 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
               workflowsPath:
                 opts.deployment === undefined ? WORKFLOWS_PATH : VERSIONED_WORKFLOWS_PATH,
               bundlerOptions: { preloadModules: SHARED_WORKFLOW_MODULES },
+              interceptors: {
+                ...common.interceptors,
+                workflowModules: workflowInterceptorModules(),
+              },
             }),
         ...versionedAs(opts.deployment),
         ...(opts.maxCachedWorkflows !== undefined && {

@@ -141,4 +141,10 @@ export const Patch = {
    * status. Asked where such news first arrives: no recorded history had one held.
    */
   Parcels: 'parcels-2026-11',
+  /**
+   * With a key, signals, updates and starts whose arguments arrived unencrypted are refused
+   * (durable/inboundGuard.ts). Asked only when such a message arrives: histories written before
+   * the key, whose unencrypted messages were accepted, replay as they ran.
+   */
+  RefuseUnencryptedInbound: 'refuse-unencrypted-inbound-2026-11',
 } as const;

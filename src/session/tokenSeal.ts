@@ -25,7 +25,7 @@ import {
 
 import type { PayloadCodec } from '@temporalio/common';
 
-import { EncryptionCodec } from '../temporal/encryption.js';
+import { EncryptionCodec, MarkingCodec } from '../temporal/encryption.js';
 
 const PREFIX = 'sealed:v1:';
 const PURPOSE = 'session tokens';
@@ -101,6 +101,9 @@ export function isSealed(value: string): boolean {
  * key: tokens then travel in clear, as every payload does (--insecure).
  */
 export function tokenSealFor(codecs: readonly PayloadCodec[] | undefined): TokenSeal | undefined {
-  const codec = codecs?.find((c): c is EncryptionCodec => c instanceof EncryptionCodec);
-  return codec === undefined ? undefined : new TokenSeal(codec);
+  for (const c of codecs ?? []) {
+    if (c instanceof EncryptionCodec) return new TokenSeal(c);
+    if (c instanceof MarkingCodec) return new TokenSeal(c.encryption);
+  }
+  return undefined;
 }

@@ -32,6 +32,8 @@ import {
 } from '@temporalio/common';
 import proto from '@temporalio/proto';
 
+import { UNENCRYPTED_METADATA } from './payloadConverter.cjs';
+
 export const ENCRYPTED_ENCODING = 'binary/encrypted';
 export const KEY_ID_METADATA = 'encryption-key-id';
 
@@ -167,6 +169,36 @@ function metadataText(payload: Payload, key: string): string | undefined {
 }
 
 /**
+ * The codec of dropflow's clients and workers: the encryption codec, and on decode a mark
+ * (UNENCRYPTED_METADATA) on each payload that arrived unencrypted, which the payload converter
+ * notes for the workflows' inbound guard (inboundGuard.ts). The converters ignore the mark
+ * otherwise. The codec server uses the encryption codec alone.
+ */
+export class MarkingCodec implements PayloadCodec {
+  constructor(readonly encryption: EncryptionCodec) {}
+
+  encode(payloads: Payload[]): Promise<Payload[]> {
+    return this.encryption.encode(payloads);
+  }
+
+  async decode(payloads: Payload[]): Promise<Payload[]> {
+    const encrypted = payloads.map(
+      (p) => metadataText(p, METADATA_ENCODING_KEY) === ENCRYPTED_ENCODING,
+    );
+    const decoded = await this.encryption.decode(payloads);
+    return decoded.map((p, i) => {
+      const { [UNENCRYPTED_METADATA]: _claimed, ...metadata } = p.metadata ?? {};
+      return {
+        ...p,
+        metadata: encrypted[i] ? metadata : { ...metadata, [UNENCRYPTED_METADATA]: MARK },
+      };
+    });
+  }
+}
+
+const MARK = Buffer.from('1');
+
+/**
  * The module whose `failureConverter` encodes failure messages and stack traces. Clients and
  * Workers load it from `DataConverter.failureConverterPath` (a Worker given `workflowsPath` also
  * bundles it into the workflow code); code that bundles workflows itself must pass the same path
@@ -178,11 +210,25 @@ export const FAILURE_CONVERTER_PATH = fileURLToPath(
 );
 
 /**
- * The data converter of every Client and Worker of dropflow: with a codec, encrypted payloads and
- * encoded failures; without one, the SDK's default (payloads and failures in clear).
+ * The module whose `payloadConverter` notes which payloads arrived unencrypted (see MarkingCodec).
+ * Bundled into the workflow code like the failure converter (`bundleWorkflowCode({
+ * payloadConverterPath })` where the code is bundled by hand).
  */
-export function dataConverterFor(codec: PayloadCodec | undefined): DataConverter | undefined {
+export const PAYLOAD_CONVERTER_PATH = fileURLToPath(
+  new URL('./payloadConverter.cjs', import.meta.url),
+);
+
+/**
+ * The data converter of every Client and Worker of dropflow: with a codec, encrypted payloads,
+ * encoded failures and unencrypted inbound payloads marked for the workflows' guard; without one,
+ * the SDK's default (payloads and failures in clear, nothing refused).
+ */
+export function dataConverterFor(codec: EncryptionCodec | undefined): DataConverter | undefined {
   return codec === undefined
     ? undefined
-    : { payloadCodecs: [codec], failureConverterPath: FAILURE_CONVERTER_PATH };
+    : {
+        payloadCodecs: [new MarkingCodec(codec)],
+        failureConverterPath: FAILURE_CONVERTER_PATH,
+        payloadConverterPath: PAYLOAD_CONVERTER_PATH,
+      };
 }

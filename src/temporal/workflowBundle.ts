@@ -11,16 +11,33 @@ import { fileURLToPath } from 'node:url';
 
 import type { BundleOptions } from '@temporalio/worker';
 
+import { PAYLOAD_CONVERTER_PATH } from './encryption.js';
 import { tracingBundleOptions } from './tracing.js';
 
 export const SHARED_WORKFLOW_MODULES = [
   fileURLToPath(new URL('./preloadedZod.ts', import.meta.url)),
 ];
 
-/** For `bundleWorkflowCode`, with the workflows path and converters of the caller. */
+/** The workflows' inbound guard: refuses unencrypted signals, updates and starts (with a key). */
+export const INBOUND_GUARD = fileURLToPath(new URL('../durable/inboundGuard.ts', import.meta.url));
+
+/** The workflow interceptor modules of every bundle: the inbound guard first, then tracing's. */
+export function workflowInterceptorModules(): string[] {
+  return [INBOUND_GUARD, ...(tracingBundleOptions().workflowInterceptorModules ?? [])];
+}
+
+/**
+ * For `bundleWorkflowCode`, with the workflows path and the failure converter of the caller. The
+ * payload converter is always bundled: without a key nothing is marked unencrypted, so it converts
+ * as the SDK's default does.
+ */
 export function workflowBundleOptions(): Pick<
   BundleOptions,
-  'preloadModules' | 'workflowInterceptorModules'
+  'preloadModules' | 'workflowInterceptorModules' | 'payloadConverterPath'
 > {
-  return { preloadModules: SHARED_WORKFLOW_MODULES, ...tracingBundleOptions() };
+  return {
+    preloadModules: SHARED_WORKFLOW_MODULES,
+    workflowInterceptorModules: workflowInterceptorModules(),
+    payloadConverterPath: PAYLOAD_CONVERTER_PATH,
+  };
 }
