@@ -102,7 +102,7 @@ export const METRICS = {
     name: 'dropflow_store_event_deliveries',
     kind: 'counter',
     labels: ['result'],
-    help: 'store event delivery attempts: delivered or failed',
+    help: 'store event delivery attempts: delivered, failed, or refused by a connected store',
   },
   gatewayResponses: {
     name: 'dropflow_gateway_responses',

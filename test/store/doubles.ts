@@ -14,7 +14,6 @@ import {
 import type { Store, StoreOrderRef } from '../../src/store/contract.js';
 import type { StoreEvent } from '../../src/storeEvents/contract.js';
 import type { StoreLookup } from '../../src/storeEvents/storeDelivery.js';
-import type { EventParcel } from '../../src/store/outbound/parcels.js';
 
 export interface StoreDoubles {
   shopify: StartedShopifyDouble;
@@ -76,10 +75,7 @@ let seq = 0;
 
 export function event<T extends StoreEvent['type']>(
   type: T,
-  data: Extract<StoreEvent, { type: T }>['data'] & {
-    parcel?: EventParcel;
-    parcels?: EventParcel[];
-  },
+  data: Extract<StoreEvent, { type: T }>['data'],
   orderNumber = 'STORE-1',
 ): StoreEvent {
   seq += 1;

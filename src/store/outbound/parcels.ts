@@ -4,19 +4,12 @@
  * parcel with all the order's lines. A supplier line (`vid`) is the store line the order's store
  * reference maps it from; a vid on several store lines fills them in turn.
  */
-import type { StoreEvent } from '../../storeEvents/contract.js';
+import type { Parcel, StoreEvent } from '../../storeEvents/contract.js';
 import type { StoreOrderRef } from '../contract.js';
 import type { StoreParcel } from '../parcel.js';
 
 /** A parcel as the store events carry it (src/storeEvents/contract.ts). */
-export interface EventParcel {
-  code: string;
-  lines: { vid: string; quantity: number; storeLineId?: string }[];
-  logisticName?: string;
-  trackNumber?: string;
-  trackingUrl?: string;
-  trackingProvider?: string;
-}
+export type EventParcel = Parcel;
 
 function storeLines(ref: StoreOrderRef, parcel: EventParcel): StoreParcel['lines'] {
   const room = new Map(ref.lines.map((l) => [l.storeLineId, l.quantity]));
@@ -62,7 +55,7 @@ export function toStoreParcel(ref: StoreOrderRef, p: EventParcel, carrier?: stri
 type Of<T extends StoreEvent['type']> = Extract<StoreEvent, { type: T }>;
 
 export function shippedParcel(ref: StoreOrderRef, event: Of<'order.shipped'>): StoreParcel {
-  const data = event.data as Of<'order.shipped'>['data'] & { parcel?: EventParcel };
+  const data = event.data;
   if (data.parcel !== undefined) return toStoreParcel(ref, data.parcel, data.carrier);
   const company = data.carrier ?? data.logisticName;
   return wholeOrder(ref, event.orderNumber, {
@@ -73,7 +66,7 @@ export function shippedParcel(ref: StoreOrderRef, event: Of<'order.shipped'>): S
 }
 
 export function deliveredParcels(ref: StoreOrderRef, event: Of<'order.delivered'>): StoreParcel[] {
-  const data = event.data as Of<'order.delivered'>['data'] & { parcels?: EventParcel[] };
+  const data = event.data;
   if (data.parcels !== undefined && data.parcels.length > 0)
     return data.parcels.map((p) => toStoreParcel(ref, p));
   return [
