@@ -283,6 +283,12 @@ export const Env = z.object({
   STORE_EVENTS_RETRY_FIRST_SECONDS: z.coerce.number().positive().max(3_600).default(5),
   STORE_EVENTS_RETRY_MAX_MINUTES: z.coerce.number().positive().max(1_440).default(60),
   METRICS_PORT: port.default(9464),
+  /**
+   * The address the Prometheus `/metrics` of `dropflow worker` and `dropflow gateway` listen on:
+   * loopback unless the operator opts in (`0.0.0.0`, or a private interface, for a scraper on
+   * another host). Metrics name accounts, queues and error codes: not for strangers.
+   */
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   /** Prometheus `/metrics` of `dropflow gateway` (0 = off). */
   GATEWAY_METRICS_PORT: port.default(9465),
   /**
@@ -357,6 +363,12 @@ export function supplierTarget(config: Config): { baseUrl: string; apiKey: strin
 /** Where the account registry is kept: ACCOUNTS_FILE, or accounts.json in DROPFLOW_DATA_DIR. */
 export function accountsFile(config: Config): string {
   return config.ACCOUNTS_FILE ?? join(config.DROPFLOW_DATA_DIR, 'accounts.json');
+}
+
+/** Where a process's Prometheus endpoint binds: METRICS_HOST (default loopback) and `port`. */
+export function metricsAddress(config: Config, port: number): string {
+  const host = config.METRICS_HOST.includes(':') ? `[${config.METRICS_HOST}]` : config.METRICS_HOST;
+  return `${host}:${port}`;
 }
 
 /** The intake's rate limits that the environment sets (the gateway has defaults for the rest). */

@@ -155,10 +155,38 @@ export function registerWebhookRoute(app: FastifyInstance, opts: WebhookRouteOpt
         return reply.code(503).send({ error: 'not accepted yet; retry' });
       }
     };
+    // Before the body is read: a push to no account (404) or without a signature (401) costs no
+    // read, and its connection is closed rather than drained.
+    const unread =
+      (accountOf: (req: FastifyRequest) => string) =>
+      async (req: FastifyRequest, reply: FastifyReply) => {
+        const account = accountOf(req);
+        if (!isAccountId(account) || opts.targetOf(account) === undefined) {
+          return reply.code(404).header('connection', 'close').send({ error: 'not found' });
+        }
+        const sign = req.headers['sign'];
+        if (typeof sign !== 'string' || sign === '') {
+          countWebhookEvent('rejected', account);
+          return reply
+            .code(401)
+            .header('connection', 'close')
+            .send({ error: 'invalid or missing signature' });
+        }
+        return undefined;
+      };
     const limits = { bodyLimit: opts.bodyLimit };
-    scope.post(WEBHOOK_PATH, limits, (req, reply) => handler(DEFAULT_ACCOUNT, req, reply));
-    scope.post<{ Params: { account: string } }>('/webhooks/:account', limits, (req, reply) =>
-      handler(req.params.account, req, reply),
+    scope.post(
+      WEBHOOK_PATH,
+      { ...limits, onRequest: unread(() => DEFAULT_ACCOUNT) },
+      (req, reply) => handler(DEFAULT_ACCOUNT, req, reply),
+    );
+    scope.post<{ Params: { account: string } }>(
+      '/webhooks/:account',
+      {
+        ...limits,
+        onRequest: unread((req) => (req.params as { account: string }).account),
+      },
+      (req, reply) => handler(req.params.account, req, reply),
     );
     done();
   });

@@ -16,7 +16,16 @@ export interface HttpOptions {
   connectTimeoutMs: number;
   /** Time from sending the request to the end of the response. */
   requestTimeoutMs: number;
+  /** The largest response body read (default MAX_RESPONSE_BYTES); a larger one is an error. */
+  maxResponseBytes?: number;
 }
+
+/**
+ * 8 MiB: the supplier's largest answers (a page of orders or products) are well under 1 MiB. A
+ * larger body is not read on (undici stops at the cap): a broken or hostile endpoint cannot make
+ * a worker's memory grow with it.
+ */
+export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
 export const DEFAULT_HTTP_OPTIONS: HttpOptions = {
   connectTimeoutMs: 5_000,
@@ -45,18 +54,21 @@ const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CON
 export class SupplierHttp {
   private readonly agent: Agent;
   private readonly origin: string;
+  private readonly maxResponseBytes: number;
 
   constructor(
     baseUrl: string,
     private readonly options: HttpOptions = DEFAULT_HTTP_OPTIONS,
   ) {
     this.origin = baseUrl.replace(/\/+$/, '');
+    this.maxResponseBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
     this.agent = new Agent({
       keepAliveTimeout: 30_000,
       connections: 8,
       connectTimeout: options.connectTimeoutMs,
       headersTimeout: options.requestTimeoutMs,
       bodyTimeout: options.requestTimeoutMs,
+      maxResponseSize: this.maxResponseBytes,
     });
   }
 
@@ -133,9 +145,12 @@ export class SupplierHttp {
       recordSupplierRequest(ep.name, { network: true }, performance.now() - started);
       const code = errorCode(err);
       const sent = code === undefined || !NOT_SENT.has(code);
+      const tooLarge = code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE';
       throw new SupplierTransportError(
         ep.name,
-        `request failed: ${code ?? (err as Error).name}: ${(err as Error).message}`,
+        tooLarge
+          ? `response body over the cap of ${this.maxResponseBytes} bytes; not read further`
+          : `request failed: ${code ?? (err as Error).name}: ${(err as Error).message}`,
         sent && ep.mutates,
         undefined,
         { cause: err },

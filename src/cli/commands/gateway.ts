@@ -8,7 +8,7 @@
 import type { Command } from 'commander';
 
 import { watchAccountDirectory } from '../../accounts/registry.js';
-import { checkoutSettings, intakeLimits, loadConfig } from '../../config.js';
+import { checkoutSettings, intakeLimits, loadConfig, metricsAddress } from '../../config.js';
 import { startGateway } from '../../gateway/server.js';
 import { createLogger } from '../../log.js';
 import { portOption, untilSignal } from '../options.js';
@@ -54,7 +54,7 @@ export function register(program: Command): void {
     // The gateway needs the SDK's native runtime only to export its metrics (installed once per
     // process, before anything else touches it); without it the metrics go nowhere.
     if (metricsPort !== 0) {
-      installRuntimeLogger(undefined, { metricsAddress: `0.0.0.0:${metricsPort}` });
+      installRuntimeLogger(undefined, { metricsAddress: metricsAddress(config, metricsPort) });
     }
     // The account registry, followed: which accounts an order may name, which store tokens act on them.
     const accounts = await watchAccountDirectory(config, log);

@@ -13,6 +13,7 @@ import pkg from '../../../package.json' with { type: 'json' };
 import {
   checkoutSettings,
   loadConfig,
+  metricsAddress,
   storeEventsOptions,
   supplierTarget,
   workerDeployment,
@@ -84,7 +85,7 @@ export function register(program: Command): void {
     // First, before any connection: the runtime is installed once per process.
     installRuntimeLogger(
       undefined,
-      metricsPort === 0 ? {} : { metricsAddress: `0.0.0.0:${metricsPort}` },
+      metricsPort === 0 ? {} : { metricsAddress: metricsAddress(config, metricsPort) },
     );
     const target = temporalTarget(flags, config);
     if (codec === undefined) log.warn('payloads stored in clear (--insecure)');

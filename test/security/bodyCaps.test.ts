@@ -1,0 +1,100 @@
+/**
+ * Door: bodies. A stranger must not make the gateway read a 1 MiB webhook body before it is told
+ * 404 (no such account) or 401 (no signature): those answers come from the headers alone, while
+ * the body is still on its way. A supplier (or something posing as one) must not make a worker's
+ * memory grow with an endless response: beyond the client's cap the body is not read on, and the
+ * call fails with a clear error.
+ */
+import { once } from 'node:events';
+import { createServer, request, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { staticAccountDirectory } from '../../src/accounts/staticDirectory.js';
+import { getAccessToken } from '../../src/supplier/api/auth.js';
+import { SupplierTransportError } from '../../src/supplier/errors.js';
+import { DEFAULT_HTTP_OPTIONS, MAX_RESPONSE_BYTES, SupplierHttp } from '../../src/supplier/http.js';
+import { useIntakeGateway } from './intakeGateway.js';
+
+const MiB = 1024 * 1024;
+const g = useIntakeGateway('sec-bodies', { accounts: staticAccountDirectory([]) });
+
+/**
+ * Sends the headers of a 1 MiB push and its first KiB, and waits for the answer without sending
+ * the rest: only an answer that needs no body can come.
+ */
+async function pushWithoutBody(path: string, headers: Record<string, string> = {}) {
+  const url = new URL(path, g.gateway.url);
+  const req = request(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'content-length': String(MiB), ...headers },
+  });
+  req.write(Buffer.alloc(1024, 0x20));
+  const [res] = (await once(req, 'response')) as [IncomingMessage];
+  res.resume();
+  req.destroy();
+  return { status: res.statusCode, connection: res.headers.connection };
+}
+
+describe('an unauthenticated webhook post is refused before its body is read', () => {
+  it('to an account the gateway does not know: 404 from the headers alone', async () => {
+    expect(await pushWithoutBody('/webhooks/no-such-shop')).toEqual({
+      status: 404,
+      connection: 'close',
+    });
+  });
+
+  it('without a signature: 401 from the headers alone', async () => {
+    expect(await pushWithoutBody('/webhooks/supplier')).toEqual({
+      status: 401,
+      connection: 'close',
+    });
+  });
+});
+
+describe("a supplier response larger than the client's cap", () => {
+  let server: Server;
+  let written = 0;
+  let url = '';
+  beforeAll(async () => {
+    // Answers with an endless JSON string, chunked (no length to refuse it by up front).
+    server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(64 * 1024, 0x61);
+      res.write('{"code":200,"data":"');
+      const more = (): void => {
+        while (!res.destroyed && written < 64 * MiB) {
+          written += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', more);
+        }
+        if (!res.destroyed) res.end('"}');
+      };
+      more();
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+
+  it('is not read on: the call fails naming the cap, and the server is cut off', async () => {
+    const cap = MiB;
+    const http = new SupplierHttp(url, { ...DEFAULT_HTTP_OPTIONS, maxResponseBytes: cap });
+    try {
+      const call = http.send(getAccessToken, { apiKey: 'k' });
+      await expect(call).rejects.toBeInstanceOf(SupplierTransportError);
+      await expect(call).rejects.toThrow(`response body over the cap of ${cap} bytes`);
+      expect(written).toBeLessThan(64 * MiB);
+    } finally {
+      await http.close();
+    }
+  });
+
+  it('has a cap by default', () => {
+    expect(MAX_RESPONSE_BYTES).toBe(8 * MiB);
+  });
+});
