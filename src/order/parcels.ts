@@ -166,8 +166,13 @@ export class Parcels {
     const at = new Date().toISOString();
     const changes: ParcelChange[] = [];
     for (const p of this.leaves) {
-      if (FINAL.includes(p.stage)) continue;
+      if (p.stage === ParcelStage.CANCELLED) continue;
       const f = this.facts.get(p.code) ?? {};
+      if (p.stage === ParcelStage.DELIVERED) {
+        // The proof of delivery often comes after the delivery itself.
+        if (f.proofOfDelivery !== undefined) p.proofOfDelivery = [...f.proofOfDelivery];
+        continue;
+      }
       const retracked =
         p.stage === ParcelStage.SHIPPED &&
         f.trackNumber !== undefined &&

@@ -111,6 +111,10 @@ describe('parcels', () => {
     expect(p.settled).toBe(false);
     expect(parcelsGlance(p.view)).toBe('1 of 2 parcels delivered');
     expect(p.openCodes).toEqual(['SO1-2']);
+    // A proof that comes after the delivery still reaches the parcel.
+    p.heard('SO1-1', { proofOfDelivery: ['u', 'v'] });
+    expect(p.advance()).toEqual([]);
+    expect(p.find('SO1-1')?.proofOfDelivery).toEqual(['u', 'v']);
     p.heard('SO1-2', { orderStatus: 'CANCELLED' });
     expect(p.advance().map((c) => c.kind)).toEqual(['cancelled']);
     expect(p.settled).toBe(true);
