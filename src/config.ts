@@ -214,15 +214,18 @@ export const Env = z.object({
   /**
    * Workflows a worker keeps in memory between their tasks (each costs about 2 MiB); one not kept
    * is replayed from its history at its next task. The SDK's default grows with the heap (over
-   * 2,000 on a 4 GiB heap), which a sale-day backlog fills.
+   * 2,000 on a 4 GiB heap), which a sale-day backlog fills. Unset: sized from the worker's heap
+   * (temporal/workerSizing.ts).
    */
-  WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(2).max(100_000).default(400),
+  WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(2).max(100_000).optional(),
   /**
    * Workflow tasks a worker takes at once. Workflow code runs on one thread: a task taken waits
    * for the ones before it, and one that waits 10 s times out. Tasks not taken wait on the server,
-   * which hands them out by priority and account.
+   * which hands them out by priority and account. Unset: sized from the worker's heap, at most 10.
    */
-  WORKER_WORKFLOW_TASK_SLOTS: z.coerce.number().int().min(2).max(1_000).default(10),
+  WORKER_WORKFLOW_TASK_SLOTS: z.coerce.number().int().min(2).max(1_000).optional(),
+  /** Supplier activities a worker runs at once. Unset: sized from the worker's heap, at most 100. */
+  WORKER_ACTIVITY_SLOTS: z.coerce.number().int().min(1).max(1_000).optional(),
   SANDBOX_PORT: port.default(8787),
   SANDBOX_API_KEY: z.string().min(1).max(200).default('sandbox'),
   TEMPORAL_ADDRESS: z.string().min(1).default('localhost:7233'),

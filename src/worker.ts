@@ -1,9 +1,8 @@
 /**
  * The workers of a queue set (a fleet), for every supplier account of its directory: Workers on
  * one NativeConnection. A task acts for the account of its fairness key (accounts/perAccount.ts):
- * that account's API key, token session and in-process pacer.
- * one NativeConnection. At start and on every change of the directory they ensure each account's
- * singletons (accounts/singletons.ts).
+ * that account's API key, token session and in-process pacer. At start and on every change of the
+ * directory they ensure each account's singletons (accounts/singletons.ts).
  *
  * - `orders`: the workflows, the activities that talk to Temporal itself (orchestration, the
  *   webhook inbox's replays), the forwarding of catalogue webhook events upstream, the delivery
@@ -54,7 +53,7 @@ import { inboxActivities } from './inbox/activities.js';
 import { WebhookRouter } from './gateway/routing.js';
 import { createLogger, type Logger } from './log.js';
 import type { SupplierClient } from './supplier/client.js';
-import type { FleetShare } from './supplier/pacer.js';
+import type { FleetView } from './supplier/fleet.js';
 import { accountSupplier, PerAccount } from './accounts/perAccount.js';
 import { followSupplierBudget, unsupported } from './accounts/supplierBudget.js';
 import { installRuntimeLogger } from './temporal/runtimeLogger.js';
@@ -96,8 +95,11 @@ export interface CreateWorkersOptions {
   singletons?: Pick<SingletonOptions, 'trackingSweeper' | 'session'>;
   /** The batch queries' own limit (default 2): what drains the retired batch queue. */
   batchRatePerSecond?: number;
-  /** This process's share of the fleet's slots of each account (SUPPLIER_FLEET_SHARE). */
-  fleet?: FleetShare;
+  /**
+   * The fleet this process is one of: the deployment's live roster (temporal/fleetMembership.ts)
+   * or a share set by hand (SUPPLIER_FLEET_SHARE). None: the only one.
+   */
+  fleet?: FleetView;
   /**
    * A prebuilt workflow bundle (tests bundle once per file); otherwise `WORKFLOWS_PATH`. Built with
    * the `failureConverterPath` of `dataConverter`, if it has one.
@@ -136,6 +138,8 @@ export interface CreateWorkersOptions {
   maxCachedWorkflows?: number;
   /** Workflow tasks taken at once (WORKER_WORKFLOW_TASK_SLOTS); default: the SDK's. */
   workflowTaskSlots?: number;
+  /** Supplier activities run at once (WORKER_ACTIVITY_SLOTS); default: the SDK's. */
+  maxConcurrentActivities?: number;
   /** How long in-flight tasks may finish after shutdown is asked (default 10 s). */
   shutdownGraceTime?: string;
   log?: Logger;
@@ -208,234 +212,305 @@ const DEFAULT_ONLY: AccountDirectory = {
   subscribe: () => () => undefined,
 };
 
-export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerSet> {
-  const log = opts.log ?? createLogger('worker');
-  installRuntimeLogger();
+/** What the steps of `createWorkers` share. */
+interface Setup {
+  opts: CreateWorkersOptions;
+  log: Logger;
+  namespace: string;
+  connection: NativeConnection;
+  /** Whether the workers opened the connection (and close it). */
+  owned: boolean;
+  client: Client;
+  ratePerSecond: number;
+  batchRatePerSecond: number;
+  checkout: CheckoutSettings;
+  /** The registry, or the default account only. */
+  directory: AccountDirectory;
+  /** The accounts as far as they are known: with the default one at its rate when no registry. */
+  accounts: AccountDirectory;
+}
 
-  const namespace = opts.namespace ?? 'default';
+/** What a started set holds until it stops: undone in reverse if the start fails. */
+interface Held {
+  work?: PerAccount<AccountWork>;
+  budget?: ReturnType<typeof followSupplierBudget>;
+  unsubscribe?: () => void;
+  singletonsFollow?: (now: readonly Account[]) => void;
+}
+
+export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerSet> {
+  installRuntimeLogger();
+  const setup = await setUp(opts);
+  const held: Held = {};
+  try {
+    held.work = accountWorkOf(setup);
+    held.budget = followSupplierBudget(
+      { client: setup.client, namespace: setup.namespace, taskQueue: opts.queues.supplier },
+      setup.ratePerSecond,
+      setup.directory.list(),
+      setup.log,
+    );
+    // One subscription to the directory, told in order: the accounts' clients (a changed one is
+    // made again for its next task), the queue's budget, then the singletons (once ensured).
+    const { work, budget } = held;
+    held.unsubscribe = setup.directory.subscribe((now) => {
+      work.follow();
+      budget.follow(now);
+      held.singletonsFollow?.(now);
+    });
+    await budgetApplied(setup, budget);
+    const workers = await queueWorkers(setup, work);
+    const following = await ensureSingletons(setup);
+    held.singletonsFollow = following.follow;
+    const stopFollowing = async (): Promise<void> => {
+      held.unsubscribe?.();
+      budget.stop();
+      await following.drained();
+    };
+    return workerSet(setup, workers, work, stopFollowing);
+  } catch (err) {
+    held.unsubscribe?.();
+    held.budget?.stop();
+    await held.work?.close();
+    if (setup.owned) await setup.connection.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+/** The connection, the client on it and the settings every step reads. */
+async function setUp(opts: CreateWorkersOptions): Promise<Setup> {
   const owned = opts.connection === undefined;
   const connection =
     opts.connection ??
     (await NativeConnection.connect({ ...opts.connectionOptions, address: opts.address }));
-  const { queues, supplier } = opts;
+  const namespace = opts.namespace ?? 'default';
+  const { dataConverter } = opts;
   const ratePerSecond = opts.ratePerSecond ?? 1;
-  const batchRatePerSecond = opts.batchRatePerSecond ?? 2;
-  const shutdownGraceTime = opts.shutdownGraceTime ?? '10s';
-  const checkout = opts.checkout ?? DEFAULT_CHECKOUT_SETTINGS;
-  const directory = opts.accounts ?? DEFAULT_ONLY;
-  // The registry's directory knows the store connections too.
-  const stores = opts.stores ?? (hasStores(opts.accounts) ? opts.accounts : undefined);
+  return {
+    opts,
+    log: opts.log ?? createLogger('worker'),
+    namespace,
+    connection,
+    owned,
+    client: new Client({ connection, namespace, dataConverter, ...tracingClientOptions() }),
+    ratePerSecond,
+    batchRatePerSecond: opts.batchRatePerSecond ?? 2,
+    checkout: opts.checkout ?? DEFAULT_CHECKOUT_SETTINGS,
+    directory: opts.accounts ?? DEFAULT_ONLY,
+    accounts: opts.accounts ?? staticAccountDirectory([defaultAccount(ratePerSecond)]),
+  };
+}
+
+/** Each account's activities: the default account's from `supplier`, the others' made on use. */
+function accountWorkOf(s: Setup): PerAccount<AccountWork> {
+  const { opts } = s;
   const tokenWait: TokenWaitOptions =
     opts.noTokenAttentionMs === undefined ? {} : { attentionAfterMs: opts.noTokenAttentionMs };
-  let work: PerAccount<AccountWork> | undefined;
-  let budget: { stop(): void } | undefined;
-  let unsubscribe: (() => void) | undefined;
-  let singletonsFollow: ((now: readonly Account[]) => void) | undefined;
-  const accounts = opts.accounts ?? staticAccountDirectory([defaultAccount(ratePerSecond)]);
+  // The registry's directory knows the store connections too.
+  const stores = opts.stores ?? (hasStores(opts.accounts) ? opts.accounts : undefined);
+  const seal = tokenSealFor(opts.dataConverter?.payloadCodecs);
+  return new PerAccount(
+    s.directory,
+    accountWork(opts.supplier, opts.storeEvents, tokenWait, stores, seal),
+    (a) => {
+      const own = accountSupplier(a, {
+        client: s.client,
+        queues: opts.queues,
+        baseUrl: opts.supplier.baseUrl,
+        batchRatePerSecond: s.batchRatePerSecond,
+        ...(opts.fleet !== undefined && { fleet: opts.fleet }),
+      });
+      return {
+        value: accountWork(own, storeEventsOf(a, opts.storeEvents), tokenWait, stores, seal),
+        close: () => own.close(),
+        // A new tier only re-paces: the client, its connections and token source stay.
+        retier: (tier) => {
+          own.setRate(tier);
+        },
+      };
+    },
+  );
+}
+
+/** Waits for the server to take the supplier queue's budget (required with a registry). */
+async function budgetApplied(
+  s: Setup,
+  budget: ReturnType<typeof followSupplierBudget>,
+): Promise<void> {
+  await budget.applied.catch((err: unknown) => {
+    // With other accounts, the server's per-account limits are what keeps each to its tier.
+    if (s.opts.accounts !== undefined) {
+      throw new Error(
+        `the Temporal server did not take the supplier queue's budget (task queue config): ${String(err)}`,
+        { cause: err },
+      );
+    }
+    s.log.warn(
+      { err, unsupported: unsupported(err) },
+      "supplier queue budget not set on the server; this worker's own limit stays",
+    );
+  });
+}
+
+/** The orders, supplier and retired batch queues' workers. */
+function queueWorkers(s: Setup, work: PerAccount<AccountWork>): Promise<Worker[]> {
+  const { opts } = s;
+  const common = {
+    connection: s.connection,
+    namespace: s.namespace,
+    shutdownGraceTime: opts.shutdownGraceTime ?? '10s',
+    dataConverter: opts.dataConverter,
+    // Traces (docs/tracing.md): nothing when tracing is off.
+    ...tracingWorkerOptions(opts.workflowBundle),
+  } as const;
+  return Promise.all([
+    Worker.create({
+      ...common,
+      taskQueue: opts.queues.orders,
+      ...workflowCode(opts, common.interceptors),
+      ...versionedAs(opts.deployment),
+      ...(opts.maxCachedWorkflows !== undefined && {
+        maxCachedWorkflows: opts.maxCachedWorkflows,
+      }),
+      ...(opts.workflowTaskSlots !== undefined && {
+        maxConcurrentWorkflowTaskExecutions: opts.workflowTaskSlots,
+      }),
+      activities: ordersActivities(s, work),
+    }),
+    Worker.create({
+      ...common,
+      taskQueue: opts.queues.supplier,
+      activities: forEachAccount(work, 'supplier'),
+      ...(opts.maxConcurrentActivities !== undefined && {
+        maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivities,
+      }),
+      // One account: its rate is the queue's, as before accounts were data. Several: the
+      // server's config holds each to its tier and the queue to their sum.
+      ...(opts.accounts === undefined && { maxTaskQueueActivitiesPerSecond: s.ratePerSecond }),
+    }),
+    // Tasks scheduled on the retired queue before the deploy, and their retries: few, and their
+    // calls pass this process's pacing of the account like every other.
+    Worker.create({
+      ...common,
+      taskQueue: opts.queues.retiredBatch,
+      activities: forEachAccount(work, 'batch'),
+      maxTaskQueueActivitiesPerSecond: s.batchRatePerSecond,
+    }),
+  ]);
+}
+
+/** The prebuilt bundle, or the workflow code to bundle (with its interceptor modules). */
+function workflowCode(
+  opts: CreateWorkersOptions,
+  interceptors: ReturnType<typeof tracingWorkerOptions>['interceptors'],
+) {
+  if (opts.workflowBundle !== undefined) return { workflowBundle: opts.workflowBundle };
+  return {
+    workflowsPath: opts.deployment === undefined ? WORKFLOWS_PATH : VERSIONED_WORKFLOWS_PATH,
+    bundlerOptions: { preloadModules: SHARED_WORKFLOW_MODULES },
+    interceptors: { ...interceptors, workflowModules: workflowInterceptorModules() },
+  };
+}
+
+/** The orders queue's activities: those that talk to Temporal, and the per-account ones. */
+function ordersActivities(s: Setup, work: PerAccount<AccountWork>) {
+  const { opts, client, checkout } = s;
+  const { queues } = opts;
   /** An account as far as the directory knows it now (a removed one: by its id alone). */
   const accountOf = (id: string | undefined): AccountRef =>
-    accounts.get(id ?? DEFAULT_ACCOUNT) ?? { id: id ?? DEFAULT_ACCOUNT };
-
-  try {
-    const { dataConverter } = opts;
-    const client = new Client({ connection, namespace, dataConverter, ...tracingClientOptions() });
-    const seal = tokenSealFor(dataConverter?.payloadCodecs);
-    const common = {
-      connection,
-      namespace,
-      shutdownGraceTime,
-      dataConverter,
-      // Traces (docs/tracing.md): nothing when tracing is off.
-      ...tracingWorkerOptions(opts.workflowBundle),
-    } as const;
-    work = new PerAccount(
-      directory,
-      accountWork(supplier, opts.storeEvents, tokenWait, stores, seal),
-      (a) => {
-        const own = accountSupplier(a, {
-          client,
-          queues,
-          baseUrl: supplier.baseUrl,
-          batchRatePerSecond,
-          ...(opts.fleet !== undefined && { fleet: opts.fleet }),
-        });
-        return {
-          value: accountWork(own, storeEventsOf(a, opts.storeEvents), tokenWait, stores, seal),
-          close: () => own.close(),
-          // A new tier only re-paces: the client, its connections and token source stay.
-          retier: (tier) => {
-            own.setRate(tier);
-          },
-        };
-      },
-    );
-    const followed = followSupplierBudget(
-      { client, namespace, taskQueue: queues.supplier },
-      ratePerSecond,
-      directory.list(),
-      log,
-    );
-    budget = followed;
-    // One subscription to the directory, told in order: the accounts' clients (a changed one is
-    // made again for its next task), the queue's budget, then the singletons (once ensured).
-    const held = work;
-    unsubscribe = directory.subscribe((now) => {
-      held.follow();
-      followed.follow(now);
-      singletonsFollow?.(now);
-    });
-    await followed.applied.catch((err: unknown) => {
-      // With other accounts, the server's per-account limits are what keeps each to its tier.
-      if (opts.accounts !== undefined) {
-        throw new Error(
-          `the Temporal server did not take the supplier queue's budget (task queue config): ${String(err)}`,
-          { cause: err },
-        );
-      }
-      log.warn(
-        { err, unsupported: unsupported(err) },
-        "supplier queue budget not set on the server; this worker's own limit stays",
-      );
-    });
-    const workers = await Promise.all([
-      Worker.create({
-        ...common,
-        taskQueue: queues.orders,
-        ...(opts.workflowBundle !== undefined
-          ? { workflowBundle: opts.workflowBundle }
-          : {
-              workflowsPath:
-                opts.deployment === undefined ? WORKFLOWS_PATH : VERSIONED_WORKFLOWS_PATH,
-              bundlerOptions: { preloadModules: SHARED_WORKFLOW_MODULES },
-              interceptors: {
-                ...common.interceptors,
-                workflowModules: workflowInterceptorModules(),
-              },
-            }),
-        ...versionedAs(opts.deployment),
-        ...(opts.maxCachedWorkflows !== undefined && {
-          maxCachedWorkflows: opts.maxCachedWorkflows,
-        }),
-        ...(opts.workflowTaskSlots !== undefined && {
-          maxConcurrentWorkflowTaskExecutions: opts.workflowTaskSlots,
-        }),
-        activities: {
-          ...orchestrationActivities(client),
-          // The gateway's durable destinations: the inbox's replays, catalogue forwarding.
-          ...inboxActivities(
-            (account) => new WebhookRouter(client, queues, checkout, accountOf(account)),
-          ),
-          ...catalogueForwardingActivities({ url: opts.catalogueEventsUrl }),
-          ...checkoutActivities(
-            client,
-            queues,
-            checkout,
-            opts.checkoutOrderBoundMs,
-            accountOf,
-            opts.fleet?.of,
-          ),
-          ...forEachAccount(work, 'storeEvents'),
-          ...forEachAccount(work, 'session'),
-          ...forEachAccount(work, 'tokenWait'),
-        },
-      }),
-      Worker.create({
-        ...common,
-        taskQueue: queues.supplier,
-        activities: forEachAccount(work, 'supplier'),
-        // One account: its rate is the queue's, as before accounts were data. Several: the
-        // server's config holds each to its tier and the queue to their sum.
-        ...(opts.accounts === undefined && { maxTaskQueueActivitiesPerSecond: ratePerSecond }),
-      }),
-      // Tasks scheduled on the retired queue before the deploy, and their retries: few, and their
-      // calls pass this process's pacing of the account like every other.
-      Worker.create({
-        ...common,
-        taskQueue: queues.retiredBatch,
-        activities: forEachAccount(work, 'batch'),
-        maxTaskQueueActivitiesPerSecond: batchRatePerSecond,
-      }),
-    ]);
-    const singletons: SingletonOptions = {
+    s.accounts.get(id ?? DEFAULT_ACCOUNT) ?? { id: id ?? DEFAULT_ACCOUNT };
+  return {
+    ...orchestrationActivities(client),
+    // The gateway's durable destinations: the inbox's replays, catalogue forwarding.
+    ...inboxActivities(
+      (account) => new WebhookRouter(client, queues, checkout, accountOf(account)),
+    ),
+    ...catalogueForwardingActivities({ url: opts.catalogueEventsUrl }),
+    ...checkoutActivities(
+      client,
       queues,
       checkout,
-      ...opts.singletons,
-      ...(opts.fleet !== undefined && { fleetSize: opts.fleet.of }),
-    };
-    for (const ensured of await Promise.all(
-      accounts.list().map((a) => ensureAccountSingletons(client, a, singletons)),
-    )) {
-      log.info(ensured, 'account singletons ensured');
-    }
-    const following = followSingletons(client, accounts, singletons, log);
-    singletonsFollow = following.follow;
-    const stopFollowing = async (): Promise<void> => {
-      unsubscribe?.();
-      followed.stop();
-      await following.drained();
-    };
-    return workerSet(client, workers, work, stopFollowing);
-  } catch (err) {
-    unsubscribe?.();
-    budget?.stop();
-    await work?.close();
-    if (owned) await connection.close().catch(() => undefined);
-    throw err;
+      opts.checkoutOrderBoundMs,
+      accountOf,
+      opts.fleet?.size(),
+    ),
+    ...forEachAccount(work, 'storeEvents'),
+    ...forEachAccount(work, 'session'),
+    ...forEachAccount(work, 'tokenWait'),
+  };
+}
+
+/** Ensures each account's singletons now, then follows the directory's changes. */
+async function ensureSingletons(s: Setup): Promise<ReturnType<typeof followSingletons>> {
+  const singletons: SingletonOptions = {
+    queues: s.opts.queues,
+    checkout: s.checkout,
+    ...s.opts.singletons,
+    ...(s.opts.fleet !== undefined && { fleetSize: s.opts.fleet.size() }),
+  };
+  for (const ensured of await Promise.all(
+    s.accounts.list().map((a) => ensureAccountSingletons(s.client, a, singletons)),
+  )) {
+    s.log.info(ensured, 'account singletons ensured');
   }
+  return followSingletons(s.client, s.accounts, singletons, s.log);
+}
 
-  function workerSet(
-    client: Client,
-    workers: readonly Worker[],
-    held: PerAccount<AccountWork>,
-    stopFollowing: () => Promise<void>,
-  ): WorkerSet {
-    let running: Promise<void> | undefined;
+function workerSet(
+  s: Setup,
+  workers: readonly Worker[],
+  held: PerAccount<AccountWork>,
+  stopFollowing: () => Promise<void>,
+): WorkerSet {
+  const { client, log, namespace } = s;
+  const { queues } = s.opts;
+  let running: Promise<void> | undefined;
 
-    const stopAll = (): void => {
-      for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
-    };
+  const stopAll = (): void => {
+    for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
+  };
 
-    const run = (): Promise<void> => {
-      running ??= (async () => {
-        const accounts = directory.list().map((a) => a.id);
-        log.info(
-          { namespace, queues, ratePerSecond, batchRatePerSecond, accounts },
-          'workers polling',
-        );
-        // Orders per stage, orders needing a person, the store-events backlog: while they run.
-        const gauges = startVisibilityGauges(client, queues.orders, { log });
-        const results = await Promise.allSettled(
-          workers.map((w) =>
-            w.run().catch((err: unknown) => {
-              // One worker down means the set is down: a half-running set would look healthy.
-              stopAll();
-              throw err;
-            }),
-          ),
-        );
-        await gauges.stop();
-        await stopFollowing();
-        await held.close();
-        if (owned) await connection.close();
-        log.info({ queues }, 'workers stopped');
-        const failed = results.find((r) => r.status === 'rejected');
-        if (failed !== undefined) throw failed.reason;
-      })();
-      return running;
-    };
+  const run = (): Promise<void> => {
+    running ??= (async () => {
+      const accounts = s.directory.list().map((a) => a.id);
+      const { ratePerSecond, batchRatePerSecond } = s;
+      log.info(
+        { namespace, queues, ratePerSecond, batchRatePerSecond, accounts },
+        'workers polling',
+      );
+      // Orders per stage, orders needing a person, the store-events backlog: while they run.
+      const gauges = startVisibilityGauges(client, queues.orders, { log });
+      const results = await Promise.allSettled(
+        workers.map((w) =>
+          w.run().catch((err: unknown) => {
+            // One worker down means the set is down: a half-running set would look healthy.
+            stopAll();
+            throw err;
+          }),
+        ),
+      );
+      await gauges.stop();
+      await stopFollowing();
+      await held.close();
+      if (s.owned) await s.connection.close();
+      log.info({ queues }, 'workers stopped');
+      const failed = results.find((r) => r.status === 'rejected');
+      if (failed !== undefined) throw failed.reason;
+    })();
+    return running;
+  };
 
-    return {
-      queues,
-      client,
-      run,
-      async shutdown() {
-        // A worker can only be stopped once it runs: start a never-run set so it drains at once.
-        const done = run();
-        stopAll();
-        await done;
-      },
-    };
-  }
+  return {
+    queues,
+    client,
+    run,
+    async shutdown() {
+      // A worker can only be stopped once it runs: start a never-run set so it drains at once.
+      const done = run();
+      stopAll();
+      await done;
+    },
+  };
 }
 
 /**

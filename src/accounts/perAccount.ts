@@ -9,7 +9,7 @@ import type { Client } from '@temporalio/client';
 
 import { SessionTokenSource } from '../session/sessionTokens.js';
 import { SupplierClient } from '../supplier/client.js';
-import type { FleetShare } from '../supplier/pacer.js';
+import type { FleetView } from '../supplier/fleet.js';
 import type { TaskQueues } from '../temporal/taskQueues.js';
 import { activityAccount, unknownAccount } from './activityAccount.js';
 import { DEFAULT_ACCOUNT, type Account, type AccountDirectory, type RateTier } from './contract.js';
@@ -125,8 +125,8 @@ export interface AccountSupplierOptions {
   /** The deployment's supplier API root, for an account that names none. */
   baseUrl: string;
   batchRatePerSecond: number;
-  /** This process's share of the fleet's slots of each account. */
-  fleet?: FleetShare;
+  /** The fleet this process is one of (supplier/fleet.ts). */
+  fleet?: FleetView;
 }
 
 /**

@@ -11,7 +11,7 @@ import { openEnvelope } from './envelope.js';
 import { SupplierCode, SupplierRequestInvalid } from './errors.js';
 import { DEFAULT_HTTP_OPTIONS, SupplierHttp, type Exchange, type HttpOptions } from './http.js';
 import { toFieldIssues } from './issues.js';
-import type { FleetShare } from './pacer.js';
+import type { FleetView } from './fleet.js';
 import { gridPhaseOf, pacingFor, type AccountPacing } from './pacing.js';
 import { MissedSlot } from './sendDeadline.js';
 import { TokenExchange } from './tokenExchange.js';
@@ -25,8 +25,8 @@ export interface SupplierConfig {
   ratePerSecond?: number;
   /** Requests per second of getOrderDetailBatch and getProofOfDelivery, within that budget. */
   batchRatePerSecond?: number;
-  /** This process's share of the fleet's slots of the account (pacer.ts); none: the only one. */
-  fleet?: FleetShare;
+  /** The fleet this process is one of (fleet.ts); none: the only one. */
+  fleet?: FleetView;
   http?: Partial<HttpOptions>;
   /** Minimum spacing of token calls; see TOKEN_CALL_INTERVAL_MS. */
   tokenCallIntervalMs?: number;

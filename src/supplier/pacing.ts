@@ -8,11 +8,12 @@
 import { AdaptiveRate } from './adaptiveRate.js';
 import type { RateClass } from './endpoint.js';
 import { SupplierCode } from './errors.js';
+import { fleetViewOf, type FleetShare, type FleetView } from './fleet.js';
 import {
   MAX_CATCH_UP_MS,
   Pacer,
-  type FleetShare,
   type PacerGrid,
+  type SlotEvery,
   type TakeOptions,
 } from './pacer.js';
 
@@ -21,8 +22,11 @@ export interface AccountRates {
   perSecond: number;
   /** getOrderDetailBatch and getProofOfDelivery per second. */
   batchPerSecond: number;
-  /** This process's share of a fleet of several (`SUPPLIER_FLEET_SHARE`); none: the only one. */
-  fleet?: FleetShare;
+  /**
+   * The fleet this process is one of: the live roster of the deployment's workers, or a share set
+   * by hand (`SUPPLIER_FLEET_SHARE`). None: the only one, off any grid.
+   */
+  fleet?: FleetShare | FleetView;
   /** In a fleet: where in its period the account's grid starts, 0 … 1 (gridPhaseOf). */
   gridPhase?: number;
 }
@@ -42,9 +46,10 @@ export function fleetSlotMs(perSecond: number): number {
 
 function gridOf(rates: AccountRates): PacerGrid | undefined {
   const { fleet, perSecond } = rates;
-  if (fleet === undefined || fleet.of <= 1) return undefined;
+  // A share of one set by hand: alone for good, no grid to ask.
+  if (fleet === undefined || ('of' in fleet && fleet.of <= 1)) return undefined;
   const periodMs = fleetSlotMs(perSecond);
-  return { ...fleet, periodMs, phaseMs: (rates.gridPhase ?? 0) * periodMs };
+  return { fleet: fleetViewOf(fleet), periodMs, phaseMs: (rates.gridPhase ?? 0) * periodMs };
 }
 
 /**
@@ -58,13 +63,17 @@ export function gridPhaseOf(keyDigest: string): number {
 }
 
 /**
- * In a fleet, the batch queries go only in every `n`-th slot of the account's grid: far enough
- * apart for their own limit, and `n` prime to the processes so that every process has its turn.
+ * In a fleet of `of`, the batch queries go only in every `n`-th slot of the account's grid: far
+ * enough apart for their own limit, and `n` prime to the processes so that every process has its
+ * turn.
  */
-function batchSlotEvery(account: PacerGrid, batchPerSecond: number): number {
-  let n = Math.max(1, Math.ceil(fleetSlotMs(batchPerSecond) / account.periodMs - 1e-9));
-  while (gcd(n, account.of) !== 1) n++;
-  return n;
+function batchSlotEvery(periodMs: number, batchPerSecond: number): SlotEvery {
+  const least = Math.max(1, Math.ceil(fleetSlotMs(batchPerSecond) / periodMs - 1e-9));
+  return (of) => {
+    let n = least;
+    while (gcd(n, of) !== 1) n++;
+    return n;
+  };
 }
 
 function gcd(a: number, b: number): number {
@@ -76,14 +85,14 @@ export class AccountPacing {
   private readonly account: Pacer;
   private readonly batch: Pacer;
   /** In a fleet: the account's slots a batch query may take (see batchSlotEvery). */
-  private readonly batchEvery: number | undefined;
+  private readonly batchEvery: SlotEvery | undefined;
 
   constructor(rates: AccountRates) {
     this.rate = new AdaptiveRate(rates.perSecond);
     const grid = gridOf(rates);
     this.account = new Pacer(() => this.rate.perSecond, grid);
     this.batch = new Pacer(() => rates.batchPerSecond);
-    this.batchEvery = grid && batchSlotEvery(grid, rates.batchPerSecond);
+    this.batchEvery = grid && batchSlotEvery(grid.periodMs, rates.batchPerSecond);
   }
 
   /**
@@ -91,7 +100,7 @@ export class AccountPacing {
    * resolves with the time the call must have left by (its slot, and the catch-up a late timer
    * has); a slot that this process comes back to later than that (it stalled between the slot's
    * timer and the call) is let go for the next one: sent late, the call would crowd the next
-   * process's slot. Alone, no such time.
+   * process's slot. Alone (off any grid), no such time.
    */
   async take(
     rateClass: Exclude<RateClass, 'token'>,
@@ -102,28 +111,25 @@ export class AccountPacing {
     for (;;) {
       const left = bound === undefined ? {} : { maxWaitMs: bound - (Date.now() - started) };
       const slot = await this.slotOf(rateClass, { ...options, ...left });
-      // batchEvery is set exactly when this process is one of a fleet's, on the account's grid.
-      if (this.batchEvery === undefined) return undefined;
+      if (slot === undefined) return undefined;
       const sendBy = slot + MAX_CATCH_UP_MS;
       if (Date.now() <= sendBy) return sendBy;
     }
   }
 
-  /** The time of the account's slot that a call of `rateClass` takes. */
+  /** The time of the account's slot on the fleet's grid that a call of `rateClass` takes. */
   private async slotOf(
     rateClass: Exclude<RateClass, 'token'>,
     options: TakeOptions,
-  ): Promise<number> {
-    if (rateClass === 'batch' && this.batchEvery !== undefined) {
-      // One slot for both limits: a batch slot waited for apart from the account's could be sent
-      // late, next to another process's batch query.
-      return this.account.take({ ...options, slotEvery: this.batchEvery });
-    }
+  ): Promise<number | undefined> {
     if (rateClass === 'batch') {
+      // In this process, the batch queries' own spacing; on a fleet's grid also only every n-th
+      // slot, so that the fleet's batch queries keep theirs (a process alone has no grid then).
       const started = Date.now();
       await this.batch.take(options);
       const bound = options.maxWaitMs;
       if (bound !== undefined) options = { ...options, maxWaitMs: bound - (Date.now() - started) };
+      if (this.batchEvery !== undefined) options = { ...options, slotEvery: this.batchEvery };
     }
     return this.account.take(options);
   }
@@ -141,7 +147,7 @@ const accounts = new Map<string, AccountPacing>();
 
 /** One pacing per account and rates in this process, shared by every client of the account. */
 export function pacingFor(accountKey: string, rates: AccountRates): AccountPacing {
-  const fleet = rates.fleet === undefined ? '' : `${rates.fleet.index}/${rates.fleet.of}`;
+  const fleet = rates.fleet === undefined ? '' : fleetViewOf(rates.fleet).key;
   const key = `${accountKey}|${rates.perSecond}|${rates.batchPerSecond}|${fleet}|${rates.gridPhase ?? 0}`;
   let p = accounts.get(key);
   if (p === undefined) {

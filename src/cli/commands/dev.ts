@@ -24,6 +24,7 @@ import { DEV_KEY_FILE, devKeyRing, keyRingFromConfig } from '../../temporal/encr
 import { installRuntimeLogger } from '../../temporal/runtimeLogger.js';
 import { SessionTokenSource } from '../../session/sessionTokens.js';
 import { taskQueues } from '../../temporal/taskQueues.js';
+import { sizedWorkerOptions } from '../../temporal/workerSizing.js';
 import { startTracing } from '../../temporal/tracing.js';
 import { ensureTrackingSweeper } from '../../tracking/sweeperStart.js';
 import { createWorkers } from '../../worker.js';
@@ -189,8 +190,7 @@ export function register(program: Command): void {
         catalogueEventsUrl: config.CATALOGUE_EVENTS_URL,
         checkout: checkoutSettings(config),
         noTokenAttentionMs: config.NO_TOKEN_ATTENTION_MINUTES * 60_000,
-        maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,
-        workflowTaskSlots: config.WORKER_WORKFLOW_TASK_SLOTS,
+        ...sizedWorkerOptions(config),
         ...(config.CHECKOUT_ORDER_BOUND_MS !== undefined && {
           checkoutOrderBoundMs: config.CHECKOUT_ORDER_BOUND_MS,
         }),

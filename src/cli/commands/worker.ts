@@ -41,6 +41,8 @@ import {
   type TemporalFlags,
 } from '../temporal.js';
 import { webhookRepairOptions } from '../webhookRepair.js';
+import { joinWorkerFleet } from '../workerFleet.js';
+import { sizedWorkerOptions, workerSizing } from '../../temporal/workerSizing.js';
 
 interface WorkerFlags extends TemporalFlags {
   trackingSweeper: boolean;
@@ -76,6 +78,7 @@ export function register(program: Command): void {
     const codec = await requirePayloadCodec(config, 'worker', flags.insecure);
     const storeEvents = storeEventsOptions(config);
     const log = createLogger('worker');
+    log.info({ ...workerSizing(), memoryGiven: process.env.DROPFLOW_MEMORY_GIVEN }, 'sized');
     const metricsPort = flags.metricsPort ?? config.METRICS_PORT;
     // Before any client or bundle is made: they take their interceptors from it.
     const tracing = startTracing({ service: 'dropflow-worker' });
@@ -116,11 +119,20 @@ export function register(program: Command): void {
     // The account's one token comes from its session workflow, asked through a client that
     // encodes payloads like the workers.
     const sessionClient = await connectTemporal(flags);
+    const fleet = await joinWorkerFleet(
+      config,
+      {
+        client: sessionClient.client,
+        namespace: target.namespace,
+        supplierQueue: target.queues.supplier,
+      },
+      log,
+    );
     const supplier = new SupplierClient({
       ...account,
       ratePerSecond: config.SUPPLIER_RATE_PER_SECOND,
       batchRatePerSecond: config.SUPPLIER_BATCH_RATE_PER_SECOND,
-      ...(config.SUPPLIER_FLEET_SHARE !== undefined && { fleet: config.SUPPLIER_FLEET_SHARE }),
+      fleet: fleet.view,
       tokens: new SessionTokenSource(sessionClient.client, target.queues),
     });
     try {
@@ -134,12 +146,11 @@ export function register(program: Command): void {
         accounts,
         ratePerSecond: config.SUPPLIER_RATE_PER_SECOND,
         batchRatePerSecond: config.SUPPLIER_BATCH_RATE_PER_SECOND,
-        ...(config.SUPPLIER_FLEET_SHARE !== undefined && { fleet: config.SUPPLIER_FLEET_SHARE }),
+        fleet: fleet.view,
         catalogueEventsUrl: config.CATALOGUE_EVENTS_URL,
         checkout: checkoutSettings(config),
         noTokenAttentionMs: config.NO_TOKEN_ATTENTION_MINUTES * 60_000,
-        maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,
-        workflowTaskSlots: config.WORKER_WORKFLOW_TASK_SLOTS,
+        ...sizedWorkerOptions(config),
         ...(config.CHECKOUT_ORDER_BOUND_MS !== undefined && {
           checkoutOrderBoundMs: config.CHECKOUT_ORDER_BOUND_MS,
         }),
@@ -172,9 +183,10 @@ export function register(program: Command): void {
       const signal = await Promise.race([stopAsked, running.then(() => undefined)]);
       if (signal !== undefined) {
         log.info({ signal }, 'stopping: finishing in-flight tasks');
-        await workers.shutdown();
+        await Promise.all([fleet.leave(), workers.shutdown()]);
       }
     } finally {
+      fleet.close();
       accounts.close();
       await supplier.close();
       await sessionClient.close();

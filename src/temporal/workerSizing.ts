@@ -1,0 +1,56 @@
+/**
+ * The worker's numbers from the heap it was given (bin/heap.js sizes the heap from the memory the
+ * process is given): how many workflows it keeps in memory, how many workflow tasks and supplier
+ * activities it takes at once. A setting given in the environment wins over these.
+ */
+import { getHeapStatistics } from 'node:v8';
+
+import type { Config } from '../config.js';
+
+export interface WorkerSizing {
+  /** V8's heap limit, MiB. */
+  heapMb: number;
+  maxCachedWorkflows: number;
+  workflowTaskSlots: number;
+  activitySlots: number;
+}
+
+const MIB = 1024 * 1024;
+/**
+ * A cached workflow holds about 1 MiB (its copy of the bundle's modules and its state): half the
+ * heap goes to the cache, the rest to the activities, the connections and garbage not yet
+ * collected.
+ */
+const CACHE_SHARE_MB_PER_WORKFLOW = 2;
+
+function clamp(n: number, least: number, most: number): number {
+  return Math.max(least, Math.min(most, Math.floor(n)));
+}
+
+export function workerSizing(heapLimitBytes = getHeapStatistics().heap_size_limit): WorkerSizing {
+  const heapMb = Math.round(heapLimitBytes / MIB);
+  const maxCachedWorkflows = clamp(heapMb / CACHE_SHARE_MB_PER_WORKFLOW, 20, 2_000);
+  return {
+    heapMb,
+    maxCachedWorkflows,
+    // Workflow code runs on one thread: more tasks taken only wait there (docs/accounts.md).
+    workflowTaskSlots: clamp(maxCachedWorkflows / 10, 2, 10),
+    // Supplier calls mostly wait for their slot or their answer: cheap, but not free.
+    activitySlots: clamp(heapMb / 4, 20, 100),
+  };
+}
+
+/** What `createWorkers` takes: the environment's settings, else the sized ones. */
+export function sizedWorkerOptions(
+  config: Pick<
+    Config,
+    'WORKER_MAX_CACHED_WORKFLOWS' | 'WORKER_WORKFLOW_TASK_SLOTS' | 'WORKER_ACTIVITY_SLOTS'
+  >,
+  sizing: WorkerSizing = workerSizing(),
+): { maxCachedWorkflows: number; workflowTaskSlots: number; maxConcurrentActivities: number } {
+  return {
+    maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS ?? sizing.maxCachedWorkflows,
+    workflowTaskSlots: config.WORKER_WORKFLOW_TASK_SLOTS ?? sizing.workflowTaskSlots,
+    maxConcurrentActivities: config.WORKER_ACTIVITY_SLOTS ?? sizing.activitySlots,
+  };
+}

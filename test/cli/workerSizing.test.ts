@@ -1,0 +1,125 @@
+/**
+ * `dropflow worker` sizes itself from the memory it is given (bin/heap.js: the heap;
+ * src/temporal/workerSizing.ts: the cache and the slots from the heap), and the sized child runs
+ * with the heap it was given when the user set none.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+import { describe, expect, it } from 'vitest';
+
+import { heapMbFor, heapSetByUser, memoryGiven } from '../../bin/heap.js';
+import { sizedWorkerOptions, workerSizing } from '../../src/temporal/workerSizing.js';
+
+const MIB = 1024 * 1024;
+const HEAP_JS = fileURLToPath(new URL('../../bin/heap.js', import.meta.url));
+
+/** A file system with these files. */
+const files =
+  (known: Record<string, string>) =>
+  (path: string): string | undefined =>
+    known[path];
+
+describe('the memory a worker is given', () => {
+  it('is the cgroup v2 limit, else the v1 limit, else a share of the host capped at 512 MiB', () => {
+    expect(memoryGiven(files({ '/sys/fs/cgroup/memory.max': '1073741824\n' }), 64e9)).toEqual({
+      bytes: 1024 * MIB,
+      from: 'cgroup v2',
+    });
+    // v2 without a limit says "max"; v1's "no limit" is a number near 2^63.
+    const v1 = {
+      '/sys/fs/cgroup/memory.max': 'max\n',
+      '/sys/fs/cgroup/memory/memory.limit_in_bytes': '805306368\n',
+    };
+    expect(memoryGiven(files(v1), 64e9)).toEqual({ bytes: 768 * MIB, from: 'cgroup v1' });
+    const none = { '/sys/fs/cgroup/memory/memory.limit_in_bytes': '9223372036854771712\n' };
+    expect(memoryGiven(files(none), 64e9)).toEqual({ bytes: 512 * MIB, from: 'host' });
+    expect(memoryGiven(files({}), 1024 * MIB)).toEqual({ bytes: 256 * MIB, from: 'host' });
+  });
+});
+
+describe('the sizes that follow', () => {
+  it('give V8 most of what is left after the native part, within bounds', () => {
+    expect(heapMbFor(512 * MIB)).toBe(250);
+    expect(heapMbFor(2048 * MIB)).toBe(1478);
+    expect(heapMbFor(256 * MIB)).toBe(96);
+    expect(heapMbFor(64 * 1024 * MIB)).toBe(4096);
+  });
+
+  it('keep half the heap for cached workflows, and take no more tasks than the cache and the thread can use', () => {
+    expect(workerSizing(250 * MIB)).toEqual({
+      heapMb: 250,
+      maxCachedWorkflows: 125,
+      workflowTaskSlots: 10,
+      activitySlots: 62,
+    });
+    expect(workerSizing(96 * MIB)).toMatchObject({ maxCachedWorkflows: 48, workflowTaskSlots: 4 });
+    expect(workerSizing(4096 * MIB)).toMatchObject({
+      maxCachedWorkflows: 2000,
+      activitySlots: 100,
+    });
+  });
+
+  it('a setting in the environment wins over the sized one', () => {
+    const sized = workerSizing(250 * MIB);
+    expect(
+      sizedWorkerOptions(
+        {
+          WORKER_MAX_CACHED_WORKFLOWS: 400,
+          WORKER_WORKFLOW_TASK_SLOTS: undefined,
+          WORKER_ACTIVITY_SLOTS: 7,
+        },
+        sized,
+      ),
+    ).toEqual({ maxCachedWorkflows: 400, workflowTaskSlots: 10, maxConcurrentActivities: 7 });
+  });
+
+  it('a heap the user chose is left alone', () => {
+    expect(heapSetByUser([], '--max-old-space-size=640')).toBe(true);
+    expect(heapSetByUser(['--max-old-space-size=640'], undefined)).toBe(true);
+    expect(heapSetByUser(['--enable-source-maps'], '--trace-warnings')).toBe(false);
+  });
+});
+
+describe('the sized worker process', () => {
+  it('runs with the heap sized from the memory given, and with the heap the user set', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dropflow-sizing-'));
+    const script = join(dir, 'probe.mjs');
+    // bin/dropflow.js's first step, then what the child sees.
+    await writeFile(
+      script,
+      [
+        `import { runSizedWorker } from ${JSON.stringify(HEAP_JS)};`,
+        "import { getHeapStatistics } from 'node:v8';",
+        'const code = await runSizedWorker(process.argv.slice(2));',
+        'if (code !== undefined) process.exit(code);',
+        'const given = process.env.DROPFLOW_MEMORY_GIVEN ?? null;',
+        'console.log(JSON.stringify({ heap: getHeapStatistics().heap_size_limit, given }));',
+        'process.exit(0);',
+      ].join('\n'),
+    );
+    const run = async (env: NodeJS.ProcessEnv) => {
+      const { stdout } = await promisify(execFile)(process.execPath, [script, 'worker'], {
+        env: { ...process.env, DROPFLOW_SIZED: '', NODE_OPTIONS: '', ...env },
+      });
+      return JSON.parse(stdout) as { heap: number; given: string | null };
+    };
+    try {
+      const sized = await run({});
+      const expected = heapMbFor(memoryGiven().bytes);
+      // V8's limit is the old space and the young generation's few MiB.
+      expect(sized.heap / MIB).toBeGreaterThanOrEqual(expected);
+      expect(sized.heap / MIB).toBeLessThan(expected + 64);
+      expect(sized.given).toMatch(/MiB \((cgroup v[12]|host)\)/);
+      const chosen = await run({ NODE_OPTIONS: '--max-old-space-size=333' });
+      expect(chosen.given).toBeNull();
+      expect(chosen.heap / MIB).toBeLessThan(333 + 64);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
