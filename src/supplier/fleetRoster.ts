@@ -27,8 +27,8 @@ export interface FleetTiming {
 }
 
 /**
- * The members poll every 2 s (each poll held up to 10 s: the server's floor for a long poll that
- * it does not warn about) and read the roster every second. A member that stopped is noticed
+ * The members poll every 2 s (each poll held up to 11 s: below 10 s the server warns of every
+ * poll) and read the roster every second. A member that stopped is noticed
  * within 2 s; its own cut-off comes `staleMs − selfStaleMs` before the others': room for one
  * roster read missed (`viewStaleMs`) and one poll interval.
  */

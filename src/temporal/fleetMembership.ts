@@ -8,6 +8,7 @@
  * elastic fleet", says why.
  */
 import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 
 import type { Client } from '@temporalio/client';
@@ -27,8 +28,8 @@ const ACTIVITY = proto.temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIV
 
 /** A new poll this often; each is held by the server until it gives up (no task ever comes). */
 const POLL_EVERY_MS = 2_000;
-/** What a poll may last: below 10 s the server logs a warning for every poll. */
-const POLL_TIMEOUT_MS = 10_000;
+/** What a poll may last: below 10 s (at the server) it logs a warning for every poll. */
+const POLL_TIMEOUT_MS = 11_000;
 /** The roster is read this often. */
 const READ_EVERY_MS = 1_000;
 
@@ -67,6 +68,8 @@ export class FleetMembership {
     const id = `${hostname().replace(/[^\w.-]/g, '_')}.${process.pid}.${randomBytes(3).toString('hex')}`;
     this.view = new FleetRoster(`fleet:${this.taskQueue}`, id, this.timing);
     this.identity = memberIdentity(id, Date.now());
+    // Each poll in flight listens for the stop: several at once, by design.
+    setMaxListeners(64, this.stop.signal);
   }
 
   /**

@@ -5,7 +5,7 @@
  *   concurrency, through a real gateway and a real Temporal dev server started for the run, next
  *   to a bare node:http endpoint.
  * - `bench orders` (./benchOrders.ts): orders through the whole stack, checkout batching off and on.
- * - `bench accounts` (./benchAccounts.ts): many supplier accounts on one fleet of two workers.
+ * - `bench accounts` (./benchAccounts.ts): many supplier accounts on one fleet of workers (`--workers`, `--churn`).
  */
 import { InvalidArgumentError, type Command } from 'commander';
 

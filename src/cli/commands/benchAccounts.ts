@@ -1,5 +1,5 @@
 /**
- * `dropflow bench accounts` (issue 17): 20 supplier accounts on one fleet of two workers, each at
+ * `dropflow bench accounts` (issue 17): 20 supplier accounts on one fleet of workers, each at
  * its own tier; one account's backlog of flow-B orders, a few orders on nine others during it, and
  * the same small accounts alone on the idle fleet first. A table on stdout, with --json a last line
  * `{accounts: [...], big: {...}, workerRssMiB}`; progress on stderr. Exits 1 with the reasons
@@ -24,6 +24,8 @@ interface AccountsFlags {
   maxBatch?: number;
   trackingSeconds?: number;
   deadlineSeconds?: number;
+  workers?: number;
+  churn?: boolean;
   keep?: boolean;
   json?: boolean;
 }
@@ -50,7 +52,7 @@ export function registerAccounts(bench: Command): void {
   bench
     .command('accounts')
     .description(
-      'many supplier accounts on one fleet of two workers: a backlog on one, small accounts beside it',
+      'many supplier accounts on one fleet of workers (two by default): a backlog on one, small accounts beside it',
     )
     .option('--accounts <n>', 'accounts in the registry, the big one included', wholeFrom(1, 99))
     .option(
@@ -76,6 +78,11 @@ export function registerAccounts(bench: Command): void {
       'per round, stop waiting for the orders after this long (default: twice their time + 5 min)',
       wholeFrom(1, 86_400),
     )
+    .option('--workers <n>', 'worker processes at the start (default 2)', wholeFrom(1, 16))
+    .option(
+      '--churn',
+      'during the backlog, start one more worker, then stop one of the first (SIGTERM): the same checks must hold',
+    )
     .option('--keep', 'keep the logs and databases even when every check passed')
     .option('--json', 'end with one line of JSON: {accounts: [...], big: {...}, workerRssMiB}')
     .action(async (flags: AccountsFlags) => {
@@ -93,6 +100,8 @@ export function registerAccounts(bench: Command): void {
         bigTier: flags.bigTier ?? d.bigTier,
         maxBatch: flags.maxBatch ?? d.maxBatch,
         trackingEverySeconds: flags.trackingSeconds ?? d.trackingEverySeconds,
+        workers: flags.workers ?? d.workers,
+        churn: flags.churn === true,
         ...(flags.deadlineSeconds !== undefined && { deadlineMs: flags.deadlineSeconds * 1000 }),
         keep: flags.keep === true,
         log: createLogger('bench'),

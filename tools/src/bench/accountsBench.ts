@@ -20,6 +20,8 @@ import { runRound, type RoundResult } from './accountsRound.js';
 import { summarize, type AccountsBenchResult } from './accountsResult.js';
 import { CALLS_PER_BATCH, CALLS_PER_BATCHED_ORDER, CALLS_PER_UNBATCHED_ORDER } from './bounds.js';
 import { peakRssMb } from './rss.js';
+import type { DropflowProcess } from '../localStack/dropflowProcess.js';
+import { delay } from '../localStack/wait.js';
 
 export interface AccountsBenchOptions {
   /** Accounts in the registry, the big one included. */
@@ -32,6 +34,13 @@ export interface AccountsBenchOptions {
   /** CHECKOUT_MAX_BATCH of the workers: B of the bound. */
   maxBatch: number;
   trackingEverySeconds: number;
+  /** Workers at the start. */
+  workers: number;
+  /**
+   * During the backlog, one more worker joins (at a fifth of its expected drain) and one of the
+   * first leaves as a scale-down does, with SIGTERM (at half of it).
+   */
+  churn: boolean;
   /** Per round, from its first submit (default: twice the time its orders need, + 5 min). */
   deadlineMs?: number;
   keep: boolean;
@@ -46,6 +55,7 @@ export const DEFAULT_ACCOUNTS_BENCH = {
   smallOrders: 10,
   bigTier: 6,
   maxBatch: 100,
+  workers: 2,
   // Hourly: the sweeps' queries of paid orders are tracking's cost, not the drain's.
   trackingEverySeconds: 3_600,
 } as const;
@@ -76,6 +86,7 @@ export async function runAccountsBench(o: AccountsBenchOptions): Promise<Account
     accounts: plan,
     maxBatch: o.maxBatch,
     trackingEverySeconds: o.trackingEverySeconds,
+    workers: o.workers,
     log: o.log,
   });
   let measured;
@@ -93,6 +104,36 @@ export async function runAccountsBench(o: AccountsBenchOptions): Promise<Account
   const keep = o.keep || summary.failed.length > 0;
   if (!keep) await rm(workDir, { recursive: true, force: true });
   return { ...summary, workDir: keep ? workDir : undefined, durationMs: Date.now() - started };
+}
+
+/**
+ * `--churn`: a worker joins at a fifth of the backlog's expected drain, and the first one leaves at
+ * half of it, with SIGTERM as a scale-down or a rolling deploy stops it. Resolves with the peak RSS
+ * of the worker it stopped, read just before.
+ */
+async function churn(
+  fleet: AccountsFleet,
+  o: AccountsBenchOptions,
+  ended: AbortSignal,
+): Promise<Map<DropflowProcess, number | undefined>> {
+  const perOrder = CALLS_PER_BATCHED_ORDER + CALLS_PER_BATCH / Math.min(o.maxBatch, o.backlog);
+  const drainMs = ((o.backlog * perOrder) / o.bigTier) * 1_000;
+  const started = Date.now();
+  const at = async (share: number) => {
+    const wait = started + share * drainMs - Date.now();
+    if (wait > 0 && !ended.aborted) await delay(wait);
+    return !ended.aborted;
+  };
+  const stopped = new Map<DropflowProcess, number | undefined>();
+  if (!(await at(0.2))) return stopped;
+  o.say(`bench accounts: churn: worker ${fleet.workers.length + 1} joins`);
+  await fleet.addWorker();
+  if (!(await at(0.5))) return stopped;
+  const leaving = fleet.workers[0]!;
+  o.say('bench accounts: churn: worker 1 leaves (SIGTERM)');
+  stopped.set(leaving, await peakRssMb(leaving.pid));
+  await leaving.stop();
+  return stopped;
 }
 
 async function measure(fleet: AccountsFleet, o: AccountsBenchOptions) {
@@ -123,16 +164,23 @@ async function measure(fleet: AccountsFleet, o: AccountsBenchOptions) {
   await Promise.all(fleet.accounts.map((a) => a.controls.resetStats()));
   const from = Date.now();
   o.say(`bench accounts: the backlog, and the small accounts' orders while it drains`);
+  const ended = new AbortController();
+  const churning = o.churn
+    ? churn(fleet, o, ended.signal)
+    : Promise.resolve(new Map<DropflowProcess, number | undefined>());
   const main = await runRound(fleet, {
     ...round,
     label: 'main',
     big,
     small,
     deadlineMs: o.deadlineMs ?? mainDeadlineMs(o),
-  });
+  }).finally(() => { ended.abort(); });
+  const stoppedRss = await churning;
   const stats = new Map<string, SandboxStats>();
   for (const account of fleet.accounts) stats.set(account.id, await account.controls.stats());
-  const workerRssMiB = await Promise.all(fleet.workers.map((w) => peakRssMb(w.pid)));
+  const workerRssMiB = await Promise.all(
+    fleet.workers.map(async (w) => (w.running ? peakRssMb(w.pid) : stoppedRss.get(w))),
+  );
   o.say(`bench accounts: counting the backlog's Temporal actions`);
   const bigActions = await countAccountActions(fleet.stack.client, big.id, {
     from,

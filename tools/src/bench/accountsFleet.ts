@@ -3,8 +3,9 @@
  * dev server and the sandbox (a process of its own, so that the requests' times and rate it
  * measures do not depend on this busy process; paid orders stay paid: no lifecycle steps), a
  * sandbox account per bench account at its tier (every request but the token calls spends it: one
- * budget), the accounts in the registry file, and two `dropflow worker` processes that read it:
- * one fleet, one queue set, every account.
+ * budget), the accounts in the registry file, and `dropflow worker` processes that read it, started
+ * exactly as a user or docker-compose starts them (no NODE_OPTIONS, no fleet share: they find each
+ * other through Temporal): one fleet, one queue set, every account. More may join mid-run.
  */
 import { join } from 'node:path';
 
@@ -24,8 +25,11 @@ import {
 import type { BenchAccount } from './accountsPlan.js';
 import { writeBenchRegistry } from './accountsRegistry.js';
 
-/** Settings the bench gives the workers itself; the caller's environment does not decide them. */
-const BENCH_ENV = /^(CHECKOUT_|TRACKING_EVERY_SECONDS$|REPLAY_CHECK_LIMIT$|METRICS_PORT$)/;
+/**
+ * Settings the bench gives the workers itself, and the sizes a worker finds for itself (WORKER_*):
+ * the caller's environment does not decide them.
+ */
+const BENCH_ENV = /^(CHECKOUT_|TRACKING_EVERY_SECONDS$|REPLAY_CHECK_LIMIT$|METRICS_PORT$|WORKER_)/;
 export const FLEET_WORKERS = 2;
 /** The deployment's own account (SUPPLIER_API_KEY): idle, as the environment always has one. */
 const DEFAULT_ACCOUNT_RATE = 1;
@@ -40,6 +44,8 @@ export interface AccountsFleetOptions {
   accounts: readonly BenchAccount[];
   maxBatch: number;
   trackingEverySeconds: number;
+  /** Workers at the start (default FLEET_WORKERS). */
+  workers?: number;
   log: Logger;
 }
 
@@ -47,7 +53,10 @@ export interface AccountsFleet {
   stack: LocalStack<ApartSandbox>;
   accounts: FleetAccount[];
   orders: OrderClient;
+  /** Every worker started, running or stopped. */
   workers: DropflowProcess[];
+  /** Starts one more worker of the fleet (resolves once it polls). */
+  addWorker(): Promise<DropflowProcess>;
   close(): Promise<void>;
 }
 
@@ -94,15 +103,19 @@ export async function startAccountsFleet(o: AccountsFleetOptions): Promise<Accou
       TRACKING_EVERY_SECONDS: String(o.trackingEverySeconds),
     };
     await writeBenchRegistry(env, registered);
-    // Each worker sends in its own slots of every account's grid: together at most the tier.
-    const workers = Array.from({ length: FLEET_WORKERS }, (_, i) =>
-      workerProcess({
-        env: { ...env, SUPPLIER_FLEET_SHARE: `${i}/${FLEET_WORKERS}` },
-        logFile: join(o.workDir, `worker-${i + 1}.log`),
-      }),
-    );
-    for (const worker of workers) stack.closers.push(() => worker.close());
-    await Promise.all(workers.map((w) => w.start()));
+    // The workers find each other and share every account's slots: together at most the tier.
+    const workers: DropflowProcess[] = [];
+    const addWorker = async (): Promise<DropflowProcess> => {
+      const worker = workerProcess({
+        env,
+        logFile: join(o.workDir, `worker-${workers.length + 1}.log`),
+      });
+      workers.push(worker);
+      stack.closers.push(() => worker.close());
+      await worker.start();
+      return worker;
+    };
+    await Promise.all(Array.from({ length: o.workers ?? FLEET_WORKERS }, addWorker));
 
     return {
       stack,
@@ -112,6 +125,7 @@ export async function startAccountsFleet(o: AccountsFleetOptions): Promise<Accou
         accounts: staticAccountDirectory(registered.map((a) => ({ ...a, intakeTokenSha256: [] }))),
       }),
       workers,
+      addWorker,
       close: () => stack.close(),
     };
   } catch (err) {

@@ -53,7 +53,7 @@ export function formatAccountsBench(r: AccountsBenchResult): string[] {
     `  backlog (${r.bigId}): drained in ${r.drainSeconds === null ? '-' : `${r.drainSeconds.toFixed(1)} s`}, ${two(big.fractionOfBound)} of its bound (batches of ${r.batchSize}), ${two(big.callsPerOrder)} supplier calls and ${two(big.actionsPerOrder)} Temporal actions per order (${r.executions} runs), ${big.timeouts} timeouts`,
     `  one batch window (the small accounts' allowance over the idle fleet): ${seconds(r.batchWindowMs)}`,
     ...arrived,
-    `  worker peak RSS (larger of the two): ${workerRssMiB === null ? '-' : `${workerRssMiB.toFixed(0)} MiB`}`,
+    `  worker peak RSS (the largest, its sized child included): ${workerRssMiB === null ? '-' : `${workerRssMiB.toFixed(0)} MiB`}`,
     ...Object.entries(r.overTier).map(
       ([id, window]) =>
         `  ${id}'s busiest second (ms after its first request): ${window.map((e) => `${e.ms} ${e.path}`).join(', ')}`,

@@ -24,9 +24,12 @@ export const ACCOUNT_BALANCE = 1_000_000;
 /** Short retries: a push the gateway missed is not what a run measures. */
 const WEBHOOK_RETRY_DELAYS_MS = [1_000, 3_000, 8_000];
 
-/** Variables of this environment that would point the children somewhere else. */
+/**
+ * Variables of this environment that would point the children somewhere else, or make them other
+ * than a user runs them (a heap set by hand).
+ */
 export const FOREIGN_ENV =
-  /^(TEMPORAL_(?!CLI_PATH)|SUPPLIER_|DROPFLOW_|GATEWAY_|CODEC_|ACCOUNTS_FILE$)/;
+  /^(TEMPORAL_(?!CLI_PATH)|SUPPLIER_|DROPFLOW_|GATEWAY_|CODEC_|ACCOUNTS_FILE$|NODE_OPTIONS$)/;
 
 export interface LocalStackOptions {
   /** `chaos`, `bench`: names the payload key, the errors and the log lines. */
