@@ -13,6 +13,7 @@ import {
   type Poller,
 } from '../../src/supplier/fleetRoster.js';
 import { AccountPacing } from '../../src/supplier/pacing.js';
+import { busiestSecond } from '../support/rate.js';
 
 const T0 = Date.UTC(2026, 10, 27, 12, 0, 0);
 
@@ -55,17 +56,6 @@ function readAll(procs: readonly Proc[], now = Date.now()): void {
   const pollers = report(procs, now);
   for (const p of procs)
     if (p.crashedAt === undefined || p.crashedAt > now) p.roster.update(pollers, now);
-}
-
-/** The most calls in any 1 s (a sliding window: t and t + 1000 do not share one). */
-function busiestSecond(times: number[]): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let most = 0;
-  for (let i = 0, j = 0; i < sorted.length; i++) {
-    while (sorted[i]! - sorted[j]! >= 1_000) j++;
-    most = Math.max(most, i - j + 1);
-  }
-  return most;
 }
 
 describe('the roster of an elastic fleet', () => {
@@ -185,7 +175,12 @@ describe('an account paced by an elastic fleet', () => {
           40_000,
           [
             [25_000, () => (a.leaveAt = Date.now() + FLEET_TIMING.leaveDelayMs)],
-            [25_000, () => { a.roster.leave(a.leaveAt!); }],
+            [
+              25_000,
+              () => {
+                a.roster.leave(a.leaveAt!);
+              },
+            ],
           ],
           phase,
         );
@@ -206,7 +201,12 @@ describe('an account paced by an elastic fleet', () => {
       const sent = await run([a, b, c], tier, 60_000, [
         [35_000, () => (b.crashedAt = Date.now())],
         [48_000, () => (a.leaveAt = Date.now() + FLEET_TIMING.leaveDelayMs)],
-        [48_000, () => { a.roster.leave(a.leaveAt!); }],
+        [
+          48_000,
+          () => {
+            a.roster.leave(a.leaveAt!);
+          },
+        ],
       ]);
       const all = [...sent.values()].flat();
       expect(busiestSecond(all)).toBeLessThanOrEqual(tier);

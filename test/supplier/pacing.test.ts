@@ -14,6 +14,7 @@ import { fixedShare } from '../../src/supplier/fleet.js';
 import { Pacer, PaceTooLong } from '../../src/supplier/pacer.js';
 import { AccountPacing, FLEET_SLACK_MS, gridPhaseOf } from '../../src/supplier/pacing.js';
 import { isThrottled } from '../../src/durable/failures.js';
+import { busiestSecond } from '../support/rate.js';
 
 const T0 = Date.UTC(2026, 10, 23, 12, 0, 0);
 
@@ -133,17 +134,6 @@ describe('Pacer', () => {
 });
 
 describe('a fleet of processes sharing an account (SUPPLIER_FLEET_SHARE)', () => {
-  /** The most calls in any 1 s (a sliding window: t and t + 1000 do not share one). */
-  function busiestSecond(times: number[]): number {
-    const sorted = [...times].sort((a, b) => a - b);
-    let most = 0;
-    for (let i = 0, j = 0; i < sorted.length; i++) {
-      while (sorted[i]! - sorted[j]! >= 1_000) j++;
-      most = Math.max(most, i - j + 1);
-    }
-    return most;
-  }
-
   for (const tier of [1, 2, 4, 6]) {
     it(`two processes handed a burst at once never put more than ${tier} calls in any 1 s (tier ${tier})`, async () => {
       // What the server's per-key limit lets out after a quiet spell: a second's budget at once,
