@@ -147,4 +147,12 @@ export const Patch = {
    * the key, whose unencrypted messages were accepted, replay as they ran.
    */
   RefuseUnencryptedInbound: 'refuse-unencrypted-inbound-2026-11',
+  /**
+   * Webhook news that would end, pay or re-identify an order is acted on only once the supplier's
+   * own order query shows it (order/steps/confirmNews.ts): a pushed CANCELLED or CLOSED, a pushed
+   * status taken as proof of payment, ORDER_CONNNECTED's svc order id. Asked where such a push
+   * would first be acted on: orders in flight take it at that point, runs that acted on a push
+   * before it replay as they did.
+   */
+  PushesConfirmed: 'pushes-confirmed-2026-11',
 } as const;

@@ -31,7 +31,7 @@ export type IncomingWebhook = WebhookMessage | UnreadableWebhook;
 
 export type HandoffOutcome =
   | Exclude<RouteOutcome, { outcome: 'unroutable' }>
-  | { outcome: 'held'; workflowId: string; reason: string };
+  | { outcome: 'held'; workflowId: string; reason: string; foreign?: boolean };
 
 export class Handoff {
   private readonly router: WebhookRouter;
@@ -60,7 +60,12 @@ export class Handoff {
       autoReplay: routed.autoReplay,
       ...(routed.unknownOrder === true && { unknownOrder: true }),
     });
-    return { outcome: 'held', workflowId, reason: routed.reason };
+    return {
+      outcome: 'held',
+      workflowId,
+      reason: routed.reason,
+      ...(routed.foreign === true && { foreign: true }),
+    };
   }
 
   private async hold(request: HoldRequest): Promise<string> {

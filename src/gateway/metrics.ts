@@ -27,8 +27,8 @@ export function countResponse(req: FastifyRequest, reply: FastifyReply): void {
 /**
  * - received: every webhook request, counted as it arrives; then one of
  * - rejected: bad or missing signature, a body that is not JSON or has no messageId (401, 400);
- * - duplicate: a messageId this process already accepted (handed off again: one effect), or
- *   tracking news this gateway already told its order;
+ * - duplicate: a messageId this process already accepted (answered as before, not handed off
+ *   again), or tracking news this gateway already told its order;
  * - held: kept in the account's inbox (no recipient yet, or unreadable);
  * - signalled: told to its order workflows, the checkout coordinator or the catalogue workflow;
  * - skipped: acknowledged with nothing to tell (the order knows it already, or has finished);
@@ -43,8 +43,7 @@ export function countWebhookEvent(outcome: WebhookEventOutcome, account: string)
 }
 
 /** The outcome label of a webhook Temporal took. */
-export function handoffOutcome(outcome: HandoffOutcome, seenBefore: boolean): WebhookEventOutcome {
-  if (seenBefore) return 'duplicate';
+export function handoffOutcome(outcome: HandoffOutcome): WebhookEventOutcome {
   switch (outcome.outcome) {
     case 'held':
       return 'held';
@@ -55,22 +54,5 @@ export function handoffOutcome(outcome: HandoffOutcome, seenBefore: boolean): We
       return 'skipped';
     case 'skipped':
       return outcome.duplicate === true ? 'duplicate' : 'skipped';
-  }
-}
-
-/** messageIds this process accepted lately (bounded, oldest forgotten first). */
-export class RecentMessageIds {
-  private readonly ids = new Set<string>();
-
-  constructor(private readonly limit = 10_000) {}
-
-  has(messageId: string): boolean {
-    return this.ids.has(messageId);
-  }
-
-  add(messageId: string): void {
-    this.ids.delete(messageId);
-    this.ids.add(messageId);
-    if (this.ids.size > this.limit) this.ids.delete(this.ids.values().next().value!);
   }
 }

@@ -2,7 +2,9 @@
  * Finding and telling the order workflows a webhook is about: by workflow id (the orderNumber),
  * or through visibility (svc order id, stage) — which trails the workflows by a moment, so a miss
  * there is never final (the caller holds the event in the inbox). Lookups stay within the
- * orders queue and the supplier account (SupplierAccount) of the webhook.
+ * orders queue and the supplier account (SupplierAccount) of the webhook, and so does every
+ * signal: a workflow id names no account for sure (the default account's `order:shop-a:88` is
+ * shop-a's order 88), so a run is told only once its own SupplierAccount is the webhook's.
  */
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 
@@ -10,10 +12,22 @@ import { ORDER_WORKFLOW, supplierEventSignal, type SupplierNews } from '../order
 import type { TaskQueues } from '../temporal/taskQueues.js';
 import { DEFAULT_ACCOUNT } from '../accounts/contract.js';
 import { accountVisibilityFilter } from '../temporal/accountStart.js';
+import { SupplierAccount } from '../temporal/searchAttributes.js';
 import { literal } from '../temporal/visibility.js';
 
-/** What a signal to one workflow id found. */
-export type SignalResult = 'signalled' | 'closed' | 'missing';
+/**
+ * What a signal to one workflow id found. `foreign`: the id is held by a workflow that is not an
+ * order of the webhook's account; nothing was sent to it.
+ */
+export type SignalResult = 'signalled' | 'closed' | 'missing' | 'foreign';
+
+/** A running order of the webhook's account: the run that may be told. */
+interface Verified {
+  runId: string;
+}
+
+/** Runs verified lately, per process (a run never changes account: only its end is news). */
+const VERIFIED_LIMIT = 10_000;
 
 /** Running workflows signalled at once. */
 const CONCURRENCY = 20;
@@ -26,6 +40,8 @@ export interface Delivery {
 }
 
 export class OrderTargets {
+  private readonly verified = new Map<string, Verified>();
+
   constructor(
     private readonly client: Client,
     private readonly queues: TaskQueues,
@@ -33,28 +49,56 @@ export class OrderTargets {
   ) {}
 
   /**
-   * `supplierEvent` to one workflow id. A workflow that finished answers "not found" to signals;
-   * `describe` tells that apart from one that never existed.
+   * `supplierEvent` to one workflow id, only to a running order of this account: its run is
+   * described (type, queue, SupplierAccount) before the first signal and told by its run id, so
+   * a later run of the same id is described again. A run that finished answers "not found".
    */
   async signal(workflowId: string, news: SupplierNews): Promise<SignalResult> {
-    const handle = this.client.workflow.getHandle(workflowId);
     for (let attempt = 0; attempt < 2; attempt += 1) {
+      let run = this.verified.get(workflowId);
+      if (run === undefined) {
+        const found = await this.verify(workflowId);
+        if (typeof found === 'string') return found;
+        run = found;
+      }
       try {
-        await handle.signal(supplierEventSignal, news);
+        await this.client.workflow
+          .getHandle(workflowId, run.runId)
+          .signal(supplierEventSignal, news);
         return 'signalled';
       } catch (err) {
         if (!(err instanceof WorkflowNotFoundError)) throw err;
-      }
-      try {
-        const described = await handle.describe();
-        // Started between the two calls: signal it again (once).
-        if (described.status.name !== 'RUNNING') return 'closed';
-      } catch (err) {
-        if (err instanceof WorkflowNotFoundError) return 'missing';
-        throw err;
+        // That run has finished; the id may have a newer one.
+        this.verified.delete(workflowId);
       }
     }
-    return 'missing';
+    return 'closed';
+  }
+
+  /** Describes the id's current run and remembers it when it is a running order of this account. */
+  private async verify(workflowId: string): Promise<Verified | Exclude<SignalResult, 'signalled'>> {
+    let described;
+    try {
+      described = await this.client.workflow.getHandle(workflowId).describe();
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) return 'missing';
+      throw err;
+    }
+    const account = described.typedSearchAttributes.get(SupplierAccount) ?? DEFAULT_ACCOUNT;
+    if (
+      account !== this.account ||
+      described.type !== ORDER_WORKFLOW ||
+      described.taskQueue !== this.queues.orders
+    ) {
+      return 'foreign';
+    }
+    if (described.status.name !== 'RUNNING') return 'closed';
+    const run = { runId: described.runId };
+    this.verified.set(workflowId, run);
+    if (this.verified.size > VERIFIED_LIMIT) {
+      this.verified.delete(this.verified.keys().next().value!);
+    }
+    return run;
   }
 
   /** `supplierEvent` to each workflow id. */
@@ -65,7 +109,7 @@ export class OrderTargets {
         workflowIds.slice(i, i + CONCURRENCY).map(async (id) => {
           const result = await this.signal(id, news);
           if (result === 'signalled') out.signalled.push(id);
-          else out.closed.push(id);
+          else if (result !== 'foreign') out.closed.push(id);
         }),
       );
     }

@@ -60,11 +60,17 @@ import {
 } from './news.js';
 import { OrderTargets, type Delivery } from './orderTargets.js';
 
-const unroutable = (reason: string, autoReplay: boolean, unknownOrder = false): RouteOutcome => ({
+const unroutable = (
+  reason: string,
+  autoReplay: boolean,
+  unknownOrder = false,
+  foreign = false,
+): RouteOutcome => ({
   outcome: 'unroutable',
   reason,
   autoReplay,
   ...(unknownOrder && { unknownOrder }),
+  ...(foreign && { foreign }),
 });
 
 function fromDelivery(d: Delivery): RouteOutcome | undefined {
@@ -128,6 +134,7 @@ export class WebhookRouter {
     }
     const orderNumber = m.params.orderNumber ?? undefined;
     const svcOrderId = m.params.svcOrderId ?? undefined;
+    let foreign = false;
     if (orderNumber !== undefined) {
       const id = orderWorkflowId(orderNumber, this.account.id);
       const result = await this.targets.signal(id, news);
@@ -136,6 +143,8 @@ export class WebhookRouter {
         return { outcome: 'delivered', workflowIds: [id] };
       }
       if (result === 'closed') return { outcome: 'closed', workflowIds: [id] };
+      // `foreign`: the id is another account's order; for this account, no such order.
+      foreign = result === 'foreign';
       if (m.messageType === WebhookChange.OrderConnected) {
         const waiting = await this.targets.inStage(Stage.AWAITING_CONNECTION, orderNumber);
         const routed = fromDelivery(await this.targets.signalAll(waiting, news));
@@ -147,16 +156,17 @@ export class WebhookRouter {
       if (routed) return routed;
     }
     return unroutable(
-      `no order workflow for ${[
+      `no order workflow of this account for ${[
         orderNumber !== undefined ? `orderNumber ${orderNumber}` : undefined,
         svcOrderId !== undefined ? `svc order ${svcOrderId}` : undefined,
       ]
         .filter(Boolean)
-        .join(' or ')}`,
+        .join(' or ')}${foreign ? ' (its workflow id is held by another account: not told)' : ''}`,
       // The workflow id is exact; only a visibility-only look-up may be trailing.
       orderNumber === undefined,
-      // Reached only when `order:<orderNumber>` was missing: neither running nor closed.
+      // Reached only when `order:<orderNumber>` was missing (or another account's).
       orderNumber !== undefined,
+      foreign,
     );
   }
 

@@ -24,7 +24,8 @@ import { parseWebhookMessage } from '../supplier/webhookMessages.js';
 import { verifyWebhookSignature } from '../supplier/webhookSignature.js';
 import { DeadlineExceeded, raceDeadline } from './deadline.js';
 import type { HandoffOutcome, IncomingWebhook } from './handoff.js';
-import { countWebhookEvent, handoffOutcome, RecentMessageIds } from './metrics.js';
+import { countWebhookEvent, handoffOutcome } from './metrics.js';
+import { AcceptedMessages } from './acceptedMessages.js';
 import type { SigningKey } from './signingKey.js';
 import { unreadableWebhook } from './unreadable.js';
 
@@ -64,7 +65,7 @@ export interface WebhookRouteOptions {
 
 export function registerWebhookRoute(app: FastifyInstance, opts: WebhookRouteOptions): void {
   const { log } = opts;
-  const accepted = new RecentMessageIds();
+  const accepted = new AcceptedMessages();
   // A scope of its own, so the raw-body parser applies to this route only.
   void app.register((scope, _options, done) => {
     scope.removeAllContentTypeParsers();
@@ -135,11 +136,27 @@ export function registerWebhookRoute(app: FastifyInstance, opts: WebhookRouteOpt
       }
       const { messageId, type, messageType } = envelope;
 
+      const seenId = `${account}:${messageId}`;
+      const earlier = accepted.get(seenId);
+      if (earlier !== undefined) {
+        // Temporal took this message already (a retry, or a replay by someone who kept it): its
+        // recipients would drop it by messageId; answered as the first time, at no cost.
+        countWebhookEvent('duplicate', account);
+        log.debug({ account, messageId, type, messageType }, 'webhook: messageId seen before');
+        opts.onAnswered?.(account, type, true, false);
+        return reply.code(200).send({ messageId, outcome: earlier });
+      }
       try {
         const outcome = await target.handOff(message, receivedAt, left());
-        const seenId = `${account}:${messageId}`;
-        countWebhookEvent(handoffOutcome(outcome, accepted.has(seenId)), account);
-        accepted.add(seenId);
+        countWebhookEvent(handoffOutcome(outcome), account);
+        accepted.add(seenId, outcome.outcome);
+        if (outcome.outcome === 'held' && outcome.foreign === true) {
+          // A signed message naming another account's order: nothing reached that order.
+          log.warn(
+            { account, messageId, type, messageType },
+            "webhook: refused routing to another account's order; held as an unknown order",
+          );
+        }
         const level = outcome.outcome === 'held' ? 'info' : 'debug';
         log[level]({ account, messageId, type, messageType, ...outcome }, 'webhook accepted');
         opts.onAnswered?.(account, type, true, outcome.outcome === 'delivered');

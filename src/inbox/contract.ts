@@ -123,9 +123,16 @@ export type RouteOutcome =
   /**
    * No recipient now; `autoReplay` when the miss may be visibility trailing behind;
    * `unknownOrder` for an ORDER message whose `order:<orderNumber>` workflow never existed (an
-   * order dropflow did not create, or not yet: the inbox keeps it for a while, not forever).
+   * order dropflow did not create, or not yet: the inbox keeps it for a while, not forever);
+   * `foreign` when that workflow id is held by another account's workflow, which was not told.
    */
-  | { outcome: 'unroutable'; reason: string; autoReplay: boolean; unknownOrder?: boolean };
+  | {
+      outcome: 'unroutable';
+      reason: string;
+      autoReplay: boolean;
+      unknownOrder?: boolean;
+      foreign?: boolean;
+    };
 
 /** The inbox's reason for a held unreadable event. */
 export function unreadableReason(issues: readonly FieldIssue[]): string {

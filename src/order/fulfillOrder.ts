@@ -62,7 +62,7 @@ export async function fulfillOrder(input: OrderInput): Promise<OrderStatus> {
       await pay(o, acts, parent);
     }
     if (usesPlatformLogistics(input.fulfillment)) await uploadWaybill(o, acts);
-    await followDelivery(o);
+    await followDelivery(o, acts);
   } catch (err) {
     if (!(err instanceof CancelRequested)) {
       // Every supplier call is caught by its step; anything else is a bug. A plain Error fails

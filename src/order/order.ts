@@ -29,6 +29,7 @@ import {
   type StoreEventsView,
 } from '../storeEvents/contract.js';
 import type { Amounts } from './activities.js';
+import type { OrderSnapshot } from '../tracking/lookupActivities.js';
 import { checkText, type LogisticsRescue, type MarginCheck } from './margin.js';
 import {
   ParcelCodes,
@@ -94,6 +95,14 @@ export interface OrderOptions {
 /** How many webhook message ids are remembered for deduplication. */
 const SEEN_LIMIT = 1_000;
 
+/** News kinds that come from the supplier's webhooks (signed, but replayable and forgeable). */
+const PUSHED_KINDS: ReadonlySet<SupplierNews['kind']> = new Set([
+  'order',
+  'logistics',
+  'makeup',
+  'connected',
+]);
+
 /**
  * Composes the order's three writers — what it shows (StatusProjection), where its money stands
  * (PaymentRules) and the operator's actions (OperatorActions) — with what the supplier told it,
@@ -117,6 +126,10 @@ export class Order implements StepHost, OutboxHost {
   private readonly view: StatusProjection;
   private readonly actions = new OperatorActions(() => this.stage);
   private readonly seen: string[] = [];
+  /** `news.orderStatus` came from a webhook (see statusFromPush). */
+  private statusPushed = false;
+  /** The latest status the supplier's own answers showed (sweeps, look-ups). */
+  private shownStatus: string | undefined;
   private readonly checkoutInbox: CheckoutOutcome[] = [];
   private readonly outbox: StoreEventOutbox;
   /** Events told once in an order's life (all but needs_attention). */
@@ -655,6 +668,10 @@ export class Order implements StepHost, OutboxHost {
     for (const [k, v] of Object.entries(facts) as [string, unknown][]) {
       if (v !== undefined) (this.news as Record<string, unknown>)[k] = v;
     }
+    if (facts.orderStatus !== undefined) {
+      this.statusPushed = PUSHED_KINDS.has(kind);
+      if (!this.statusPushed) this.shownStatus = facts.orderStatus;
+    }
     if (kind === 'connected') this.news.connected = true;
     if (news.dispute) {
       this.view.record({ dispute: news.dispute });
@@ -665,6 +682,33 @@ export class Order implements StepHost, OutboxHost {
     if (kind === 'makeup' && facts.makeupStatus === MakeupStatus.Paid) this.news.toppedUp = true;
     this.newsVersion += 1;
     return true;
+  }
+
+  /**
+   * Whether `news.orderStatus` is a webhook's word that no answer of the supplier (a sweep, a
+   * look-up) has shown since: it may inform, never end or pay the order (steps/confirmNews.ts).
+   */
+  get statusFromPush(): boolean {
+    return this.statusPushed;
+  }
+
+  /** The supplier's own answer about the order (a look-up): it replaces what a push said. */
+  supplierShows(found: OrderSnapshot | undefined): void {
+    this.statusPushed = false;
+    if (found?.orderStatus !== undefined) this.shownStatus = found.orderStatus;
+    if (found?.subStatus !== undefined) this.news.subStatus = found.subStatus;
+    if (this.shownStatus === undefined) delete this.news.orderStatus;
+    else this.news.orderStatus = this.shownStatus;
+  }
+
+  /**
+   * What a push said (`claim`) is not confirmed by the supplier: noted without acting on it, and
+   * forgotten (its status gives way to the supplier's; a connection is not taken).
+   */
+  pushNotConfirmed(claim: string, reason: string, found: OrderSnapshot | undefined): void {
+    this.note(`a webhook said ${claim}; not acted on: ${reason}`);
+    this.supplierShows(found);
+    this.news.connected = false;
   }
 
   /** Forgets an earlier top-up: the next one is news. */

@@ -3,11 +3,15 @@
  * the variants the input maps, then find the order; otherwise wait for ORDER_CONNNECTED, or a
  * resume after someone connected it.
  */
+import { patched } from '@temporalio/workflow';
 import { Stage } from '../contract.js';
 import type { Activities } from '../../durable/activityProxies.js';
 import type { Order } from '../order.js';
 import { lookUpOrder } from './lookup.js';
 import { supplierCall } from '../../durable/supplierStep.js';
+import { Patch } from '../../durable/versions.js';
+import type { OrderSnapshot } from '../../tracking/lookupActivities.js';
+import { supplierConfirms } from './confirmNews.js';
 
 export async function awaitConnection(o: Order, acts: Activities): Promise<void> {
   if (o.input.fulfillment.connections.length > 0) {
@@ -23,9 +27,19 @@ export async function awaitConnection(o: Order, acts: Activities): Promise<void>
       { until: heard },
     );
     if (heard()) {
-      o.created(o.news.svcOrderId!, o.status.amounts, 'store product connected');
-      if (action) o.answer(action, 'connected');
-      return;
+      if (!patched(Patch.PushesConfirmed)) {
+        o.created(o.news.svcOrderId!, o.status.amounts, 'store product connected');
+        if (action) o.answer(action, 'connected');
+        return;
+      }
+      // The push names an svc order id; the order takes the one the supplier shows for it.
+      const connected = await confirmConnected(o, acts);
+      if (action) {
+        if (connected) o.answer(action, 'connected; continuing');
+        else o.answer(action, 'the supplier still files the order as unconnected', false);
+      }
+      if (connected) return;
+      continue;
     }
     const connected = await adoptConnected(o, acts);
     if (action) {
@@ -43,13 +57,35 @@ async function adoptConnected(o: Order, acts: Activities): Promise<boolean> {
     send: () => lookUpOrder(o, acts),
   });
   if (!found) return false;
+  adopt(o, found);
+  return true;
+}
+
+/**
+ * ORDER_CONNNECTED was heard: the order is looked up by its number (again while the supplier's
+ * view may trail) and takes the supplier's svc order id, never the push's.
+ */
+async function confirmConnected(o: Order, acts: Activities): Promise<boolean> {
+  const answer = await supplierConfirms(o, acts, {
+    claim: 'the order is connected',
+    ids: [o.status.orderNumber],
+    confirms: (shown) => shown.find((s) => s.orderNumber === o.status.orderNumber),
+  });
+  if (!answer.confirmed) {
+    o.pushNotConfirmed('the order is connected', answer.reason, undefined);
+    return false;
+  }
+  adopt(o, answer.value);
+  return true;
+}
+
+function adopt(o: Order, found: OrderSnapshot): void {
   // The unconnected order was priced at 0; the connected one has the supplier's amount.
   o.created(
     found.svcOrderId,
     found.orderAmount === undefined ? o.status.amounts : { orderAmount: found.orderAmount },
     'store product connected',
   );
-  return true;
 }
 
 /**

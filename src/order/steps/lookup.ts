@@ -1,4 +1,6 @@
 /** The supplier's own view of the order: what settles a call whose outcome was unknown. */
+import { patched } from '@temporalio/workflow';
+import { Patch } from '../../durable/versions.js';
 import type { OrderSnapshot } from '../../tracking/lookupActivities.js';
 import { OrderStatus, reachedStatus } from '../../supplier/api/constants.js';
 import type { Activities } from '../../durable/activityProxies.js';
@@ -8,9 +10,13 @@ import type { Seen } from '../../durable/supplierStep.js';
 /** The supplier's order for this order (by svc order id when known, else by order number). */
 export async function lookUpOrder(o: Order, acts: Activities): Promise<OrderSnapshot | undefined> {
   const key = o.status.svcOrderId ?? o.status.orderNumber;
-  const found = await acts.batch.getOrderDetailBatch([key]);
+  return ownOrder(o, await acts.batch.getOrderDetailBatch([key]));
+}
+
+/** The order among the supplier's answer: by its svc order id when known, else its number. */
+export function ownOrder(o: Order, shown: readonly OrderSnapshot[]): OrderSnapshot | undefined {
   const svcOrderId = o.status.svcOrderId;
-  return found.find((s) =>
+  return shown.find((s) =>
     svcOrderId !== undefined
       ? s.svcOrderId === svcOrderId || s.svcOrderCode === svcOrderId
       : s.orderNumber === o.status.orderNumber,
@@ -18,15 +24,20 @@ export async function lookUpOrder(o: Order, acts: Activities): Promise<OrderSnap
 }
 
 /**
- * Whether the order is at or past `status`, as the supplier shows it or as its own webhooks and
- * sweeps already told (a SHIPPED message proves the payment even when the query lags).
+ * Whether the order is at or past `status`, as the supplier shows it or as its sweeps already
+ * told (a swept SHIPPED proves the payment even when the query lags). A webhook's word alone
+ * proves nothing: orders before PushesConfirmed took it as proof.
  */
 export async function orderReached(
   o: Order,
   acts: Activities,
   status: OrderStatus,
 ): Promise<Seen<OrderSnapshot | undefined>> {
-  if (reachedStatus(o.news.orderStatus, status)) {
+  // A webhook's status is no proof: only the supplier's own answers (sweeps, look-ups) are.
+  if (
+    reachedStatus(o.news.orderStatus, status) &&
+    !(o.statusFromPush && patched(Patch.PushesConfirmed))
+  ) {
     return { done: true, value: undefined, note: `the supplier reported ${o.news.orderStatus}` };
   }
   const now = await lookUpOrder(o, acts);

@@ -16,7 +16,9 @@ import { activities, type Activities } from '../../durable/activityProxies.js';
 import { failureInfo, isBusiness } from '../../durable/failures.js';
 import type { Order } from '../order.js';
 import { Patch } from '../../durable/versions.js';
-import { lookUpOrder } from './lookup.js';
+import { lookUpOrder, ownOrder } from './lookup.js';
+import { supplierConfirms } from './confirmNews.js';
+import type { OrderSnapshot } from '../../tracking/lookupActivities.js';
 import { supplierStep, type Seen } from '../../durable/supplierStep.js';
 import { followParcels, settleSplits } from './parcels.js';
 import { flaggedStale, STALE_STAGES } from './stale.js';
@@ -75,7 +77,7 @@ async function waybillSeen(o: Order, acts: Activities, waybill: WaybillInput): P
  * Follows the order to COMPLETED (or CANCELLED by the supplier). When the sweeper says the supplier
  * has gone quiet about it, waits for a person at NEEDS_ATTENTION (see `flaggedStale`).
  */
-export async function followDelivery(o: Order): Promise<void> {
+export async function followDelivery(o: Order, acts: Activities): Promise<void> {
   o.enter(Stage.AWAITING_SHIPMENT);
   const proofWaitMs = o.input.fulfillment.proofOfDeliveryWaitHours * 3_600_000;
   /** When the wait for proof ends: set once, on delivery, whatever news arrives after. */
@@ -90,6 +92,10 @@ export async function followDelivery(o: Order): Promise<void> {
     const s = o.news.orderStatus;
     o.trackingHeard();
     if (endedStatus(s)) {
+      if (o.statusFromPush && patched(Patch.PushesConfirmed)) {
+        const confirmed = await confirmEnded(o, acts, s!);
+        if (!confirmed) continue;
+      }
       o.cancelled(`the supplier reports the order ${s}`, 'supplier');
       return;
     }
@@ -108,6 +114,7 @@ export async function followDelivery(o: Order): Promise<void> {
       const left = Math.max(0, proofDeadline - new Date().getTime());
       const arrived = await o.waitForNews(seen, left);
       if (!arrived) {
+        if (!(await deliveryShown(o, acts))) continue;
         o.completedWithoutProof(
           `delivered; no proof of delivery after ${o.input.fulfillment.proofOfDeliveryWaitHours} h`,
         );
@@ -126,4 +133,57 @@ export async function followDelivery(o: Order): Promise<void> {
     }
     await o.waitForNews(seen);
   }
+}
+
+/**
+ * A webhook said the supplier ended the order: true once the supplier's own view shows it ended;
+ * otherwise the push is noted and forgotten, and the order goes on following the supplier.
+ */
+async function confirmEnded(o: Order, acts: Activities, status: string): Promise<boolean> {
+  const own = (shown: readonly OrderSnapshot[]) => ownOrder(o, shown);
+  const answer = await supplierConfirms(o, acts, {
+    claim: status,
+    ids: [o.status.svcOrderId ?? o.status.orderNumber],
+    confirms: (shown) => {
+      const found = own(shown);
+      return endedStatus(found?.orderStatus) ? found : undefined;
+    },
+  });
+  if (answer.confirmed) {
+    o.supplierShows(answer.value);
+    return true;
+  }
+  o.pushNotConfirmed(status, answer.reason, own(answer.shown));
+  return false;
+}
+
+/**
+ * Before an order delivered without proof completes: whether the supplier's own answers show it
+ * DELIVERED. When only a webhook said so, it is looked up; not shown, the order stops at
+ * NEEDS_ATTENTION (resume looks again, news from the supplier ends the stop) and false.
+ */
+async function deliveryShown(o: Order, acts: Activities): Promise<boolean> {
+  const shown = !o.statusFromPush && reachedStatus(o.news.orderStatus, OrderStatus.Delivered);
+  if (shown || !patched(Patch.PushesConfirmed)) return true;
+  const own = (answer: readonly OrderSnapshot[]) => ownOrder(o, answer);
+  const answer = await supplierConfirms(o, acts, {
+    claim: OrderStatus.Delivered,
+    ids: [o.status.svcOrderId ?? o.status.orderNumber],
+    confirms: (found) => {
+      const mine = own(found);
+      return reachedStatus(mine?.orderStatus, OrderStatus.Delivered) ? mine : undefined;
+    },
+  });
+  if (answer.confirmed) {
+    o.supplierShows(answer.value);
+    return true;
+  }
+  const seen = o.newsVersion;
+  o.pushNotConfirmed(OrderStatus.Delivered, answer.reason, own(answer.shown));
+  await o.needsAttention(
+    { step: 'delivery', message: `a webhook said DELIVERED: ${answer.reason}` },
+    'resume to look at the supplier again, or open a dispute',
+    { until: () => o.newsVersion !== seen },
+  );
+  return false;
 }
