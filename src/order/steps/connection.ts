@@ -26,22 +26,14 @@ export async function awaitConnection(o: Order, acts: Activities): Promise<void>
       ['resume'],
       { until: heard },
     );
-    if (heard()) {
-      if (!patched(Patch.PushesConfirmed)) {
-        o.created(o.news.svcOrderId!, o.status.amounts, 'store product connected');
-        if (action) o.answer(action, 'connected');
-        return;
-      }
-      // The push names an svc order id; the order takes the one the supplier shows for it.
-      const connected = await confirmConnected(o, acts);
-      if (action) {
-        if (connected) o.answer(action, 'connected; continuing');
-        else o.answer(action, 'the supplier still files the order as unconnected', false);
-      }
-      if (connected) return;
-      continue;
+    const pushed = heard();
+    if (pushed && !patched(Patch.PushesConfirmed)) {
+      o.created(o.news.svcOrderId!, o.status.amounts, 'store product connected');
+      if (action) o.answer(action, 'connected');
+      return;
     }
-    const connected = await adoptConnected(o, acts);
+    // A push names an svc order id; the order takes the one the supplier shows for it.
+    const connected = pushed ? await confirmConnected(o, acts) : await adoptConnected(o, acts);
     if (action) {
       if (connected) o.answer(action, 'connected; continuing');
       else o.answer(action, 'the supplier still files the order as unconnected', false);
