@@ -13,6 +13,7 @@ import { orderActivities } from './order/activities.js';
 import { planningActivities } from './order/planningActivities.js';
 import { waybillActivities } from './order/waybillActivities.js';
 import { lookupActivities } from './tracking/lookupActivities.js';
+import { storeSkuActivities } from './store/intake/skuActivities.js';
 
 export function supplierActivities(supplier: SupplierClient): SupplierActivities {
   return {
@@ -22,6 +23,7 @@ export function supplierActivities(supplier: SupplierClient): SupplierActivities
     ...waybillActivities(supplier),
     ...planningActivities(supplier),
     ...disputeActivities(supplier),
+    ...storeSkuActivities(supplier),
   };
 }
 

@@ -44,6 +44,8 @@ import { batchActivities, supplierActivities } from './activities.js';
 import { orchestrationActivities } from './tracking/orchestrationActivities.js';
 import { webhookRepairActivities } from './tracking/webhookActivities.js';
 import { storeEventActivities } from './storeEvents/activities.js';
+import { storeMappingActivities } from './store/intake/skuActivities.js';
+import type { StoreDirectory } from './store/contract.js';
 import type { StoreEventsOptions } from './storeEvents/contract.js';
 import type { StoreLookup } from './storeEvents/storeDelivery.js';
 import { supplierSessionActivities } from './session/activities.js';
@@ -421,6 +423,7 @@ function ordersActivities(s: Setup, work: PerAccount<AccountWork>) {
     s.accounts.get(id ?? DEFAULT_ACCOUNT) ?? { id: id ?? DEFAULT_ACCOUNT };
   return {
     ...orchestrationActivities(client),
+    ...storeMappingActivities((opts.stores ?? s.accounts) as Partial<StoreDirectory>),
     // The gateway's durable destinations: the inbox's replays, catalogue forwarding.
     ...inboxActivities(
       (account) => new WebhookRouter(client, queues, checkout, accountOf(account)),

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 
+import { isOutboundUrl, OUTBOUND_URL_RULE } from '../net/outboundUrl.js';
 import { IsoDuration } from '../order/sla.js';
 import {
   DEFAULT_SHOPIFY_API_VERSION,
@@ -22,21 +23,6 @@ import {
 import { ACCOUNT_ID, ACCOUNT_ID_RULE } from './contract.js';
 import { StoredSecret } from './registrySecrets.js';
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
-export const OUTBOUND_URL_RULE = 'must be an https URL (http only to a loopback host)';
-
-/** A URL dropflow may call with a secret: https, or http to this machine (tests, local proxies). */
-export function isOutboundUrl(value: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return false;
-  }
-  if (url.username !== '' || url.password !== '') return false;
-  return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname));
-}
-
 const outboundUrl = z.string().refine(isOutboundUrl, { error: OUTBOUND_URL_RULE });
 /** `<name>.myshopify.com`: the shop's permanent domain (not its custom one). */
 export const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
@@ -48,6 +34,10 @@ const StoredStoreBase = {
   holdFor: IsoDuration.optional(),
   notifyCustomer: z.boolean().default(true),
   flowC: z.strictObject({ then: z.enum(['A', 'B']) }).optional(),
+  fromCountryCode: z
+    .string()
+    .regex(/^[A-Z]{2}$/, { error: 'must be a country code such as CN' })
+    .optional(),
 };
 
 const StoredShopify = z.strictObject({
@@ -107,6 +97,7 @@ export function connectionOf(s: StoredStore): StoreConnection {
     notifyCustomer: s.notifyCustomer,
     ...(s.holdFor !== undefined && { holdFor: s.holdFor }),
     ...(s.flowC !== undefined && { flowC: s.flowC }),
+    ...(s.fromCountryCode !== undefined && { fromCountryCode: s.fromCountryCode }),
   };
   return s.platform === StorePlatform.Shopify
     ? { ...base, shopDomain: s.shopDomain, apiVersion: s.apiVersion }

@@ -191,6 +191,14 @@ export interface SubmitResult {
   orderNumber: string;
 }
 
+export interface SubmitOptions {
+  /**
+   * Whether an orderNumber whose order ended CANCELLED before the supplier had it may start again
+   * (default). A store order may not: its store cancelled it, and a late webhook must not undo that.
+   */
+  reuse?: boolean;
+}
+
 export interface ListOptions {
   stage?: Stage;
   /** Only orders that missed a deadline (SlaBreached; docs/delivery-promises.md). */
@@ -304,7 +312,7 @@ export class OrderClient {
    * Validates `raw` (the createOrderV3 body plus `fulfillment`) and starts its workflow, once.
    * Throws OrderInvalidError (field issues) or OrderConflictError.
    */
-  async submit(raw: unknown): Promise<SubmitResult> {
+  async submit(raw: unknown, { reuse = true }: SubmitOptions = {}): Promise<SubmitResult> {
     const named = parseOrder(raw);
     if (!named.ok) throw new OrderInvalidError(named.issues);
     const account = this.accountFor(named.input);
@@ -321,7 +329,7 @@ export class OrderClient {
     }
     const existing = await this.client.workflow.getHandle(workflowId).describe();
     if (sameOrder(existing, hash)) return { outcome: 'existing', workflowId, orderNumber };
-    if (await this.neverAtSupplier(existing)) {
+    if (reuse && (await this.neverAtSupplier(existing))) {
       // Only this start may reuse the id; a concurrent submit that won is judged as usual.
       if (await this.start(input, account, hash, WorkflowIdReusePolicy.ALLOW_DUPLICATE)) {
         return { outcome: 'started', workflowId, orderNumber };
@@ -354,7 +362,7 @@ export class OrderClient {
           ...started.memo,
           ...(account.sla !== undefined && { [SLA_MEMO]: account.sla }),
         },
-        staticSummary: startSummary(orderNumber, flowLabel(input.fulfillment)),
+        staticSummary: startSummary(orderNumber, flowLabel(input.fulfillment), input.store),
         // No personal data here: search attributes are never encrypted (docs/architecture.md §7).
         typedSearchAttributes: [
           ...started.typedSearchAttributes,

@@ -37,6 +37,7 @@ export const SUPPLIER_ACTIVITY_PRIORITY: {
   freightCalculate: SupplierPriority.Create,
   queryInventoryByVid: SupplierPriority.Create,
   createConnection: SupplierPriority.Create,
+  variantsBySku: SupplierPriority.Create,
   getOrderLogisticsInfo: SupplierPriority.Create,
   updateLogistics: SupplierPriority.Create,
   uploadWaybillInfo: SupplierPriority.Create,

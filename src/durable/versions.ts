@@ -155,4 +155,10 @@ export const Patch = {
    * before it replay as they did.
    */
   PushesConfirmed: 'pushes-confirmed-2026-11',
+  /**
+   * Orders from a store connection (`input.store`): the hold window, SKUs resolved to supplier
+   * variants (AWAITING_MAPPING), the store's cancellations and edits (order/steps/storeIntake.ts).
+   * Decided at the start, for store orders only: no order started before it has a store.
+   */
+  StoreOrders: 'store-orders-2026-11',
 } as const;

@@ -26,6 +26,8 @@ import { withinDeadline } from './deadline.js';
 import { registerHealthRoutes } from './healthRoutes.js';
 import { DEFAULT_INTAKE_LIMITS, type IntakeLimits } from './intakeLimits.js';
 import { registerIntakeRoutes } from './intakeRoutes.js';
+import { registerStoreRoutes } from './storeRoutes.js';
+import type { StoreDirectory } from '../store/contract.js';
 import { countResponse } from './metrics.js';
 import { signingKey, type OpenIdSource } from './signingKey.js';
 import { callerCheck } from './tenants.js';
@@ -55,6 +57,8 @@ export interface GatewayOptions {
    * default account only, and no store tokens.
    */
   accounts?: AccountDirectory;
+  /** The store connections whose webhooks `/webhooks/store/<id>` takes (the registry, watched). */
+  stores?: StoreDirectory;
   /** The store's margin rule for orders that name none (MARGIN_RULE). */
   marginDefault?: MarginRule | undefined;
   log: Logger;
@@ -172,6 +176,20 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
     limits: { ...DEFAULT_INTAKE_LIMITS, ...opts.intakeLimits },
     log,
   });
+  if (opts.stores !== undefined) {
+    registerStoreRoutes(app, {
+      stores: opts.stores,
+      client,
+      orders: new OrderClient(client, queues, {
+        ...(opts.accounts !== undefined && { accounts: opts.accounts }),
+        marginDefault: opts.marginDefault,
+      }),
+      // Shopify waits 5 s for the answer.
+      withinDeadline: (fn) => withinDeadline(client, 4_000, fn),
+      bodyLimit: opts.webhookBodyLimit ?? MiB,
+      log,
+    });
+  }
   registerHealthRoutes(app, { client, deadlineMs: 1_500, log });
   if (opts.codec !== undefined) {
     registerCodecRoutes(app, {

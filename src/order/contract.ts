@@ -38,6 +38,10 @@ export class OrderNotFoundError extends Error {
 
 export const Stage = {
   RECEIVED: 'RECEIVED',
+  /** A store order in its store's hold window (`holdFor`): nothing is sent to the supplier yet. */
+  ON_HOLD: 'ON_HOLD',
+  /** A store order line whose SKU maps to no supplier variant, or to several (`dropflow store map`). */
+  AWAITING_MAPPING: 'AWAITING_MAPPING',
   CREATED: 'CREATED',
   IN_CART: 'IN_CART',
   CONFIRMED: 'CONFIRMED',
@@ -69,6 +73,7 @@ export const WAITING_STAGES: readonly Stage[] = [
   Stage.AWAITING_APPROVAL,
   Stage.AWAITING_CONNECTION,
   Stage.AWAITING_WAYBILL,
+  Stage.AWAITING_MAPPING,
   Stage.NEEDS_ATTENTION,
 ];
 
@@ -257,6 +262,8 @@ export interface TimelineEntry {
 
 export interface OrderStatus {
   orderNumber: string;
+  /** The store order it was made from (a store connection's), as the merchant knows it. */
+  store?: { connection: string; platform: string; orderId: string; orderName: string };
   flow: string;
   stage: Stage;
   svcOrderId?: string;

@@ -43,6 +43,8 @@ import { followDelivery, uploadWaybill } from './steps/shipment.js';
 import { fulfillOrderV1 } from '../frozen/v1/fulfillOrder.js';
 import { keepDeadlines } from './slaWatch.js';
 import { Patch } from '../durable/versions.js';
+import { storeOrderSignal, storeSkuMappedSignal } from '../store/contract.js';
+import { storeIntake } from './steps/storeIntake.js';
 
 export async function fulfillOrder(input: OrderInput): Promise<OrderStatus> {
   // Decided once, at the start: an order keeps the code it started with.
@@ -52,8 +54,11 @@ export async function fulfillOrder(input: OrderInput): Promise<OrderStatus> {
   const acts = activities();
   registerHandlers(o);
   if (patched(Patch.SlaTimers)) keepDeadlines(o);
+  // Only store orders ask: no order started before store connections has a store.
+  const fromStore = input.store !== undefined && patched(Patch.StoreOrders);
 
   try {
+    if (fromStore) await storeIntake(o, acts);
     const body = await planOrder(o, acts);
     if (batched) {
       await checkoutAndPay(o, acts, body);
@@ -90,6 +95,12 @@ function registerHandlers(o: Order): void {
   setHandler(supplierStatusSignal, (news) => void o.hear(news));
   setHandler(checkoutOutcomeSignal, (outcome) => {
     o.checkoutHeard(outcome);
+  });
+  setHandler(storeOrderSignal, (news) => {
+    o.storeHeard(news);
+  });
+  setHandler(storeSkuMappedSignal, (news) => {
+    if (news.connection === o.input.store?.connection) o.storeSide.skuMapped();
   });
 
   setHandler(resumeUpdate, (input) => o.request('resume', input), {

@@ -51,6 +51,8 @@ import type { AttentionOptions, OutcomeInDoubt, StepHost } from '../durable/step
 import { OperatorActions, type ActionKind, type PendingAction } from './operatorActions.js';
 import { PaymentRules } from './paymentRules.js';
 import { StatusProjection } from './statusProjection.js';
+import { StoreSide } from './storeSide.js';
+import type { StoreOrderLine, StoreOrderNews } from '../store/contract.js';
 import { Milestone, type MissedDeadline, type SlaClock } from './slaClock.js';
 import { Parcels, storeParcel } from './parcels.js';
 import { Patch } from '../durable/versions.js';
@@ -146,6 +148,8 @@ export class Order implements StepHost, OutboxHost {
   private readonly amendments: Record<string, unknown> = {};
   /** The order's deadlines, when it keeps any (orders started before them keep none). */
   private sla: SlaClock | undefined;
+  /** What its store said, for an order from a store connection. */
+  readonly storeSide = new StoreSide();
 
   constructor(input: OrderInput, options: OrderOptions = {}) {
     this.current = input;
@@ -787,6 +791,74 @@ export class Order implements StepHost, OutboxHost {
     return this.money.paidItsShipment;
   }
 
+  // ---- the store's order (store connections) -----------------------------------------------------
+
+  /**
+   * The store's news (signal `storeOrder`): a cancellation becomes the order's cancel while it
+   * may be cancelled, and asks a person after payment (steps/shipment.ts); an edit is taken while
+   * the order is held or waits for a mapping (steps/storeIntake.ts), and noted otherwise.
+   */
+  storeHeard(news: StoreOrderNews): void {
+    if (this.input.store === undefined || !this.storeSide.fresh(news)) return;
+    if (news.kind === 'cancelled') {
+      const reason = `the store cancelled ${this.input.store.orderName} (${news.reason ?? 'no reason given'})`;
+      this.storeSide.cancelled(reason);
+      this.passStoreCancel();
+      // Wakes an order that follows its parcel: a paid order stops for a person.
+      this.newsVersion += 1;
+      return;
+    }
+    if (news.order === undefined || news.lines === undefined || FINAL_STAGES.includes(this.stage)) {
+      return;
+    }
+    const edit = amendOrder(this.current, news.order);
+    if (!edit.ok) return; // nothing changed, or nothing dropflow can take: the order stays
+    if (this.stage === Stage.ON_HOLD || this.stage === Stage.AWAITING_MAPPING) {
+      void this.request('amend', { order: news.order, by: 'store', storeLines: news.lines });
+    } else {
+      this.note(
+        `the store changed ${edit.fields.join(', ')} after the order left its hold window: not taken (amend or cancel it)`,
+      );
+    }
+  }
+
+  /** A pending store cancellation becomes the order's cancel, when the money allows it now. */
+  private passStoreCancel(): void {
+    const reason = this.storeSide.cancelWaiting;
+    if (reason === undefined || FINAL_STAGES.includes(this.stage)) return;
+    if (this.paid || !this.cancellable || this.cancelUnderWay) return;
+    this.storeSide.cancelPassed();
+    void this.request('cancel', { reason, by: 'store' });
+  }
+
+  /** The store's lines now (an edit taken): each waits for its variant again. */
+  storeLinesEdited(lines: StoreOrderLine[]): void {
+    if (this.current.store === undefined) return;
+    this.current = { ...this.current, store: { ...this.current.store, lines } };
+  }
+
+  /**
+   * Store lines resolved to supplier variants (by store line id): the order's products carry the
+   * variant from now on, never the store's SKU.
+   */
+  storeLinesResolved(vids: ReadonlyMap<string, string>): void {
+    const store = this.current.store;
+    if (store === undefined || vids.size === 0) return;
+    const products = this.current.order.products.map((p) => {
+      const vid = vids.get(p.storeLineItemId ?? '');
+      if (vid === undefined) return p;
+      const { sku: _storeSku, ...rest } = p;
+      return { ...rest, vid };
+    });
+    const lines = store.lines.map((l) => ({ ...l, vid: vids.get(l.storeLineId) ?? l.vid }));
+    this.current = {
+      ...this.current,
+      order: { ...this.current.order, products },
+      store: { ...store, lines },
+    };
+    if ('products' in this.amendments) this.amendments['products'] = products;
+  }
+
   // ---- waiting for people and events ------------------------------------------------------------
 
   /**
@@ -805,6 +877,7 @@ export class Order implements StepHost, OutboxHost {
   ): Promise<PendingAction | undefined> {
     if (this.stage !== stage) this.enter(stage);
     this.view.waitingFor(waitingFor);
+    this.passStoreCancel();
     if (this.view.needsPerson && !this.stopTold) {
       this.stopTold = true;
       this.outbox.emit(StoreEventType.OrderNeedsAttention, this.stage, stopData(this.status));
@@ -939,6 +1012,7 @@ export class Order implements StepHost, OutboxHost {
 
   /** Cancels now if an operator asked to and the order still can be (checked between steps). */
   checkCancel(): void {
+    this.passStoreCancel();
     const cancel = this.take(['cancel']);
     if (cancel) this.cancelWith(cancel);
   }

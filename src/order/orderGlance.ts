@@ -5,6 +5,7 @@
  */
 import { ParcelStage, Stage, type OrderStatus, type ParcelView } from './contract.js';
 import { failureText } from '../supplier/failureDetails.js';
+import type { StoreOrderRef } from '../store/contract.js';
 
 interface Glance {
   reason: string;
@@ -14,6 +15,14 @@ interface Glance {
 /** Where an order at work stands and what it waits for, when nothing more specific is known. */
 const AT_WORK: Record<Stage, Glance> = {
   RECEIVED: { reason: 'handed over', next: 'dropflow plans it and creates it at the supplier' },
+  ON_HOLD: {
+    reason: "in the store's hold window",
+    next: 'the end of the window (a cancellation or edit in the store comes first), or cancel',
+  },
+  AWAITING_MAPPING: {
+    reason: 'a store SKU maps to no supplier variant',
+    next: 'dropflow store map <store> <sku> <vid>, or cancel',
+  },
   CREATED: {
     reason: 'created at the supplier',
     next: 'dropflow carts, confirms and pays it with its checkout batch',
@@ -84,8 +93,16 @@ export function glanceOf(s: OrderStatus): Glance & { stage: Stage } {
  * The Summary an order starts with. A static summary cannot change later, so it names the order
  * and points to where its stage stands; a stage written here would go stale.
  */
-export function startSummary(orderNumber: string, flow: string): string {
-  return `order ${orderNumber}, flow ${flow} — stage, reason and what moves it on: first line of Current Details`;
+export function startSummary(
+  orderNumber: string,
+  flow: string,
+  store?: Pick<StoreOrderRef, 'platform' | 'orderName' | 'orderId'>,
+): string {
+  const from =
+    store === undefined
+      ? ''
+      : ` (store order ${store.orderName}, ${store.platform} id ${store.orderId})`;
+  return `order ${orderNumber}${from}, flow ${flow} — stage, reason and what moves it on: first line of Current Details`;
 }
 
 /** `2 of 3 delivered` (and the cancelled ones), for a glance at a split order. */

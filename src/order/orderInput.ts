@@ -23,7 +23,7 @@ import {
 } from '../supplier/api/createOrderRequest.js';
 import type { FieldIssue } from '../supplier/errors.js';
 import { toFieldIssues } from '../supplier/issues.js';
-import { SlaDurations } from './sla.js';
+import { IsoDuration, SlaDurations } from './sla.js';
 import { MarginRule, needsSalePrice } from './margin.js';
 
 // Each workflow evaluates this module again (amend checks an order in the workflow): the schemas
@@ -164,6 +164,7 @@ export const StoreOrderRefSchema = z.lazy(() =>
       )
       .min(1)
       .max(200),
+    holdFor: IsoDuration.optional(),
   }),
 );
 

@@ -78,6 +78,14 @@ export class StatusProjection {
     }
     this.status = {
       orderNumber: input.order.orderNumber,
+      ...(input.store !== undefined && {
+        store: {
+          connection: input.store.connection,
+          platform: input.store.platform,
+          orderId: input.store.orderId,
+          orderName: input.store.orderName,
+        },
+      }),
       flow: flowLabel(input.fulfillment),
       stage: Stage.RECEIVED,
       atSupplier: false,

@@ -66,6 +66,8 @@ export interface StoreConnection {
    * created in the store flow, continuing as `then`.
    */
   flowC?: { then: 'A' | 'B' };
+  /** Where the goods ship from (the supplier's fromCountryCode); default CN. */
+  fromCountryCode?: string;
 }
 
 export interface ShopifySecrets {
@@ -94,6 +96,8 @@ export interface StoreDirectory {
   stores(): readonly Store[];
   /** The supplier variant a store SKU is explicitly mapped to (`dropflow store map`). */
   mappedVid(connection: string, sku: string): string | undefined;
+  /** Reads the registry again now if it changed (a watched directory), before a look-up. */
+  refresh?(): Promise<void>;
 }
 
 /** An explicit mapping of a store SKU to a supplier variant, per connection. */
@@ -131,6 +135,8 @@ export interface StoreOrderRef {
   /** What the merchant sees: Shopify `name` (`#1001`), WooCommerce `number`. */
   orderName: string;
   lines: StoreOrderLine[];
+  /** The connection's hold window when the order came in (ISO-8601 duration). */
+  holdFor?: string;
 }
 
 /**

@@ -18,6 +18,7 @@ import {
   type InboxView,
 } from '../../src/inbox/contract.js';
 import type { AccountDirectory } from '../../src/accounts/contract.js';
+import type { StoreDirectory } from '../../src/store/contract.js';
 import {
   startGateway,
   type CodecServerOptions,
@@ -43,6 +44,8 @@ export interface TestGatewayOptions {
   codec?: CodecServerOptions;
   /** Between two pulses of pushes to the account's sweeper (default: the gateway's). */
   webhookPulseMs?: number;
+  /** The store connections whose webhooks the gateway takes. */
+  stores?: StoreDirectory;
 }
 
 /**
@@ -72,6 +75,7 @@ export function startTestGateway(
     ...(options.intakeToken !== undefined && { intakeToken: options.intakeToken }),
     ...(options.accounts !== undefined && { accounts: options.accounts }),
     ...(options.codec !== undefined && { codec: options.codec }),
+    ...(options.stores !== undefined && { stores: options.stores }),
     ...(options.webhookPulseMs !== undefined && { webhookPulseMs: options.webhookPulseMs }),
     ...(options.webhookDeadlineMs !== undefined && {
       webhookDeadlineMs: options.webhookDeadlineMs,

@@ -80,6 +80,8 @@ export interface HarnessOptions {
   accounts?: CreateWorkersOptions['accounts'];
   /** The per-account singletons the workers ensure besides the coordinators. */
   singletons?: CreateWorkersOptions['singletons'];
+  /** The store connections and SKU mappings the workers read; default: none. */
+  stores?: CreateWorkersOptions['stores'];
 }
 
 export async function orderHarness(
@@ -132,6 +134,7 @@ export async function orderHarness(
       ...(options.deployment !== undefined && { deployment: options.deployment }),
       ...(options.accounts !== undefined && { accounts: options.accounts }),
       ...(options.singletons !== undefined && { singletons: options.singletons }),
+      ...(options.stores !== undefined && { stores: options.stores }),
     });
   let workers = await start();
   let running = workers.run();

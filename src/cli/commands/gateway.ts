@@ -72,6 +72,7 @@ export function register(program: Command): void {
         intakeLimits: intakeLimits(config),
         intakeToken: config.GATEWAY_TOKEN,
         accounts,
+        stores: accounts,
         log,
         port: flags.port ?? config.GATEWAY_PORT,
         host: flags.host ?? config.GATEWAY_HOST,

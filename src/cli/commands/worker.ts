@@ -144,6 +144,7 @@ export function register(program: Command): void {
         queues: target.queues,
         supplier,
         accounts,
+        stores: accounts,
         ratePerSecond: config.SUPPLIER_RATE_PER_SECOND,
         batchRatePerSecond: config.SUPPLIER_BATCH_RATE_PER_SECOND,
         fleet: fleet.view,

@@ -122,6 +122,10 @@ export async function followDelivery(o: Order, acts: Activities): Promise<void> 
       }
       continue;
     }
+    if (o.storeSide.cancelWaiting !== undefined && o.paid) {
+      await storeCancelledAfterPayment(o, o.storeSide.cancelWaiting);
+      continue;
+    }
     const stale = o.news.stale;
     if (stale !== undefined && stale !== staleSeen && STALE_STAGES.includes(o.stage)) {
       staleSeen = stale;
@@ -186,4 +190,27 @@ async function deliveryShown(o: Order, acts: Activities): Promise<boolean> {
     { until: () => o.newsVersion !== seen },
   );
   return false;
+}
+
+/**
+ * The store cancelled an order the supplier was paid for: never silently. A person refunds the
+ * customer in the store and asks the supplier for the money (a dispute once it ships, or the
+ * supplier's support before); resume goes on following the parcel.
+ */
+async function storeCancelledAfterPayment(o: Order, reason: string): Promise<void> {
+  o.storeSide.cancelRaised();
+  const before = o.stage;
+  o.enter(Stage.NEEDS_ATTENTION, reason);
+  o.failed({ step: 'storeCancelled', message: `${reason} after the supplier was paid` });
+  for (;;) {
+    const action = await o.waitAt(
+      Stage.NEEDS_ATTENTION,
+      `refund the customer in the store; for the supplier's money open a dispute (dropflow dispute open ${o.status.orderNumber} --reason … --expect refund); then resume to go on following the order`,
+      ['resume'],
+    );
+    if (action === undefined) continue;
+    o.answer(action, 'following the supplier again');
+    o.enter(before, 'resumed after the store cancelled it');
+    return;
+  }
 }

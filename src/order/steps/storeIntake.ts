@@ -1,0 +1,109 @@
+/**
+ * Before anything is bought, for an order from a store connection (docs/store-shopify.md): the
+ * store's hold window (ON_HOLD), in which a cancellation or an edit in the store comes first; then
+ * each store line resolved to a supplier variant — the store's explicit mapping, else the
+ * supplier's own variant SKU. A line that maps to none or to several waits at AWAITING_MAPPING,
+ * named with the command that mends it, and goes on by itself once mapped (`storeSkuMapped`, or
+ * the periodic look).
+ */
+import { workflowInfo } from '@temporalio/workflow';
+import { Stage } from '../contract.js';
+import { durationMs } from '../sla.js';
+import type { Activities } from '../../durable/activityProxies.js';
+import { supplierCall } from '../../durable/supplierStep.js';
+import type { Order, PendingAction } from '../order.js';
+import type { StoreEditInput } from '../storeSide.js';
+import type { StoreOrderLine } from '../../store/contract.js';
+
+/** The bound of a wait for a mapping: the order looks at the mappings again after it. */
+export const MAPPING_RECHECK_MS = 15 * 60_000;
+
+export async function storeIntake(o: Order, acts: Activities): Promise<void> {
+  await holdWindow(o);
+  await resolveLines(o, acts);
+}
+
+async function holdWindow(o: Order): Promise<void> {
+  const holdFor = o.input.store?.holdFor;
+  const ms = holdFor === undefined ? undefined : durationMs(holdFor);
+  if (ms === undefined) return;
+  const until = workflowInfo().startTime.getTime() + ms;
+  const untilText = new Date(until).toISOString();
+  for (;;) {
+    const left = until - new Date().getTime();
+    if (left <= 0) break;
+    const action = await o.waitAt(
+      Stage.ON_HOLD,
+      `the store's hold window (${holdFor}) until ${untilText}: a cancellation or edit in the store comes first`,
+      ['amend'],
+      { timeout: left },
+    );
+    if (action !== undefined) takeEdit(o, action);
+  }
+  o.enter(Stage.RECEIVED, `the hold window (${holdFor}) is over`);
+}
+
+/** An amend taken while held or waiting for a mapping: the store's lines follow a store edit. */
+function takeEdit(o: Order, action: PendingAction): void {
+  const fields = o.amended(action);
+  if (fields === undefined) return; // answered as refused
+  const lines = (action.input as Partial<StoreEditInput> | undefined)?.storeLines;
+  if (lines !== undefined) o.storeLinesEdited(lines);
+  o.answer(action, `amended ${fields.join(', ')}`);
+}
+
+/** The key a line is mapped by: its SKU, or its store variant when it has none. */
+export function mappingKey(line: StoreOrderLine): string {
+  return line.sku ?? `variant:${line.storeVariantId ?? line.storeLineId}`;
+}
+
+async function resolveLines(o: Order, acts: Activities): Promise<void> {
+  const store = o.input.store!;
+  for (;;) {
+    const pending = o.input.store!.lines.filter((l) => l.vid === '');
+    if (pending.length === 0) return;
+    const mapped = await acts.orchestration.storeMappedVids({
+      connection: store.connection,
+      skus: pending.map(mappingKey),
+    });
+    const vids = new Map<string, string>();
+    const problems: string[] = [];
+    for (const line of pending) {
+      const key = mappingKey(line);
+      const explicit = mapped[key];
+      if (explicit !== undefined) {
+        vids.set(line.storeLineId, explicit);
+        continue;
+      }
+      if (line.sku === undefined) {
+        problems.push(`store line ${line.storeLineId} has no SKU (map ${key})`);
+        continue;
+      }
+      const sku = line.sku;
+      const { value: found } = await supplierCall(o, {
+        name: 'variantsBySku',
+        send: () => acts.supplier.variantsBySku(sku),
+      });
+      if (found.length === 1) vids.set(line.storeLineId, found[0]!);
+      else if (found.length === 0) problems.push(`SKU ${sku} maps to no supplier variant`);
+      else
+        problems.push(`SKU ${sku} matches ${found.length} supplier variants (${found.join(', ')})`);
+    }
+    o.storeLinesResolved(vids);
+    if (problems.length === 0) {
+      const note = `store lines mapped to supplier variants (${store.orderName})`;
+      if (o.stage === Stage.AWAITING_MAPPING) o.enter(Stage.RECEIVED, note);
+      else o.note(note);
+      return;
+    }
+    const seen = o.storeSide.mappingVersion;
+    const action = await o.waitAt(
+      Stage.AWAITING_MAPPING,
+      `${problems.join('; ')}: dropflow store map ${store.connection} <sku> <vid> (the order goes on by itself), or cancel`,
+      ['amend', 'resume'],
+      { until: () => o.storeSide.mappingVersion !== seen, timeout: MAPPING_RECHECK_MS },
+    );
+    if (action?.kind === 'amend') takeEdit(o, action);
+    else if (action !== undefined) o.answer(action, 'looking at the mappings again');
+  }
+}
