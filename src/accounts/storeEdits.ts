@@ -49,18 +49,22 @@ export async function addStore(
 ): Promise<RegistryDocument> {
   const box = secretBox(config);
   const names = SECRET_NAMES[input.platform] ?? [];
-  const missing = names.filter((n) => (input.secrets[n] ?? '') === '');
-  if (missing.length > 0) {
-    throw new AccountEditError(
-      missing.map((n) => ({ field: `secrets.${n}`, rule: 'is required' })),
-    );
-  }
+  const given = names.filter((n) => (input.secrets[n] ?? '') !== '');
   const secrets = Object.fromEntries(
-    await Promise.all(names.map(async (n) => [n, await box.seal(input.secrets[n]!)] as const)),
+    await Promise.all(given.map(async (n) => [n, await box.seal(input.secrets[n]!)] as const)),
   );
   const { secrets: _clear, ...settings } = input;
   const checked = StoredStore.safeParse({ account: 'default', ...settings, secrets });
-  if (!checked.success) throw new AccountEditError(toFieldIssues(checked.error));
+  if (!checked.success) {
+    // Every field at once: a missing secret is named by its own rule, beside the settings'.
+    const missing = names
+      .filter((n) => !given.includes(n))
+      .map((n) => ({ field: `secrets.${n}`, rule: 'is required' }));
+    const issues = toFieldIssues(checked.error).filter(
+      (i) => !missing.some((m) => m.field === i.field),
+    );
+    throw new AccountEditError([...issues, ...missing]);
+  }
   return updateRegistry(accountsFile(config), (doc) => {
     const i = doc.stores.findIndex((s) => s.id === input.id);
     if (i >= 0 && !update) {

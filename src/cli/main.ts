@@ -23,6 +23,7 @@ import * as resume from './commands/resume.js';
 import * as sandbox from './commands/sandbox.js';
 import * as setup from './commands/setup.js';
 import * as status from './commands/status.js';
+import * as store from './commands/store.js';
 import * as submit from './commands/submit.js';
 import * as temporalCli from './commands/temporalCli.js';
 import * as waybill from './commands/waybill.js';
@@ -50,6 +51,7 @@ const commands: readonly CommandModule[] = [
   changeLogistics,
   amend,
   account,
+  store,
   waybill,
   connect,
   dispute,

@@ -12,11 +12,12 @@ import { orderWorkflowId, Stage, statusQuery } from '../../src/order/contract.js
 import {
   OrderTrigger,
   storeOrderNumber,
-  storeSkuMappedSignal,
   storeWebhookPath,
   type Store,
   type StoreDirectory,
 } from '../../src/store/contract.js';
+import { releaseWaiting } from '../../src/cli/commands/storeMap.js';
+import { eventually } from '../support/eventually.js';
 import { accountStats } from '../support/sandbox.js';
 import { reachStage, useOrderHarness } from '../support/orders.js';
 import { hmac, useTestGateway } from '../gateway/support.js';
@@ -186,8 +187,15 @@ describe('Shopify orders in', () => {
     expect(waiting.waitingFor).toContain(`dropflow store map ${shop}`);
     expect(await creates()).toBe(before);
 
+    // What `dropflow store map` does once the mapping is written: find the store's waiting orders
+    // by visibility and signal them.
     MAPPINGS.set(`${shop}/MERCHANT-OWN-SKU-1`, 'P0002-V1');
-    await handle.signal(storeSkuMappedSignal, { connection: shop, sku: 'MERCHANT-OWN-SKU-1' });
+    const released = await eventually(
+      'store map to find the waiting order',
+      () => releaseWaiting(h.client, shop, 'default', 'MERCHANT-OWN-SKU-1'),
+      (r) => r.signalled.includes(handle.workflowId),
+    );
+    expect(released.failed).toEqual([]);
     const created = await reachStage(handle, Stage.AWAITING_SHIPMENT);
     expect(created.svcOrderId).toMatch(/\w+/);
   });

@@ -49,7 +49,7 @@ interface RemoveFlags extends TemporalFlags {
 const repeat = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 /** The value of the environment variable a `--…-env` flag names; never printed. */
-function fromEnv(flag: string, name: string | undefined): string | undefined {
+export function fromEnv(flag: string, name: string | undefined): string | undefined {
   if (name === undefined) return undefined;
   const value = process.env[name];
   if (value === undefined || value === '') {
@@ -107,7 +107,7 @@ function jsonFlag(field: string, example: string, text: string): unknown {
 }
 
 /** Runs an edit; a refused one prints its field issues (exit 2), a bad file likewise. */
-async function edit(json: boolean, run: () => Promise<void>): Promise<void> {
+export async function edit(json: boolean, run: () => Promise<void>): Promise<void> {
   try {
     await run();
   } catch (err) {
