@@ -11,6 +11,7 @@ import {
   FulfillmentStage,
   NeedsAttention,
   OrderNumber,
+  ParcelCodes,
   searchAttributeKeys,
   searchAttributeTypes,
   StoreEventsBehind,
@@ -33,7 +34,7 @@ describe('Temporal dev server', () => {
     await connection.close();
   });
 
-  it("defines dropflow's eight search attributes", () => {
+  it("defines dropflow's nine search attributes", () => {
     expect(searchAttributeTypes).toEqual({
       FulfillmentStage: 'KEYWORD',
       OrderNumber: 'KEYWORD',
@@ -43,6 +44,7 @@ describe('Temporal dev server', () => {
       StoreEventsBehind: 'BOOL',
       SupplierAccount: 'KEYWORD',
       SlaBreached: 'KEYWORD_LIST',
+      ParcelCodes: 'KEYWORD_LIST',
     });
     expect(searchAttributeKeys).toEqual([
       FulfillmentStage,
@@ -53,6 +55,7 @@ describe('Temporal dev server', () => {
       StoreEventsBehind,
       SupplierAccount,
       SlaBreached,
+      ParcelCodes,
     ]);
   });
 
