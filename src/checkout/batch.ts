@@ -446,20 +446,28 @@ async function payShipment(
   }));
 }
 
-/** Paid: the supplier shows every order of the batch UNSHIPPED or later. */
+/**
+ * Paid: the supplier shows every order of the batch UNSHIPPED or later. An order it no longer
+ * lists may have been split at the payment (its children keep its order number, which only the
+ * order knows): never read as unpaid, the batch hands its orders back, and each settles the
+ * payment by its own look-up.
+ */
 async function batchPaid(
   acts: Activities,
   orders: readonly ReadyOrder[],
 ): Promise<Seen<string | undefined>> {
   const seen = await acts.batch.getOrderDetailBatch(ids(orders));
-  const paid = orders.every((o) =>
-    seen.some(
-      (s) =>
-        (s.svcOrderId === o.svcOrderId || s.svcOrderCode === o.svcOrderId) &&
-        reachedStatus(s.orderStatus, OrderStatus.Unshipped),
-    ),
-  );
-  return paid
-    ? { done: true, value: undefined, note: 'the supplier shows the batch paid' }
-    : { done: false };
+  const shown = (o: ReadyOrder) =>
+    seen.find((s) => s.svcOrderId === o.svcOrderId || s.svcOrderCode === o.svcOrderId);
+  if (orders.every((o) => reachedStatus(shown(o)?.orderStatus, OrderStatus.Unshipped))) {
+    return { done: true, value: undefined, note: 'the supplier shows the batch paid' };
+  }
+  const gone = orders.filter((o) => shown(o) === undefined);
+  if (gone.length > 0 && patched(Patch.SplitPayment)) {
+    throw new HandBack({
+      step: 'payBalanceV2',
+      message: `the supplier no longer lists ${ids(gone).join(', ')} (split at its payment?); each order looks its payment up`,
+    });
+  }
+  return { done: false };
 }

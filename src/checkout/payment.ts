@@ -4,13 +4,15 @@
  * top-up, a resume, or a periodic balance check shows enough. A payment in doubt is settled by
  * the supplier's view of the order (or its own messages: a SHIPPED webhook proves the payment).
  */
+import { patched } from '@temporalio/workflow';
 import { Stage } from '../order/contract.js';
+import { Patch } from '../durable/versions.js';
 import type { FailureInfo } from '../supplier/failureDetails.js';
-import { OrderStatus } from '../supplier/api/constants.js';
+import { OrderStatus, reachedStatus } from '../supplier/api/constants.js';
 import type { Activities } from '../durable/activityProxies.js';
-import type { Order } from '../order/order.js';
+import { PAYMENT_STEP, type Order } from '../order/order.js';
 import { generateParentOrder, type ParentOrder } from './orderCheckout.js';
-import { orderReached } from '../order/steps/lookup.js';
+import { orderReached, PAID_STATUS, splitChildren } from '../order/steps/lookup.js';
 import { supplierStep, type Seen } from '../durable/supplierStep.js';
 import { sendPayment, type ShipmentToPay } from './shipmentPayment.js';
 import { guardAtPayment } from '../order/marginGuard.js';
@@ -61,12 +63,41 @@ export async function pay(
   }
 }
 
-/** Paid: the supplier shows the order UNSHIPPED (PENDING or PROCESSING) or later, or told us so. */
+/**
+ * Paid: the supplier shows the order UNSHIPPED (PENDING or PROCESSING) or later, or told us so;
+ * or, split at its payment, shows the orders it became paid. An order the supplier no longer
+ * lists while orders of its number exist is never read as unpaid: unless one of them shows
+ * paid, a person looks.
+ */
 async function paidAtSupplier(o: Order, acts: Activities): Promise<Seen<string | undefined>> {
-  const seen = await orderReached(o, acts, OrderStatus.Unshipped);
-  return seen.done
-    ? { done: true, value: undefined, ...(seen.note !== undefined && { note: seen.note }) }
-    : { done: false };
+  for (;;) {
+    const seen = await orderReached(o, acts, OrderStatus.Unshipped);
+    if (seen.done) {
+      return { done: true, value: undefined, ...(seen.note !== undefined && { note: seen.note }) };
+    }
+    if (!patched(Patch.SplitPayment)) return { done: false };
+    const children = await splitChildren(o, acts);
+    if (children === undefined) return { done: false };
+    const parent = o.status.svcOrderId!;
+    const codes = children.map((c) => c.svcOrderId);
+    const paid = children.filter((c) => reachedStatus(c.orderStatus, PAID_STATUS));
+    if (paid.length > 0) {
+      // The order follows its children from here, looked up as any split is.
+      o.parcels.claimed({ parentCode: parent, codes });
+      return {
+        done: true,
+        value: undefined,
+        note: `the supplier split ${parent} into ${codes.join(', ')}, shown ${paid[0]!.orderStatus}`,
+      };
+    }
+    await o.needsAttention(
+      {
+        step: `${PAYMENT_STEP} look-up`,
+        message: `the supplier no longer lists ${parent}; orders ${codes.join(', ')} of its number show no payment`,
+      },
+      `check at the supplier whether ${parent} was paid before it was split; resume to look again, or cancel`,
+    );
+  }
 }
 
 /** The payment policy: pay at once, up to an amount, or after approvePayment. */

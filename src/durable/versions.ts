@@ -161,4 +161,11 @@ export const Patch = {
    * Decided at the start, for store orders only: no order started before it has a store.
    */
   StoreOrders: 'store-orders-2026-11',
+  /**
+   * A payment in doubt whose order the supplier no longer lists is settled by the orders it was
+   * split into (its order number under other codes): paid children prove the payment, and a
+   * vanished order is never read as unpaid (checkout/payment.ts, checkout/batch.ts). Asked where
+   * such a look-up would first have read the order unpaid: histories before it replay as they ran.
+   */
+  SplitPayment: 'split-payment-2026-11',
 } as const;

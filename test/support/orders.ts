@@ -314,6 +314,23 @@ export async function sweepOnce(h: OrderHarness): Promise<string> {
   return workflowId;
 }
 
+/** Sweeps until the order's status satisfies `done` (visibility trails the parcel codes). */
+export function sweepUntil(
+  h: OrderHarness,
+  handle: WorkflowHandle,
+  what: string,
+  done: (s: OrderStatus) => boolean,
+): Promise<OrderStatus> {
+  return eventually(
+    what,
+    async () => {
+      await sweepOnce(h);
+      return handle.query(statusQuery);
+    },
+    done,
+  );
+}
+
 /**
  * The invariant a `dropflow list` relies on: visibility's FulfillmentStage for the order equals
  * its `status` query's stage (visibility may trail a moment; a brief wait may not be written yet).

@@ -16,7 +16,7 @@ import { eventually } from '../support/eventually.js';
 import {
   reachStage,
   startOrder,
-  sweepOnce,
+  sweepUntil,
   useOrderHarness,
   validOrder,
   type OrderHarness,
@@ -79,23 +79,6 @@ async function parcelsOf(handle: WorkflowHandle, stage?: Stage): Promise<OrderSt
     `${handle.workflowId}: split into parcels${stage ? ` at ${stage}` : ''}`,
     () => handle.query(statusQuery),
     (s) => (s.parcels?.length ?? 0) > 0 && (stage === undefined || s.stage === stage),
-  );
-}
-
-/** Sweeps until the order's status satisfies `done` (visibility trails the parcel codes). */
-async function sweepUntil(
-  h: OrderHarness,
-  handle: WorkflowHandle,
-  what: string,
-  done: (s: OrderStatus) => boolean,
-): Promise<OrderStatus> {
-  return eventually(
-    what,
-    async () => {
-      await sweepOnce(h);
-      return handle.query(statusQuery);
-    },
-    done,
   );
 }
 

@@ -46,5 +46,25 @@ export async function orderReached(
     : { done: false };
 }
 
+/**
+ * The orders the supplier split this one into, once it no longer lists the order itself: its
+ * order number under other codes (ORDERSPLIT at payment keeps the number, not the id). Undefined
+ * while the order itself is listed, or nothing of its number is.
+ */
+export async function splitChildren(
+  o: Order,
+  acts: Activities,
+): Promise<OrderSnapshot[] | undefined> {
+  const own = o.status.svcOrderId;
+  const number = o.status.orderNumber;
+  if (own === undefined) return undefined;
+  const ofNumber = (await acts.batch.getOrderDetailBatch([number])).filter(
+    (s) => s.orderNumber === number,
+  );
+  if (ofNumber.length === 0 || ofNumber.some((s) => s.svcOrderId === own || s.svcOrderCode === own))
+    return undefined;
+  return ofNumber;
+}
+
 /** Paid: UNSHIPPED (PENDING or PROCESSING alike) or any later status. */
 export const PAID_STATUS = OrderStatus.Unshipped;
