@@ -15,6 +15,17 @@ export function printLines(lines: readonly string[]): void {
   process.stdout.write(lines.map((line) => `${line}\n`).join(''));
 }
 
+/** Rows (the first one the header) as lines of columns padded to their widest cell. */
+export function tableLines(rows: readonly (readonly string[])[]): string[] {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows.map((r) =>
+    r
+      .map((cell, i) => cell.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd(),
+  );
+}
+
 /**
  * Field issues as `field: rule` lines (stderr, or one JSON document on stdout with `json`, with
  * the `error` every failed command's document has), and the exit code for invalid input.

@@ -23,7 +23,7 @@ import { accountsFile, loadConfig, type Config } from '../../config.js';
 import { SupplierAccount } from '../../temporal/searchAttributes.js';
 import { literal } from '../../temporal/visibility.js';
 import { CommandError } from '../failure.js';
-import { EXIT_INVALID, printJson, printLines, reportIssues } from '../output.js';
+import { EXIT_INVALID, printJson, printLines, reportIssues, tableLines } from '../output.js';
 import { connectTemporal, temporalOptions, type TemporalFlags } from '../temporal.js';
 
 interface AddFlags {
@@ -151,14 +151,8 @@ export function formatListing(listing: Listing): string[] {
       a.baseUrl ?? 'deployment',
     ]),
   ];
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return [
-    ...rows.map((r) =>
-      r
-        .map((cell, i) => cell.padEnd(widths[i]!))
-        .join('  ')
-        .trimEnd(),
-    ),
+    ...tableLines(rows),
     `${listing.file} (revision ${listing.revision}); ${atRest(listing.encryptedAtRest)}`,
   ];
 }

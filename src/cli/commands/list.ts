@@ -8,7 +8,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { Stage } from '../../order/contract.js';
 import { isStage } from '../../client/orderClient.js';
 import { nonNegativeInt } from '../options.js';
-import { printJson, printLines } from '../output.js';
+import { printJson, printLines, tableLines } from '../output.js';
 import { accountOption, orderAccount, type AccountFlags } from '../orderAccount.js';
 import { temporalOptions, withOrders, type TemporalFlags } from '../temporal.js';
 
@@ -81,14 +81,6 @@ export function register(program: Command): void {
         o.startedAt,
       ]),
     ];
-    const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
-    printLines(
-      table.map((row) =>
-        row
-          .map((cell, i) => cell.padEnd(widths[i]!))
-          .join('  ')
-          .trimEnd(),
-      ),
-    );
+    printLines(tableLines(table));
   });
 }

@@ -13,7 +13,7 @@ import { loadConfig, type Config } from '../../config.js';
 import { OrderTrigger, STORE_PLATFORMS, storeWebhookPath } from '../../store/contract.js';
 import { checkStore } from '../../store/outbound/check.js';
 import { readDevState } from '../devState.js';
-import { printJson, printLines, reportIssues } from '../output.js';
+import { printJson, printLines, reportIssues, tableLines } from '../output.js';
 import { edit, fromEnv } from './accountRegistry.js';
 import { registerStoreMap } from './storeMap.js';
 
@@ -78,19 +78,13 @@ function formatStores(stores: readonly StoreListing[]): string[] {
       s.id,
       s.platform,
       s.account,
-      s.orderTrigger,
+      s.platform === 'shopify' ? s.orderTrigger : 'when paid',
       s.holdFor ?? 'none',
       String(s.mappings),
       s.apiBaseUrl,
     ]),
   ];
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) =>
-    r
-      .map((cell, i) => cell.padEnd(widths[i]!))
-      .join('  ')
-      .trimEnd(),
-  );
+  return tableLines(rows);
 }
 
 function registerAdd(store: Command): void {
