@@ -37,7 +37,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'dropflow-store-cli-'));
 });
 
-describe('dropflow store', () => {
+describe('dropflow store', { timeout: 300_000 }, () => {
   it('adds a Shopify shop and a WooCommerce site, prints the webhook URL, lists them without secrets', async () => {
     const { shopify, woo } = doubles();
     const shop = await store([
