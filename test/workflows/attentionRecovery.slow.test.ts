@@ -115,7 +115,7 @@ const NOT_PROVOKABLE: Partial<Record<AttentionKind, string>> = {
  * Stops added in 2026-11 whose stop is provoked by another suite, and whose resume-and-recover
  * case is still owed here. This list may only shrink: the test below pins it.
  */
-const RECOVERY_OWED: Partial<Record<AttentionKind, string>> = {
+const RECOVERY_OWED: Record<OwedKind, string> = {
   deliveryNotConfirmed: 'a pushed DELIVERED the supplier does not show: no suite provokes it yet',
   storeCancelledAfterPayment: 'stop provoked by test/store/storeIntake.test.ts',
   splitNotSettled: 'children whose lines do not add up: judged in test/workflows/parcels.test.ts',
@@ -215,7 +215,13 @@ const amendWith = (order: Record<string, unknown>) => async (number: string) => 
   expect((await orders.amend(number, { order, by: 'test' })).accepted).toBe(true);
 };
 
-const RECOVERIES: Record<Exclude<AttentionKind, 'disputeNoReason'>, () => Promise<void>> = {
+type OwedKind =
+  'deliveryNotConfirmed' | 'storeCancelledAfterPayment' | 'splitNotSettled' | 'splitPaymentUnknown';
+
+const RECOVERIES: Record<
+  Exclude<AttentionKind, 'disputeNoReason' | OwedKind>,
+  () => Promise<void>
+> = {
   /** A refusal with its code before the supplier has the order: amend. */
   async supplierRefusal() {
     const r = await stopAndRecover({
