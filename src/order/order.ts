@@ -41,7 +41,6 @@ import { MakeupStatus } from '../supplier/api/constants.js';
 import { SupplierCode } from '../supplier/errors.js';
 import { storeEventDelivery } from '../durable/activityProxies.js';
 import type { StoreEventActivities } from '../storeEvents/activities.js';
-import type { StoreOrderRef } from '../store/contract.js';
 import type { CheckoutOutcome } from '../checkout/contract.js';
 import { paramErrorFields } from '../durable/failures.js';
 import { stopData } from './storeEventData.js';
@@ -52,7 +51,7 @@ import { OperatorActions, type ActionKind, type PendingAction } from './operator
 import { PaymentRules } from './paymentRules.js';
 import { StatusProjection } from './statusProjection.js';
 import { StoreSide } from './storeSide.js';
-import type { StoreOrderLine, StoreOrderNews } from '../store/contract.js';
+import type { StoreOrderLine, StoreOrderNews, StoreOrderRef } from '../store/contract.js';
 import { Milestone, type MissedDeadline, type SlaClock } from './slaClock.js';
 import { Parcels, storeParcel } from './parcels.js';
 import { Patch } from '../durable/versions.js';
