@@ -31,6 +31,8 @@ export async function joinWorkerFleet(
   return {
     view: membership.view,
     leave: () => membership.leave(),
-    close: () => { membership.close(); },
+    close: () => {
+      membership.close();
+    },
   };
 }

@@ -174,7 +174,9 @@ async function measure(fleet: AccountsFleet, o: AccountsBenchOptions) {
     big,
     small,
     deadlineMs: o.deadlineMs ?? mainDeadlineMs(o),
-  }).finally(() => { ended.abort(); });
+  }).finally(() => {
+    ended.abort();
+  });
   const stoppedRss = await churning;
   const stats = new Map<string, SandboxStats>();
   for (const account of fleet.accounts) stats.set(account.id, await account.controls.stats());
