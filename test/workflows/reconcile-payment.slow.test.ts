@@ -65,7 +65,10 @@ it('a lost payment with a lagging view, then "already paid": cancel refused whil
   // The view shows the payment 10 s late; the order allows 5 s. The first look-ups "prove" it
   // unpaid, the repeat is answered 1603101 "already paid", which is looked up again — by then the
   // view has caught up. (Two such answers are believed worth a look; with 2 s the third would
-  // stop the order for a person, still without paying twice.)
+  // stop the order for a person, still without paying twice.) A batch look-up that does not list
+  // the order yet cannot tell the lag from a split at payment: the batch then hands the order
+  // back, and the order settles the same doubt by its own look-ups. Which of the two happens
+  // depends on how soon the payment followed the create; the money moves once either way.
   expect((await changeSettings({ openId, batchLagMs: 10_000 })).status).toBe(200);
   try {
     const before = await accountStats(openId);
@@ -85,7 +88,13 @@ it('a lost payment with a lagging view, then "already paid": cancel refused whil
     expect(await cancelAnswer(handle)).toMatch(/batch .* is at payBalanceV2/);
 
     const waiting = await reachStage(handle, Stage.AWAITING_SHIPMENT);
-    expect(noted(waiting, /^paid \(the supplier shows the batch paid\)/)).toBe(true);
+    const byBatch = noted(waiting, /^paid \(the supplier shows the batch paid\)/);
+    const handedBack =
+      noted(
+        waiting,
+        /^checking out alone: the outcome of payBalanceV2 for its batch \w+ is unknown/,
+      ) && noted(waiting, /^paid \(the supplier shows UNSHIPPED\)/);
+    expect(byBatch || handedBack).toBe(true);
     const stages = stagesOf(waiting);
     expect(stages).toContain(Stage.PAID);
     expect(stages).not.toContain(Stage.CANCELLED);
