@@ -8,11 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { planAccounts, type BenchAccount } from '../../tools/src/bench/accountsPlan.js';
 import type { AccountRound, RoundResult } from '../../tools/src/bench/accountsRound.js';
 import { summarize, type Measured } from '../../tools/src/bench/accountsResult.js';
-import { accountsBenchJson } from '../../tools/src/bench/accountsReport.js';
+import { accountsBenchJson, formatAccountsBench } from '../../tools/src/bench/accountsReport.js';
 import { emptyStats, type SandboxStats } from '../../tools/src/sandbox/state.js';
 
 const T0 = 1_800_000_000_000;
 const WINDOW_MS = 30_000;
+const FLEET = { workers: 2, churn: false };
 
 function stats(calls: number, more: Partial<SandboxStats> = {}): SandboxStats {
   return { ...emptyStats(), calls: { 'shopping/order/createOrderV3': calls }, ...more };
@@ -81,6 +82,19 @@ describe('planAccounts', () => {
   });
 });
 
+describe('the report', () => {
+  it('names the fleet the run was given, and its churn', () => {
+    const r = summarize(measured({ drainMs: 18_000, bigCalls: 104, smallP99: 5_000 }));
+    const heading = (fleet: typeof FLEET) =>
+      formatAccountsBench({ ...r, fleet, workDir: undefined, durationMs: 1 })[0];
+    expect(heading({ workers: 3, churn: false })).toMatch(/ on one fleet of 3 workers; /);
+    expect(heading({ workers: 1, churn: false })).toMatch(/ on one fleet of 1 worker; /);
+    expect(heading({ workers: 3, churn: true })).toMatch(
+      / fleet of 3 workers \(churn: worker 4 joined, worker 1 left\); /,
+    );
+  });
+});
+
 describe('summarize', () => {
   it('passes a run that keeps every promise, and prints the agreed JSON line', () => {
     const r = summarize(measured({ drainMs: 18_000, bigCalls: 104, smallP99: 5_000 }));
@@ -91,7 +105,7 @@ describe('summarize', () => {
     expect(r.json.big.actionsPerOrder).toBe(8);
 
     const line = JSON.parse(
-      accountsBenchJson({ ...r, workDir: undefined, durationMs: 1 }),
+      accountsBenchJson({ ...r, fleet: FLEET, workDir: undefined, durationMs: 1 }),
     ) as Record<string, unknown>;
     expect(Object.keys(line)).toEqual(['accounts', 'big', 'workerRssMiB']);
     expect(line['workerRssMiB']).toBe(700);

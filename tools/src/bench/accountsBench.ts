@@ -1,5 +1,5 @@
 /**
- * `dropflow bench accounts` (issue 17): many supplier accounts on one fleet of two workers, each
+ * `dropflow bench accounts` (issue 17): many supplier accounts on one fleet of workers (`--workers`, two by default), each
  * at its own tier. After a warm-up (one order per account), the small accounts' orders alone on
  * the idle fleet (the baseline), then the measured round: one account's backlog, and the small accounts' orders while it drains.
  * Measured per account by the sandbox (requests, refusals, the most in any 1 s) and by the orders'
@@ -103,7 +103,12 @@ export async function runAccountsBench(o: AccountsBenchOptions): Promise<Account
   });
   const keep = o.keep || summary.failed.length > 0;
   if (!keep) await rm(workDir, { recursive: true, force: true });
-  return { ...summary, workDir: keep ? workDir : undefined, durationMs: Date.now() - started };
+  return {
+    ...summary,
+    fleet: { workers: o.workers, churn: o.churn },
+    workDir: keep ? workDir : undefined,
+    durationMs: Date.now() - started,
+  };
 }
 
 /**

@@ -9,6 +9,13 @@ function row(cells: readonly string[], widths: readonly number[]): string {
   return cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
 }
 
+/** `fleet of 3 workers`, and with `--churn` what happened to it. */
+export function fleetLabel(fleet: AccountsBenchResult['fleet']): string {
+  const n = fleet.workers;
+  const label = `fleet of ${n} worker${n === 1 ? '' : 's'}`;
+  return fleet.churn ? `${label} (churn: worker ${n + 1} joined, worker 1 left)` : label;
+}
+
 export function formatAccountsBench(r: AccountsBenchResult): string[] {
   const { accounts, big, workerRssMiB } = r.json;
   const head = [
@@ -46,7 +53,7 @@ export function formatAccountsBench(r: AccountsBenchResult): string[] {
           `  the small accounts' orders arrived with ${r.backlogUnpaidAtSmallSubmit} of ${big.orders} backlog orders not paid yet`,
         ];
   return [
-    `accounts: ${accounts.length} accounts on one fleet of 2 workers; ${r.bigId} has a backlog of ${big.orders} flow-B orders`,
+    `accounts: ${accounts.length} accounts on one ${fleetLabel(r.fleet)}; ${r.bigId} has a backlog of ${big.orders} flow-B orders`,
     '',
     ...rows.map((cells) => `  ${row(cells, widths)}`),
     '',

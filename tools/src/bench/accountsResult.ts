@@ -72,6 +72,8 @@ export interface AccountsBenchResult {
   overTier: Record<string, NonNullable<SandboxStats['peakWindow']>>;
   /** Why the run failed, one line per check; empty: every check passed. */
   failed: string[];
+  /** The fleet the run started with, and whether it churned (`--workers`, `--churn`). */
+  fleet: { workers: number; churn: boolean };
   workDir: string | undefined;
   durationMs: number;
 }
@@ -101,7 +103,9 @@ function callsPerOrder(round: AccountRound | undefined): number | null {
   return callsBetween(emptyStats(), round.atPaid).total / round.orders;
 }
 
-export function summarize(m: Measured): Omit<AccountsBenchResult, 'workDir' | 'durationMs'> {
+export function summarize(
+  m: Measured,
+): Omit<AccountsBenchResult, 'fleet' | 'workDir' | 'durationMs'> {
   const big = m.plan.find((a) => a.role === AccountRole.big)!;
   const accounts = m.plan.map((a): AccountFigures => {
     const round = m.main.byAccount.get(a.id);
