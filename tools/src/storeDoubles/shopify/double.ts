@@ -45,6 +45,8 @@ export interface ShopifyDoubleOptions {
   /** The bucket: 1000 points restoring 50 a second, as a standard shop's. */
   bucketSize?: number;
   restoreRate?: number;
+  /** The first id it gives (orders, line items, fulfillments); default 5000000001. */
+  firstId?: number;
 }
 
 export interface GraphqlAnswer {
@@ -59,6 +61,8 @@ export interface ShopifyStats {
   requests: number;
   throttled: number;
   unauthorized: number;
+  /** Requests that acted and lost their answer (`loseAnswer`). */
+  lostAnswers: number;
   byField: Record<string, number>;
 }
 
@@ -69,13 +73,19 @@ const INVALID_TOKEN =
   '[API] Invalid API key or access token (unrecognized login or wrong password)';
 
 export class ShopifyDouble {
-  readonly shop = new ShopifyShop();
+  readonly shop: ShopifyShop;
   readonly shopDomain: string;
   readonly clientSecret: string;
   readonly apiVersion: string;
   readonly bucket: LeakyBucket;
   readonly sent: SentWebhook[] = [];
-  readonly stats: ShopifyStats = { requests: 0, throttled: 0, unauthorized: 0, byField: {} };
+  readonly stats: ShopifyStats = {
+    requests: 0,
+    throttled: 0,
+    unauthorized: 0,
+    lostAnswers: 0,
+    byField: {},
+  };
   webhookUrl: string | undefined;
   private token: string;
   private revoked = false;
@@ -85,6 +95,7 @@ export class ShopifyDouble {
   private readonly deliveries = new Map<number, ShopifyDelivery[]>();
 
   constructor(opts: ShopifyDoubleOptions = {}) {
+    this.shop = new ShopifyShop(opts.firstId);
     this.shopDomain = opts.shopDomain ?? 'dropflow-double.myshopify.com';
     this.token = opts.accessToken ?? 'shpat_double';
     this.clientSecret = opts.clientSecret ?? 'double-client-secret';
@@ -248,7 +259,10 @@ export class ShopifyDouble {
     const actual = Math.min(cost, actualCost(result.data, mutation));
     this.bucket.refund(cost - actual);
     const lose = fields.find((f) => (this.loseAnswers.get(f) ?? 0) > 0);
-    if (lose !== undefined) this.loseAnswers.set(lose, this.loseAnswers.get(lose)! - 1);
+    if (lose !== undefined) {
+      this.loseAnswers.set(lose, this.loseAnswers.get(lose)! - 1);
+      this.stats.lostAnswers += 1;
+    }
     return answer(
       200,
       {

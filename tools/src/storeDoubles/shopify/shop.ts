@@ -121,8 +121,13 @@ const DEFAULT_ADDRESS = {
 
 export class ShopifyShop {
   readonly orders = new Map<number, ShopOrder>();
-  private nextId = 5_000_000_001;
+  private nextId: number;
   private nextNumber = 1001;
+
+  /** `firstId`: where its ids start (a double started again must not reuse an earlier one's). */
+  constructor(firstId = 5_000_000_001) {
+    this.nextId = firstId;
+  }
 
   private id(): number {
     return this.nextId++;
