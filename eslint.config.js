@@ -28,7 +28,7 @@ const WORKER_SIDE = [
   'src/storeEvents/{signing,sending,history,backlogGauge,storeDelivery}.ts',
   // The stores' API clients and what dropflow writes back to a store order.
   'src/store/{shopify,woocommerce,outbound}/**',
-  'src/store/{apiError,parcel}.ts',
+  'src/store/{apiError,http,parcel}.ts',
   // A store's orders in: webhooks read, SKUs resolved (the gateway and the activities).
   'src/store/intake/**',
   // The account registry's store and watcher: the worker, the gateway and the CLI read it.

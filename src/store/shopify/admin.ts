@@ -6,9 +6,8 @@
  * Nothing else is retried here: a mutation whose answer was lost may have acted, and its caller
  * looks before it sends again.
  */
-import { request } from 'undici';
-
-import { StoreApiError, StoreFailure, unreachable } from '../apiError.js';
+import { StoreApiError, StoreFailure } from '../apiError.js';
+import { StoreHttp, type StoreHttpOptions } from '../http.js';
 
 export interface ShopifyAccess {
   /** `https://<shop>.myshopify.com/admin/api/<version>` (or a proxy, or the double). */
@@ -18,11 +17,9 @@ export interface ShopifyAccess {
   adminAccessToken: string;
 }
 
-export interface ShopifyClientOptions {
-  timeoutMs?: number;
+export interface ShopifyClientOptions extends StoreHttpOptions {
   /** The longest this client waits for the bucket for one call (default 20 s). */
   maxThrottleWaitMs?: number;
-  sleep?: (ms: number) => Promise<void>;
 }
 
 export interface ThrottleStatus {
@@ -44,33 +41,33 @@ interface GraphqlBody<T> {
   extensions?: { cost?: { requestedQueryCost?: number; throttleStatus?: ThrottleStatus } };
 }
 
-const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_THROTTLE_WAIT_MS = 20_000;
 /** What a query is taken to cost before its first answer says. */
 const FIRST_GUESS_COST = 50;
 
 export class ShopifyAdmin {
   private readonly endpoint: URL;
-  private readonly timeoutMs: number;
+  private readonly http: StoreHttp;
   private readonly maxWaitMs: number;
-  private readonly sleep: (ms: number) => Promise<void>;
   private bucket: { status: ThrottleStatus; at: number } | undefined;
   private readonly costs = new Map<string, number>();
-  /** GraphQL requests sent (the bench counts store calls per order). */
-  requests = 0;
 
   constructor(
     private readonly access: ShopifyAccess,
     opts: ShopifyClientOptions = {},
   ) {
     this.endpoint = new URL(`${access.apiBaseUrl.replace(/\/+$/, '')}/graphql.json`);
-    this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.http = new StoreHttp(`shopify ${this.endpoint.host}`, opts);
     this.maxWaitMs = opts.maxThrottleWaitMs ?? DEFAULT_MAX_THROTTLE_WAIT_MS;
-    this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   }
 
   get host(): string {
     return this.endpoint.host;
+  }
+
+  /** GraphQL requests sent (the bench counts store calls per order). */
+  get requests(): number {
+    return this.http.requests;
   }
 
   /** Runs one query or mutation; throws a `StoreApiError` that names what went wrong. */
@@ -78,19 +75,13 @@ export class ShopifyAdmin {
     query: string,
     variables: Record<string, unknown> = {},
   ): Promise<GraphqlResult<T>> {
-    let waited = 0;
+    const wait = this.http.budget(this.maxWaitMs);
     for (;;) {
       const before = this.waitFor(this.costs.get(query) ?? FIRST_GUESS_COST);
-      if (before > 0) {
-        if (waited + before > this.maxWaitMs) throw this.throttled(before);
-        waited += before;
-        await this.sleep(before);
-      }
+      if (before > 0 && !(await wait(before))) throw this.throttled(before);
       const answer = await this.send<T>(query, variables);
       if (answer.throttledFor === undefined) return answer.result;
-      if (waited + answer.throttledFor > this.maxWaitMs) throw this.throttled(answer.throttledFor);
-      waited += answer.throttledFor;
-      await this.sleep(answer.throttledFor);
+      if (!(await wait(answer.throttledFor))) throw this.throttled(answer.throttledFor);
     }
   }
 
@@ -116,31 +107,15 @@ export class ShopifyAdmin {
     query: string,
     variables: Record<string, unknown>,
   ): Promise<{ result: GraphqlResult<T>; throttledFor?: undefined } | { throttledFor: number }> {
-    const signal = AbortSignal.timeout(this.timeoutMs);
-    let status: number;
-    let served: string | undefined;
-    let body: GraphqlBody<T> | undefined;
-    this.requests += 1;
-    try {
-      const res = await request(this.endpoint, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json',
-          'x-shopify-access-token': this.access.adminAccessToken,
-        },
-        body: JSON.stringify({ query, variables }),
-        signal,
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs,
-      });
-      status = res.statusCode;
-      const v = res.headers['x-shopify-api-version'];
-      served = typeof v === 'string' ? v : undefined;
-      body = (await res.body.json().catch(() => undefined)) as GraphqlBody<T> | undefined;
-    } catch (err) {
-      throw unreachable(`shopify ${this.host}`, err, this.timeoutMs);
-    }
+    const res = await this.http.json(this.endpoint, {
+      method: 'POST',
+      headers: { 'x-shopify-access-token': this.access.adminAccessToken },
+      body: { query, variables },
+    });
+    const { status } = res;
+    const v = res.headers['x-shopify-api-version'];
+    const served = typeof v === 'string' ? v : undefined;
+    const body = res.body as GraphqlBody<T> | undefined;
     if (status !== 200) throw this.httpFailure(status, body);
     const cost = body?.extensions?.cost;
     if (cost?.throttleStatus !== undefined)

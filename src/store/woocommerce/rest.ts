@@ -4,9 +4,8 @@
  * after the Retry-After (or a short backoff) within a bound; a write is never sent again here —
  * it may have acted — and its caller looks before it writes again.
  */
-import { request } from 'undici';
-
-import { StoreApiError, StoreFailure, unreachable } from '../apiError.js';
+import { StoreApiError, StoreFailure } from '../apiError.js';
+import { StoreHttp, type StoreHttpOptions } from '../http.js';
 import { parseRetryAfter } from '../../storeEvents/sending.js';
 
 export interface WooAccess {
@@ -16,11 +15,9 @@ export interface WooAccess {
   consumerSecret: string;
 }
 
-export interface WooClientOptions {
-  timeoutMs?: number;
+export interface WooClientOptions extends StoreHttpOptions {
   /** The longest this client waits on 429/5xx for one read (default 10 s). */
   maxRetryWaitMs?: number;
-  sleep?: (ms: number) => Promise<void>;
 }
 
 interface WooErrorBody {
@@ -28,34 +25,34 @@ interface WooErrorBody {
   message?: string;
 }
 
-const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_RETRY_WAIT_MS = 10_000;
 const FIRST_BACKOFF_MS = 500;
 
 export class WooRest {
   private readonly base: string;
   private readonly auth: string;
-  private readonly timeoutMs: number;
+  private readonly http: StoreHttp;
   private readonly maxWaitMs: number;
-  private readonly sleep: (ms: number) => Promise<void>;
-  /** Requests sent (the bench counts store calls per order). */
-  requests = 0;
 
   constructor(access: WooAccess, opts: WooClientOptions = {}) {
     // Paths name their namespace (`/wc/v3/…`, `/wc-shipment-tracking/v3/…`): the REST root.
     this.base = access.apiBaseUrl.replace(/\/+$/, '').replace(/\/wc\/v3$/, '');
     this.auth = `Basic ${Buffer.from(`${access.consumerKey}:${access.consumerSecret}`).toString('base64')}`;
-    this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.http = new StoreHttp(`woocommerce ${new URL(this.base).host}`, opts);
     this.maxWaitMs = opts.maxRetryWaitMs ?? DEFAULT_MAX_RETRY_WAIT_MS;
-    this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   }
 
   get host(): string {
     return new URL(this.base).host;
   }
 
+  /** Requests sent (the bench counts store calls per order). */
+  get requests(): number {
+    return this.http.requests;
+  }
+
   async get<T>(path: string): Promise<T> {
-    let waited = 0;
+    const wait = this.http.budget(this.maxWaitMs);
     for (let attempt = 1; ; attempt += 1) {
       try {
         return await this.send<T>('GET', path);
@@ -65,10 +62,7 @@ export class WooRest {
           !(err.kind === StoreFailure.Throttled || err.kind === StoreFailure.Unavailable)
         )
           throw err;
-        const wait = err.retryAfterMs ?? FIRST_BACKOFF_MS * 2 ** (attempt - 1);
-        if (waited + wait > this.maxWaitMs) throw err;
-        waited += wait;
-        await this.sleep(wait);
+        if (!(await wait(err.retryAfterMs ?? FIRST_BACKOFF_MS * 2 ** (attempt - 1)))) throw err;
       }
     }
   }
@@ -81,38 +75,19 @@ export class WooRest {
     return this.send<T>('PUT', path, body);
   }
 
-  private async send<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const signal = AbortSignal.timeout(this.timeoutMs);
-    this.requests += 1;
-    let status: number;
-    let answer: unknown;
-    let retryAfter: string | string[] | undefined;
-    try {
-      const res = await request(`${this.base}${path}`, {
-        method: method as 'GET',
-        headers: {
-          authorization: this.auth,
-          accept: 'application/json',
-          ...(body !== undefined && { 'content-type': 'application/json' }),
-        },
-        ...(body !== undefined && { body: JSON.stringify(body) }),
-        signal,
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs,
-      });
-      status = res.statusCode;
-      retryAfter = res.headers['retry-after'];
-      answer = await res.body.json().catch(() => undefined);
-    } catch (err) {
-      throw unreachable(`woocommerce ${this.host}`, err, this.timeoutMs);
-    }
-    if (status >= 200 && status < 300) return answer as T;
+  private async send<T>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<T> {
+    const res = await this.http.json(`${this.base}${path}`, {
+      method,
+      headers: { authorization: this.auth },
+      ...(body !== undefined && { body }),
+    });
+    if (res.status >= 200 && res.status < 300) return res.body as T;
     throw this.failure(
       method,
       path,
-      status,
-      answer as WooErrorBody | undefined,
-      parseRetryAfter(retryAfter),
+      res.status,
+      res.body as WooErrorBody | undefined,
+      parseRetryAfter(res.headers['retry-after']),
     );
   }
 
