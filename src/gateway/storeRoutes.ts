@@ -38,6 +38,8 @@ import {
 import { isWooPing, readStoreWebhook, type StoreWebhook } from '../store/intake/webhooks.js';
 import { orderDocument, orderFields, storeLines } from '../store/intake/storeOrder.js';
 import { verifyWebhookSignature } from '../supplier/webhookSignature.js';
+import { AcceptedMessages } from './acceptedMessages.js';
+import { rawBody, registerRawBodyRoutes } from './rawBody.js';
 
 export interface StoreRouteOptions {
   stores: StoreDirectory;
@@ -62,16 +64,8 @@ export type StoreOutcome =
 
 export function registerStoreRoutes(app: FastifyInstance, opts: StoreRouteOptions): void {
   const { log } = opts;
-  const done = new Set<string>();
-  void app.register((scope, _options, registered) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser(
-      '*',
-      { parseAs: 'buffer', bodyLimit: opts.bodyLimit },
-      (_req, body, parsed) => {
-        parsed(null, body);
-      },
-    );
+  const done = new AcceptedMessages();
+  registerRawBodyRoutes(app, opts.bodyLimit, (scope) => {
     scope.post<{ Params: { connection: string } }>(
       `${STORE_WEBHOOK_PREFIX}:connection`,
       { bodyLimit: opts.bodyLimit },
@@ -79,7 +73,7 @@ export function registerStoreRoutes(app: FastifyInstance, opts: StoreRouteOption
         const id = req.params.connection;
         const store = isStoreConnectionId(id) ? opts.stores.store(id) : undefined;
         if (store === undefined) return reply.code(404).send({ error: 'not found' });
-        const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+        const raw = rawBody(req);
         // WooCommerce pings a webhook when it is saved; the ping asks for nothing.
         if (store.platform === StorePlatform.WooCommerce && isWooPing(raw)) {
           return reply.code(200).send({ outcome: 'ignored' });
@@ -94,11 +88,10 @@ export function registerStoreRoutes(app: FastifyInstance, opts: StoreRouteOption
           return reply.code(hook.status).send({ errors: hook.issues });
         }
         const seenId = `${id}:${hook.webhook.eventId}`;
-        if (done.has(seenId)) return reply.code(200).send({ outcome: 'duplicate' });
+        if (done.get(seenId) !== undefined) return reply.code(200).send({ outcome: 'duplicate' });
         try {
           const outcome = await opts.withinDeadline(() => handle(opts, store, hook.webhook));
-          done.add(seenId);
-          if (done.size > 10_000) done.delete(done.values().next().value!);
+          done.add(seenId, outcome);
           log.info(
             {
               connection: id,
@@ -120,7 +113,6 @@ export function registerStoreRoutes(app: FastifyInstance, opts: StoreRouteOption
         }
       },
     );
-    registered();
   });
 }
 

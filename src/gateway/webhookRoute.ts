@@ -26,6 +26,7 @@ import { DeadlineExceeded, raceDeadline } from './deadline.js';
 import type { HandoffOutcome, IncomingWebhook } from './handoff.js';
 import { countWebhookEvent, handoffOutcome } from './metrics.js';
 import { AcceptedMessages } from './acceptedMessages.js';
+import { rawBody, registerRawBodyRoutes } from './rawBody.js';
 import type { SigningKey } from './signingKey.js';
 import { unreadableWebhook } from './unreadable.js';
 
@@ -66,17 +67,7 @@ export interface WebhookRouteOptions {
 export function registerWebhookRoute(app: FastifyInstance, opts: WebhookRouteOptions): void {
   const { log } = opts;
   const accepted = new AcceptedMessages();
-  // A scope of its own, so the raw-body parser applies to this route only.
-  void app.register((scope, _options, done) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser(
-      '*',
-      { parseAs: 'buffer', bodyLimit: opts.bodyLimit },
-      (_req, body, parsed) => {
-        parsed(null, body);
-      },
-    );
-
+  registerRawBodyRoutes(app, opts.bodyLimit, (scope) => {
     const handler = async (account: string, req: FastifyRequest, reply: FastifyReply) => {
       const target = isAccountId(account) ? opts.targetOf(account) : undefined;
       if (target === undefined) return reply.code(404).send({ error: 'not found' });
@@ -84,7 +75,7 @@ export function registerWebhookRoute(app: FastifyInstance, opts: WebhookRouteOpt
       countWebhookEvent('received', account);
       const until = performance.now() + opts.deadlineMs;
       const left = () => Math.max(1, Math.round(until - performance.now()));
-      const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      const raw = rawBody(req);
       const sign = req.headers['sign'];
 
       let key: string;
@@ -205,7 +196,6 @@ export function registerWebhookRoute(app: FastifyInstance, opts: WebhookRouteOpt
       },
       (req, reply) => handler(req.params.account, req, reply),
     );
-    done();
   });
 }
 
