@@ -1,6 +1,6 @@
 /**
  * The one door from the product to the dev tools (tools/, the private `@dropflow/devtools`
- * workspace): the sandbox for `dropflow dev` and `dropflow sandbox`, the benches for
+ * workspace): the sandbox for `dropflow dev` and `dropflow sandbox`, the store doubles for `dropflow dev`, the benches for
  * `dropflow bench …`. Loaded when such a command runs, never imported statically, so the product
  * runs without them: the worker image and an installed `dropflow` package carry no tools/.
  *
@@ -16,9 +16,16 @@ import { fileURLToPath } from 'node:url';
 
 import { CommandError } from './failure.js';
 
+type DevtoolsEntry = 'sandbox' | 'bench' | 'storeDoubles';
+
 export async function loadSandboxTools(command: string) {
   requireTools(command, 'sandbox');
   return import('../../tools/src/sandbox/index.js');
+}
+
+export async function loadStoreDoubles(command: string) {
+  requireTools(command, 'storeDoubles');
+  return import('../../tools/src/storeDoubles/index.js');
 }
 
 export async function loadBenchTools(command: string) {
@@ -27,7 +34,7 @@ export async function loadBenchTools(command: string) {
 }
 
 /** Whether this installation has the dev tools: a source checkout does, the image does not. */
-export function devtoolsInstalled(entry: 'sandbox' | 'bench' = 'sandbox'): boolean {
+export function devtoolsInstalled(entry: DevtoolsEntry = 'sandbox'): boolean {
   return existsSync(fileURLToPath(new URL(`../../tools/src/${entry}/index.ts`, import.meta.url)));
 }
 
@@ -51,7 +58,7 @@ export function toolsLinkProblem(): string | undefined {
   return `the dev tools import the product as \`dropflow/…\`, which leads to ${linked}, not to this checkout (${here}): give this checkout its own node_modules (\`npm ci\`)`;
 }
 
-function requireTools(command: string, entry: 'sandbox' | 'bench'): void {
+function requireTools(command: string, entry: DevtoolsEntry): void {
   if (devtoolsInstalled(entry)) {
     const problem = toolsLinkProblem();
     if (problem === undefined) return;

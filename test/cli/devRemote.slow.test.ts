@@ -3,7 +3,7 @@
  * webhook registration there), and the other commands find it through its dev.json: here the
  * supplier is the tests' sandbox, reached over HTTP as a remote supplier would be.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
@@ -12,9 +12,10 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { DEV_STATE_FILE, readDevState, type DevState } from '../../src/cli/devState.js';
+import { DEV_STATE_FILE, type DevState } from '../../src/cli/devState.js';
 import { devSupplier, shownSupplierUrl } from '../../src/cli/devSupplier.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
+import { cleanEnv, startDev, type RunningDev } from '../support/dev.js';
 import { eventually } from '../support/eventually.js';
 import { newSandboxAccount, type TestAccount } from '../support/sandbox.js';
 import { freePort, listening } from '../support/ports.js';
@@ -55,23 +56,10 @@ describe('devSupplier', () => {
   });
 });
 
-/** The environment of a command run next to the dev: no Temporal variables of the test run. */
-function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  return {
-    ...Object.fromEntries(
-      Object.entries(process.env).filter(
-        ([name]) => !name.startsWith('TEMPORAL_') || name === 'TEMPORAL_CLI_PATH',
-      ),
-    ),
-    LOG_LEVEL: 'warn',
-    ...extra,
-  };
-}
-
 describe('dropflow dev with SUPPLIER_BASE_URL', () => {
   let dir: string;
   let account: TestAccount;
-  let dev: ChildProcess;
+  let dev: RunningDev;
   let stdout = '';
   let sandboxPort: number;
   let state: DevState;
@@ -81,13 +69,9 @@ describe('dropflow dev with SUPPLIER_BASE_URL', () => {
     account = await newSandboxAccount();
     sandboxPort = await freePort();
     const ports = await Promise.all([freePort(), freePort(), freePort()]);
-    dev = spawn(
-      process.execPath,
+    dev = await startDev(
+      dir,
       [
-        'bin/dropflow.js',
-        'dev',
-        '--data-dir',
-        dir,
         '--temporal-port',
         String(ports[0]),
         '--ui-port',
@@ -99,39 +83,21 @@ describe('dropflow dev with SUPPLIER_BASE_URL', () => {
         '--metrics-port',
         '0',
       ],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-        env: cleanEnv({ SUPPLIER_BASE_URL: account.url, SUPPLIER_API_KEY: account.apiKey }),
-      },
+      { SUPPLIER_BASE_URL: account.url, SUPPLIER_API_KEY: account.apiKey },
     );
-    dev.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    state = await eventually(
-      'dev.json of the running dev',
-      () => Promise.resolve(readDevState(dir)),
-      (s) => s !== undefined || dev.exitCode !== null,
-      180_000,
-    ).then((s) => {
-      if (s === undefined) throw new Error(`dropflow dev exited (${String(dev.exitCode)})`);
-      return s;
-    });
-    await eventually(
-      'the banner',
-      () => Promise.resolve(stdout),
-      (s) => s.includes('Ctrl-C stops everything'),
-    );
+    state = dev.state;
+    stdout = dev.stdout();
   });
 
   afterAll(async () => {
-    if (dev.exitCode === null && dev.signalCode === null) {
-      dev.kill('SIGINT');
-      await once(dev, 'exit');
-    }
+    await dev.stop();
     await rm(dir, { recursive: true, force: true });
   });
 
   it('starts no sandbox and says which supplier it uses', async () => {
     expect(stdout).toContain(`Supplier        ${account.url}  (SUPPLIER_BASE_URL; no sandbox)`);
     expect(stdout).not.toContain('Sandbox API');
+    expect(stdout).toMatch(/Store +off \(no sandbox: no made-up order goes to a real supplier\)/);
     expect(stdout).toMatch(/Webhooks +not registered at a remote supplier: .*webhooks register/);
     expect(stdout).not.toContain(account.apiKey);
     expect(await listening(sandboxPort)).toBe(false);
@@ -172,8 +138,7 @@ describe('dropflow dev with SUPPLIER_BASE_URL', () => {
   });
 
   it('removes its dev.json when it stops', async () => {
-    dev.kill('SIGINT');
-    await once(dev, 'exit');
+    await dev.stop();
     expect(existsSync(join(dir, DEV_STATE_FILE))).toBe(false);
   });
 });

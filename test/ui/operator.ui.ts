@@ -121,6 +121,8 @@ async function startDev(dataDir: string): Promise<Dev> {
       String(sandboxPort),
       '--gateway-port',
       String(gatewayPort),
+      '--store-port',
+      '0',
     ],
     {
       cwd: ROOT,

@@ -5,7 +5,9 @@
  * for every topic so sandbox pushes reach the workflows. With SUPPLIER_BASE_URL it runs against
  * that supplier instead: no sandbox, and no webhook registration there. Payloads are encrypted: with
  * DROPFLOW_ENCRYPTION_KEY, or a key made once and kept in the data directory; the UI decodes them
- * through the gateway's codec routes. Prints the URLs; Ctrl-C stops it all.
+ * through the gateway's codec routes. Beside the sandbox, a Shopify store double connected as store
+ * `dev-shop` (../devStore.ts; `--no-store`: none), so the store loop runs locally too. Prints the
+ * URLs; Ctrl-C stops it all.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
@@ -30,6 +32,7 @@ import { ensureTrackingSweeper } from '../../tracking/sweeperStart.js';
 import { createWorkers } from '../../worker.js';
 import { DEV_STATE_FILE, writeDevState } from '../devState.js';
 import { loadSandboxTools } from '../devtools.js';
+import { devStoreBanner, DEV_STORE_PORT, startDevStore } from '../devStore.js';
 import { devSupplier, shownSupplierUrl } from '../devSupplier.js';
 import { nonNegativeInt, portOption, positiveNumber, untilSignal } from '../options.js';
 import { webhookRepairOptions } from '../webhookRepair.js';
@@ -45,6 +48,9 @@ interface DevFlags {
   trackingEvery: number;
   /** Left out: the sandbox's default. */
   refreshesPerMinute?: number;
+  /** false with --no-store. */
+  store: boolean;
+  storePort?: number;
 }
 
 export function register(program: Command): void {
@@ -76,6 +82,12 @@ export function register(program: Command): void {
       "the sandbox's refreshAccessToken limit per account (0 = no limit)",
       nonNegativeInt,
     )
+    .option(
+      '--store-port <n>',
+      `the Shopify store double's port (default ${DEV_STORE_PORT}; 0 = any free port)`,
+      portOption,
+    )
+    .option('--no-store', 'start no store double (and leave the store connections as they are)')
     .option(
       '--tracking-every <s>',
       'seconds between tracking sweeps of open orders',
@@ -153,6 +165,19 @@ export function register(program: Command): void {
           : undefined;
       if (sandbox !== undefined) started.push(() => sandbox.close());
       const supplierUrl = sandbox?.url ?? (target.kind === 'remote' ? target.baseUrl : '');
+      const registryConfig = { ...config, DROPFLOW_DATA_DIR: dataDir };
+      // A store double beside the sandbox only: a real supplier never gets its made-up orders.
+      const devStore =
+        sandbox !== undefined && flags.store
+          ? await startDevStore(registryConfig, flags.storePort ?? DEV_STORE_PORT).catch(undo)
+          : undefined;
+      if (devStore?.ok === true) started.push(() => devStore.store.close());
+      const storeBanner = devStoreBanner(
+        devStore,
+        sandbox === undefined
+          ? 'no sandbox: no made-up order goes to a real supplier'
+          : '--no-store',
+      );
 
       // The workers of the supplier account, in this process, on the default task queues.
       const queues = taskQueues(config.TEMPORAL_TASK_QUEUE_PREFIX);
@@ -171,10 +196,7 @@ export function register(program: Command): void {
       });
       started.push(() => supplier.close());
       // The account registry in the data directory (or ACCOUNTS_FILE), followed while dev runs.
-      const accounts = await watchAccountDirectory(
-        { ...config, DROPFLOW_DATA_DIR: dataDir },
-        log,
-      ).catch(undo);
+      const accounts = await watchAccountDirectory(registryConfig, log).catch(undo);
       started.push(() => {
         accounts.close();
         return Promise.resolve();
@@ -225,6 +247,7 @@ export function register(program: Command): void {
         },
       }).catch(undo);
       started.push(() => gateway.close());
+      if (devStore?.ok === true) devStore.store.connect(gateway.url);
       // The sandbox accepts local callbacks (allowLocalWebhooks): it pushes every topic here. A
       // remote supplier pushes to public HTTPS only, and its callback is the operator's to set.
       const webhooks =
@@ -307,6 +330,7 @@ export function register(program: Command): void {
           `  Gateway         ${gateway.url}  (intake token: ${config.GATEWAY_TOKEN === undefined ? intakeToken : 'from GATEWAY_TOKEN'})`,
           `  Webhooks        ${webhooks}`,
           `  Store events    ${storeEvents.url === undefined ? 'off (no STORE_EVENTS_URL)' : `signed, to ${new URL(storeEvents.url).host}`}`,
+          `  Store           ${storeBanner.line}`,
           `  State           ${dataDir}  (this dev's addresses in ${DEV_STATE_FILE} while it runs)`,
           '',
           `Try an order (in another terminal; ${findsIt} finds this dev's Temporal by itself):`,
@@ -315,6 +339,7 @@ export function register(program: Command): void {
           '  npx dropflow list',
           `  curl -H 'authorization: Bearer <intake token>' ${gateway.url}/v1/orders/EXAMPLE-B-0001`,
           '',
+          ...(storeBanner.tryIt.length === 0 ? [] : [...storeBanner.tryIt, '']),
           'Ctrl-C stops everything.',
           '',
         ].join('\n'),
@@ -332,6 +357,7 @@ export function register(program: Command): void {
       } finally {
         accounts.close();
         await supplier.close();
+        if (devStore?.ok === true) await devStore.store.close();
         await sandbox?.close();
         await temporal.close();
       }

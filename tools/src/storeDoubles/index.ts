@@ -11,7 +11,12 @@ export {
   ShopifyDouble,
   type ShopifyDoubleOptions,
 } from './shopify/double.js';
-export { startShopifyDouble, type StartedShopifyDouble } from './shopify/server.js';
+export {
+  placeShopifyOrder,
+  shopifyDoubleOrder,
+  startShopifyDouble,
+  type StartedShopifyDouble,
+} from './shopify/server.js';
 export type { NewShopOrder, ShopOrder } from './shopify/shop.js';
 export { WooDouble, type WooDoubleOptions } from './woocommerce/double.js';
 export { startWooDouble, type StartedWooDouble } from './woocommerce/server.js';

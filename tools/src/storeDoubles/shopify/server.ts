@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 
 import { listenOnLoopback, numericId } from '../listen.js';
 import { ShopifyDouble, type ShopifyDoubleOptions } from './double.js';
-import type { NewShopOrder } from './shop.js';
+import type { NewShopOrder, ShopOrder } from './shop.js';
 import type { ShopifyTopic } from './webhooks.js';
 
 export interface StartedShopifyDouble {
@@ -90,4 +90,33 @@ function registerControls(app: FastifyInstance, double: ShopifyDouble): void {
   });
   app.get('/__shopify/webhooks', () => double.sent);
   app.get('/__shopify/stats', () => double.stats);
+}
+
+/**
+ * A customer orders on a running Shopify double, over HTTP (its `/__shopify/orders` control): the
+ * double sends `orders/create` (and `orders/paid` for a paid order) to its webhook URL, signed as
+ * Shopify signs them. For benches and tests whose double runs in another process (`dropflow dev`).
+ */
+export async function placeShopifyOrder(
+  doubleUrl: string,
+  order: NewShopOrder,
+): Promise<ShopOrder> {
+  const res = await fetch(`${doubleUrl}/__shopify/orders`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(order),
+  });
+  if (!res.ok) throw new Error(`the Shopify double at ${doubleUrl} answered ${res.status}`);
+  return (await res.json()) as ShopOrder;
+}
+
+/** An order of a running Shopify double as it holds it now (its fulfillments, tags, note). */
+export async function shopifyDoubleOrder(
+  doubleUrl: string,
+  id: number,
+): Promise<ShopOrder | undefined> {
+  const res = await fetch(`${doubleUrl}/__shopify/orders/${id}`);
+  if (res.status === 404) return undefined;
+  if (!res.ok) throw new Error(`the Shopify double at ${doubleUrl} answered ${res.status}`);
+  return (await res.json()) as ShopOrder;
 }
