@@ -13,7 +13,7 @@ import { reachStage, startOrder, useOrderHarness, validOrder } from '../support/
 import { accountStats, injectFault } from '../support/sandbox.js';
 import { eventually } from '../support/eventually.js';
 import { atStage, lookUpsKeepFailing, recoverAndResume } from '../workflows/reconcile-support.js';
-import { orderNumber, usOrder } from '../supplier/orderHelpers.js';
+import { connectAtSupplier, storeFlowOrder, usOrder } from '../supplier/orderHelpers.js';
 import {
   hmac,
   messageId,
@@ -94,23 +94,12 @@ describe('an order following its parcel (AWAITING_SHIPMENT)', () => {
 
 /** A store-flow order whose store product no one connected: the supplier files it unconnected. */
 function unconnectedOrder() {
-  const storeProductId = `sp-${orderNumber('sec')}`;
+  const { order, connection } = storeFlowOrder('sec');
   const input = validOrder({
-    ...usOrder({
-      orderFlow: 2,
-      products: [
-        {
-          vid: `${storeProductId}-v1`,
-          storeProductId,
-          storeProductImg: 'https://store.example.com/p.png',
-          storeProductName: 'Store lamp',
-          quantity: 1,
-        },
-      ],
-    }),
+    ...order,
     fulfillment: { flow: 'C', then: 'B', supplierLagSeconds: LAG_SECONDS },
   });
-  return { input, storeProductId };
+  return { input, connection };
 }
 
 const connected = (orderNumber: string, svcOrderId: string) =>
@@ -147,17 +136,11 @@ describe('ORDER_CONNNECTED', () => {
   });
 
   it("real: once the supplier connected the order, the push is confirmed and the order goes on with the supplier's svc order id, not the push's", async () => {
-    const { input, storeProductId } = unconnectedOrder();
+    const { input, connection } = unconnectedOrder();
     const handle = await startOrder(h, input);
     await reachStage(handle, Stage.AWAITING_CONNECTION);
     // The store product connected at the supplier, as a person would in its console.
-    await h.account.client.api.createConnection({
-      defaultArea: 1,
-      logistics: 'SvcPacket Ordinary',
-      svcProductId: 'P0003',
-      platformProductId: storeProductId,
-      variantList: [{ svcVariantId: 'P0003-V1', platformVariantId: `${storeProductId}-v1` }],
-    });
+    await connectAtSupplier(h.account.client, connection());
     const [real] = await h.account.client.api.getOrderDetailBatch({
       orderIds: [input.order.orderNumber],
     });

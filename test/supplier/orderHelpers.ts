@@ -32,6 +32,57 @@ export function usOrder(overrides: Partial<CreateOrderRequest> = {}): CreateOrde
   };
 }
 
+/** How a store variant maps to a supplier variant (`fulfillment.connections`, `createConnection`). */
+export interface StoreConnection {
+  storeProductId: string;
+  storeVariantId: string;
+  svcProductId: string;
+  svcVariantId: string;
+}
+
+/**
+ * A store-flow order (orderFlow 2) of one store product the supplier has not connected, with
+ * that product's id and its connection to a seed product (P0003 unless named).
+ */
+export function storeFlowOrder(tag: string): {
+  order: CreateOrderRequest;
+  storeProductId: string;
+  connection: (svcProductId?: string) => StoreConnection;
+} {
+  const storeProductId = `sp-${orderNumber(tag)}`;
+  const storeVariantId = `${storeProductId}-v1`;
+  const order = usOrder({
+    orderFlow: 2,
+    products: [
+      {
+        vid: storeVariantId,
+        storeProductId,
+        storeProductImg: 'https://store.example.com/p.png',
+        storeProductName: 'Store lamp',
+        quantity: 1,
+      },
+    ],
+  });
+  const connection = (svcProductId = 'P0003'): StoreConnection => ({
+    storeProductId,
+    storeVariantId,
+    svcProductId,
+    svcVariantId: `${svcProductId}-V1`,
+  });
+  return { order, storeProductId, connection };
+}
+
+/** Connects a store variant at the supplier, as `dropflow connect` or a person in its console does. */
+export async function connectAtSupplier(client: SupplierClient, c: StoreConnection): Promise<void> {
+  await client.api.createConnection({
+    defaultArea: 1,
+    logistics: 'SvcPacket Ordinary',
+    svcProductId: c.svcProductId,
+    platformProductId: c.storeProductId,
+    variantList: [{ svcVariantId: c.svcVariantId, platformVariantId: c.storeVariantId }],
+  });
+}
+
 /** Cart, confirmation, parent order and payment of one created order. */
 export async function payOrder(
   client: SupplierClient,

@@ -12,7 +12,7 @@ import {
   validOrder,
   useOrderHarness,
 } from '../support/orders.js';
-import { advance, orderNumber, usOrder } from '../supplier/orderHelpers.js';
+import { advance, storeFlowOrder, usOrder } from '../supplier/orderHelpers.js';
 
 const h = useOrderHarness('flows');
 
@@ -88,32 +88,10 @@ describe('fulfillOrder', () => {
   });
 
   it('flow C: a store order whose variants dropflow connects itself, then service logistics', async () => {
-    const storeProductId = `sp-${orderNumber('c')}`;
+    const { order, connection } = storeFlowOrder('c');
     const input = validOrder({
-      ...usOrder({
-        orderFlow: 2,
-        products: [
-          {
-            vid: `${storeProductId}-v1`,
-            storeProductId,
-            storeProductImg: 'https://store.example.com/p.png',
-            storeProductName: 'Store lamp',
-            quantity: 1,
-          },
-        ],
-      }),
-      fulfillment: {
-        flow: 'C',
-        then: 'B',
-        connections: [
-          {
-            storeProductId,
-            storeVariantId: `${storeProductId}-v1`,
-            svcProductId: 'P0003',
-            svcVariantId: 'P0003-V1',
-          },
-        ],
-      },
+      ...order,
+      fulfillment: { flow: 'C', then: 'B', connections: [connection()] },
     });
     const handle = await startOrder(h, input);
     const waiting = await reachStage(handle, Stage.AWAITING_SHIPMENT);

@@ -18,7 +18,13 @@ import {
   visibleIn,
   useOrderHarness,
 } from '../support/orders.js';
-import { editOrder, orderNumber, usOrder } from '../supplier/orderHelpers.js';
+import {
+  connectAtSupplier,
+  editOrder,
+  orderNumber,
+  storeFlowOrder,
+  usOrder,
+} from '../supplier/orderHelpers.js';
 
 // No money: the first payment meets 1604000.
 const h = useOrderHarness('operators', 0);
@@ -71,32 +77,13 @@ describe('orders waiting for people and events', () => {
 
   it('an unconnected store product waits at AWAITING_CONNECTION; after connecting, resume continues', async () => {
     await setBalance(1_000);
-    const storeProductId = `sp-${orderNumber('w')}`;
-    const input = validOrder({
-      ...usOrder({
-        orderFlow: 2,
-        products: [
-          {
-            vid: `${storeProductId}-v1`,
-            storeProductId,
-            storeProductImg: 'https://store.example.com/p.png',
-            quantity: 1,
-          },
-        ],
-      }),
-      fulfillment: { flow: 'C' },
-    });
+    const { order, connection } = storeFlowOrder('w');
+    const input = validOrder({ ...order, fulfillment: { flow: 'C' } });
     const handle = await startOrder(h, input);
     await reachStage(handle, Stage.AWAITING_CONNECTION);
 
     // What `dropflow connect` does.
-    await h.account.client.api.createConnection({
-      defaultArea: 1,
-      logistics: 'SvcPacket Ordinary',
-      svcProductId: 'P0002',
-      platformProductId: storeProductId,
-      variantList: [{ svcVariantId: 'P0002-V1', platformVariantId: `${storeProductId}-v1` }],
-    });
+    await connectAtSupplier(h.account.client, connection('P0002'));
     const resumed = await handle.executeUpdate(resumeUpdate, { args: [{ by: 'test' }] });
     expect(resumed.accepted).toBe(true);
     const waiting = await reachStage(handle, Stage.AWAITING_SHIPMENT);

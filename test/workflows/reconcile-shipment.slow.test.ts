@@ -8,7 +8,7 @@ import { Stage, statusQuery } from '../../src/order/contract.js';
 import { eventually } from '../support/eventually.js';
 import { reachStage, startOrder, validOrder, useOrderHarness } from '../support/orders.js';
 import { accountStats, injectFault } from '../support/sandbox.js';
-import { advance, orderNumber, usOrder } from '../supplier/orderHelpers.js';
+import { advance, storeFlowOrder, usOrder } from '../supplier/orderHelpers.js';
 import {
   lookUpsKeepFailing,
   noted,
@@ -78,33 +78,10 @@ it('flow C: a lost createConnection whose look-up keeps failing stops at NEEDS_A
   await injectFault({ path: connect, kind: 'commitThenDrop', openId });
   await lookUpsKeepFailing(openId);
 
-  const storeProductId = `sp-${orderNumber('rc')}`;
+  const { order, storeProductId, connection } = storeFlowOrder('rc');
   const input = validOrder({
-    ...usOrder({
-      orderFlow: 2,
-      products: [
-        {
-          vid: `${storeProductId}-v1`,
-          storeProductId,
-          storeProductImg: 'https://store.example.com/p.png',
-          storeProductName: 'Store lamp',
-          quantity: 1,
-        },
-      ],
-    }),
-    fulfillment: {
-      flow: 'C',
-      then: 'B',
-      supplierLagSeconds: 3,
-      connections: [
-        {
-          storeProductId,
-          storeVariantId: `${storeProductId}-v1`,
-          svcProductId: 'P0003',
-          svcVariantId: 'P0003-V1',
-        },
-      ],
-    },
+    ...order,
+    fulfillment: { flow: 'C', then: 'B', supplierLagSeconds: 3, connections: [connection()] },
   });
   const handle = await startOrder(h, input);
   const stopped = await stoppedForLookUp(h, handle, input.order.orderNumber, 'createConnection');
