@@ -10,8 +10,13 @@ import { join } from 'node:path';
 
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 
+import { Client, Connection } from '@temporalio/client';
+
+import { ORDER_WORKFLOW, orderWorkflowId } from '../../src/order/contract.js';
+import { storeOrderNumber } from '../../src/store/contract.js';
 import { SHOPIFY_DEFAULT_SCOPES } from '../../tools/src/storeDoubles/index.js';
 import { runDropflow } from '../support/cli.js';
+import { freePort } from '../support/ports.js';
 import { useStoreDoubles } from '../store/doubles.js';
 
 const doubles = useStoreDoubles();
@@ -172,13 +177,54 @@ describe('dropflow store', { timeout: 300_000 }, () => {
     expect(listed.stores.find((s) => s.id === 'shop-1')?.mappings).toBe(3);
   });
 
+  it('remove: refused while an order of the store is in flight or when that cannot be told, unless --force', async () => {
+    const connection = await Connection.connect({ address: inject('temporalAddress') });
+    const client = new Client({ connection, namespace: inject('temporalNamespace') });
+    // An order of shop-1 in flight: its workflow runs (no worker polls its queue here).
+    const inFlight = await client.workflow.start(ORDER_WORKFLOW, {
+      workflowId: orderWorkflowId(storeOrderNumber('shop-1', String(Date.now()))),
+      taskQueue: `store-remove-${process.pid}`,
+      args: [],
+    });
+    try {
+      const refused = await store(['remove', 'shop-1', ...temporalFlags()]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(
+        `store "shop-1" has 1 order in flight (${inFlight.workflowId})`,
+      );
+      expect(refused.stderr).toContain('--force');
+      const unsure = await store([
+        'remove',
+        'shop-1',
+        '--temporal-address',
+        `127.0.0.1:${await freePort()}`,
+      ]);
+      expect(unsure.code).toBe(2);
+      expect(unsure.stderr).toContain('cannot tell whether orders of store "shop-1" are in flight');
+      const listed = JSON.parse((await store(['list', '--json'])).stdout) as {
+        stores: { id: string }[];
+      };
+      expect(listed.stores.map((s) => s.id)).toEqual(['shop-1', 'woo-1']);
+      expect(await store(['remove', 'shop-1', '--force', ...temporalFlags()])).toMatchObject({
+        code: 0,
+        stderr: '',
+      });
+    } finally {
+      await inFlight.terminate('test done');
+      await connection.close();
+    }
+  });
+
   it('remove: the connection and its mappings go; an unknown one is named', async () => {
-    expect(await store(['remove', 'shop-1'])).toMatchObject({ code: 0, stderr: '' });
+    expect(await store(['remove', 'woo-1', ...temporalFlags()])).toMatchObject({
+      code: 0,
+      stderr: '',
+    });
     const listed = JSON.parse((await store(['list', '--json'])).stdout) as {
       stores: { id: string }[];
     };
-    expect(listed.stores.map((s) => s.id)).toEqual(['woo-1']);
-    const again = await store(['remove', 'shop-1']);
+    expect(listed.stores.map((s) => s.id)).toEqual([]);
+    const again = await store(['remove', 'shop-1', ...temporalFlags()]);
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('id: no store "shop-1" in the registry');
   });

@@ -9,13 +9,17 @@ import { Option, type Command } from 'commander';
 
 import { readAccounts } from '../../accounts/registry.js';
 import { addStore, listStores, removeStore, type StoreListing } from '../../accounts/storeEdits.js';
+import { AccountEditError } from '../../accounts/registryEdits.js';
 import { loadConfig, type Config } from '../../config.js';
+import { ORDER_WORKFLOW } from '../../order/contract.js';
+import { literal } from '../../temporal/visibility.js';
 import { OrderTrigger, STORE_PLATFORMS, storeWebhookPath } from '../../store/contract.js';
 import { checkStore } from '../../store/outbound/check.js';
 import { readDevState } from '../devState.js';
 import { printJson, printLines, reportIssues, tableLines } from '../output.js';
+import { connectTemporal, temporalOptions, type TemporalFlags } from '../temporal.js';
 import { edit, fromEnv } from './accountRegistry.js';
-import { registerStoreMap } from './storeMap.js';
+import { registerStoreMap, runningStoreOrders } from './storeMap.js';
 
 interface AddFlags {
   platform: string;
@@ -176,22 +180,75 @@ function registerListRemove(store: Command): void {
       });
     });
 
-  store
-    .command('remove')
-    .description('remove a store connection and its SKU mappings')
-    .argument('<id>', 'the connection id')
-    .option('--json', 'print the outcome as one JSON document')
-    .action(async (id: string, flags: { json?: boolean }) => {
-      const json = flags.json === true;
-      await edit(json, async () => {
-        const doc = await removeStore(loadConfig(), id);
-        if (json) printJson({ id, removed: true, revision: doc.revision });
-        else
-          printLines([
-            `store ${id} removed, revision ${doc.revision}; its webhooks are refused from now on (remove them at the store too)`,
-          ]);
-      });
+  temporalOptions(
+    store
+      .command('remove')
+      .description(
+        'remove a store connection and its SKU mappings; refused while orders of the store are in flight',
+      )
+      .argument('<id>', 'the connection id')
+      .option(
+        '--force',
+        'remove it even with orders in flight (their tracking waits until it is added again)',
+      )
+      .option('--json', 'print the outcome as one JSON document'),
+  ).action(async (id: string, flags: RemoveFlags) => {
+    const json = flags.json === true;
+    await edit(json, async () => {
+      const config = loadConfig();
+      const conn = (await listStores(config)).find((s) => s.id === id);
+      if (conn !== undefined && flags.force !== true) await refuseInFlight(flags, conn);
+      const doc = await removeStore(config, id);
+      if (json) printJson({ id, removed: true, revision: doc.revision });
+      else
+        printLines([
+          `store ${id} removed, revision ${doc.revision}; its webhooks are refused from now on (remove them at the store too)`,
+        ]);
     });
+  });
+}
+
+interface RemoveFlags extends TemporalFlags {
+  force?: boolean;
+  json?: boolean;
+}
+
+/** At most this many of a store's orders in flight are named when `remove` refuses. */
+const NAMED_IN_FLIGHT = 3;
+
+/**
+ * Refuses to remove a store whose orders are in flight: their tracking, notes and cancellations go
+ * through the connection. Never unsure: when Temporal cannot be asked, it is refused too.
+ */
+async function refuseInFlight(flags: TemporalFlags, conn: StoreListing): Promise<void> {
+  const found: string[] = [];
+  try {
+    const temporal = await connectTemporal(flags);
+    try {
+      const where = `WorkflowType = ${literal(ORDER_WORKFLOW)}`;
+      for await (const id of runningStoreOrders(temporal.client, conn.id, conn.account, where)) {
+        found.push(id);
+      }
+    } finally {
+      await temporal.close();
+    }
+  } catch (err) {
+    throw new AccountEditError([
+      {
+        field: 'id',
+        rule: `cannot tell whether orders of store "${conn.id}" are in flight (${(err as Error).message}): run it where Temporal answers, or remove it anyway with --force`,
+      },
+    ]);
+  }
+  if (found.length === 0) return;
+  const named = found.slice(0, NAMED_IN_FLIGHT).join(', ');
+  const more = found.length > NAMED_IN_FLIGHT ? ` and ${found.length - NAMED_IN_FLIGHT} more` : '';
+  throw new AccountEditError([
+    {
+      field: 'id',
+      rule: `store "${conn.id}" has ${found.length} order${found.length === 1 ? '' : 's'} in flight (${named}${more}): their tracking goes back through it; remove it once they are done, or now with --force (their store writes then wait until it is added again)`,
+    },
+  ]);
 }
 
 function registerTest(store: Command): void {

@@ -31,6 +31,27 @@ export interface Released {
   failed: { workflowId: string; error: string }[];
 }
 
+/**
+ * The ids of the running order workflows of a store's orders (`order:[<account>:]<store>-<store
+ * order id>`; the platforms' order ids hold no `-`, so store `a` never takes store `a-b`'s), among
+ * those `where` finds.
+ */
+export async function* runningStoreOrders(
+  client: Client,
+  connection: string,
+  account: string,
+  where: string,
+): AsyncGenerator<string> {
+  const prefix = orderWorkflowId(storeOrderNumber(connection, ''), account);
+  const query = `${where} AND ExecutionStatus = 'Running'`;
+  for await (const wf of client.workflow.list({ query })) {
+    const rest = wf.workflowId.slice(prefix.length);
+    if (wf.workflowId.startsWith(prefix) && rest !== '' && !rest.includes('-')) {
+      yield wf.workflowId;
+    }
+  }
+}
+
 /** Signals the store's orders waiting for a mapping; each failure is kept, none thrown. */
 export async function releaseWaiting(
   client: Client,
@@ -38,18 +59,14 @@ export async function releaseWaiting(
   account: string,
   sku: string,
 ): Promise<Released> {
-  const prefix = orderWorkflowId(storeOrderNumber(connection, ''), account);
-  const query = `${FulfillmentStage.name} = ${literal(Stage.AWAITING_MAPPING)} AND ${SupplierAccount.name} = ${literal(account)} AND ExecutionStatus = 'Running'`;
+  const where = `${FulfillmentStage.name} = ${literal(Stage.AWAITING_MAPPING)} AND ${SupplierAccount.name} = ${literal(account)}`;
   const out: Released = { signalled: [], failed: [] };
-  for await (const wf of client.workflow.list({ query })) {
-    if (!wf.workflowId.startsWith(prefix)) continue;
+  for await (const workflowId of runningStoreOrders(client, connection, account, where)) {
     try {
-      await client.workflow
-        .getHandle(wf.workflowId)
-        .signal(storeSkuMappedSignal, { connection, sku });
-      out.signalled.push(wf.workflowId);
+      await client.workflow.getHandle(workflowId).signal(storeSkuMappedSignal, { connection, sku });
+      out.signalled.push(workflowId);
     } catch (err) {
-      out.failed.push({ workflowId: wf.workflowId, error: (err as Error).message });
+      out.failed.push({ workflowId, error: (err as Error).message });
     }
   }
   return out;
