@@ -168,4 +168,11 @@ export const Patch = {
    * such a look-up would first have read the order unpaid: histories before it replay as they ran.
    */
   SplitPayment: 'split-payment-2026-11',
+  /**
+   * A pushed SHIPPED or DELIVERED, and a pushed tracking number or link, reach the order's stage,
+   * its status and the store only once the supplier's own order query shows the shipment; the
+   * tracking told is the supplier's (order/steps/shipment.ts). Asked where such a push would
+   * first be acted on: runs that took one on its word replay as they ran.
+   */
+  ShippingConfirmed: 'shipping-confirmed-2026-11',
 } as const;

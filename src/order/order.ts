@@ -129,6 +129,8 @@ export class Order implements StepHost, OutboxHost {
   private readonly seen: string[] = [];
   /** `news.orderStatus` came from a webhook (see statusFromPush). */
   private statusPushed = false;
+  /** `news.trackNumber` or `news.trackingUrl` came from a webhook (see trackingFromPush). */
+  private trackingPushed = false;
   /** The latest status the supplier's own answers showed (sweeps, look-ups). */
   private shownStatus: string | undefined;
   private readonly checkoutInbox: CheckoutOutcome[] = [];
@@ -675,6 +677,9 @@ export class Order implements StepHost, OutboxHost {
       this.statusPushed = PUSHED_KINDS.has(kind);
       if (!this.statusPushed) this.shownStatus = facts.orderStatus;
     }
+    if (facts.trackNumber !== undefined || facts.trackingUrl !== undefined) {
+      this.trackingPushed = PUSHED_KINDS.has(kind);
+    }
     if (kind === 'connected') this.news.connected = true;
     if (news.dispute) {
       this.view.record({ dispute: news.dispute });
@@ -693,6 +698,40 @@ export class Order implements StepHost, OutboxHost {
    */
   get statusFromPush(): boolean {
     return this.statusPushed;
+  }
+
+  /**
+   * Whether the tracking in `news` is a webhook's word that no answer of the supplier has shown
+   * since, and differs from what the order shows: it reaches the status and the store only once
+   * the supplier shows it (a forged number or link would reach the customer).
+   */
+  get trackingFromPush(): boolean {
+    const n = this.news;
+    const s = this.status;
+    return (
+      this.trackingPushed && (n.trackNumber !== s.trackNumber || n.trackingUrl !== s.trackingUrl)
+    );
+  }
+
+  /**
+   * The supplier's own answer about the shipment (`found`), or none: its tracking replaces what
+   * a push said; without an answer, the order keeps the tracking it showed.
+   */
+  trackingShown(found: OrderSnapshot | undefined): void {
+    this.trackingPushed = false;
+    const n = this.news;
+    const s = this.status;
+    const trackNumber = found?.trackNumber ?? s.trackNumber;
+    const trackingUrl = found === undefined ? s.trackingUrl : found.trackingUrl;
+    const logisticName = found?.logisticName ?? s.logisticName;
+    delete n.trackNumber;
+    delete n.trackingUrl;
+    delete n.logisticName;
+    Object.assign(n, {
+      ...(trackNumber !== undefined && { trackNumber }),
+      ...(trackingUrl !== undefined && { trackingUrl }),
+      ...(logisticName !== undefined && { logisticName }),
+    });
   }
 
   /** The supplier's own answer about the order (a look-up): it replaces what a push said. */

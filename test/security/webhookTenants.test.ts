@@ -12,6 +12,7 @@ import { staticAccountDirectory } from '../../src/accounts/staticDirectory.js';
 import { OrderClient } from '../../src/client/orderClient.js';
 import { Stage, type OrderStatus } from '../../src/order/contract.js';
 import { reachStage, useOrderHarness } from '../support/orders.js';
+import { eventually } from '../support/eventually.js';
 import { accountStats, newSandboxAccount } from '../support/sandbox.js';
 import { orderNumber, usOrder } from '../supplier/orderHelpers.js';
 import {
@@ -96,11 +97,12 @@ describe("a push signed with the default account's key, naming shop-a's order by
       orderMessage(messageId('own'), { orderNumber: shopA.orderNumber, trackNumber: 'OWN-1' }),
     );
     expect(own).toMatchObject({ status: 200, body: { outcome: 'delivered' } });
-    const after = await reachStage(
-      handle,
-      Stage.AWAITING_SHIPMENT,
-      (s) => s.trackNumber === 'OWN-1',
+    await eventually(
+      "shop-a's own push",
+      () => newsSignals(handle),
+      (n) => n > told,
     );
+    const after = await reachStage(handle, Stage.AWAITING_SHIPMENT);
     expect(after.timeline.map((t) => t.stage)).not.toContain(Stage.CANCELLED);
     expect(await newsSignals(handle)).toBe(told + 1);
     expect(actingCalls(before, await accountStats(h.account.openId))).toEqual({});

@@ -110,8 +110,15 @@ async function control(
 }
 
 /** POST /__sandbox/orders/<id>/advance */
-export function advance(svcOrderId: string, to: 'PROCESSING' | 'SHIPPED' | 'DELIVERED') {
-  return control(`${encodeURIComponent(svcOrderId)}/advance`, { to });
+export function advance(
+  svcOrderId: string,
+  to: 'PROCESSING' | 'SHIPPED' | 'DELIVERED',
+  trackNumber?: string,
+) {
+  return control(`${encodeURIComponent(svcOrderId)}/advance`, {
+    to,
+    ...(trackNumber !== undefined && { trackNumber }),
+  });
 }
 
 /** POST /__sandbox/orders/<id>/edit: the merchant fixes the order's address. */

@@ -89,6 +89,7 @@ export async function followDelivery(o: Order, acts: Activities): Promise<void> 
     if (o.parcels.unsettled) await settleSplits(o, activities());
     if (o.parcels.split) return followParcels(o, activities(), proofWaitMs);
     const seen = o.newsVersion;
+    if (pushedShipping(o) && patched(Patch.ShippingConfirmed)) await confirmShipping(o, acts);
     const s = o.news.orderStatus;
     o.trackingHeard();
     if (endedStatus(s)) {
@@ -137,6 +138,48 @@ export async function followDelivery(o: Order, acts: Activities): Promise<void> 
     }
     await o.waitForNews(seen);
   }
+}
+
+/** A webhook's word that would ship or deliver the order, or tell the store a tracking. */
+function pushedShipping(o: Order): boolean {
+  const s = o.news.orderStatus;
+  const moves =
+    o.statusFromPush &&
+    !endedStatus(s) &&
+    ((o.stage === Stage.AWAITING_SHIPMENT && reachedStatus(s, OrderStatus.Shipped)) ||
+      (o.stage !== Stage.DELIVERED && reachedStatus(s, OrderStatus.Delivered)));
+  return moves || o.trackingFromPush;
+}
+
+/**
+ * A webhook said the order shipped (or was delivered), or gave it a tracking number or link:
+ * looked up, and the supplier's answer taken instead — its status and its tracking. Not shown,
+ * the push is noted and forgotten: no stage, no tracking, nothing told to the store.
+ */
+async function confirmShipping(o: Order, acts: Activities): Promise<void> {
+  const status = o.statusFromPush ? o.news.orderStatus : undefined;
+  const atLeast = reachedStatus(status, OrderStatus.Delivered)
+    ? OrderStatus.Delivered
+    : OrderStatus.Shipped;
+  const number = o.trackingFromPush ? o.news.trackNumber : undefined;
+  const claim = [status, number !== undefined && `tracking ${number}`]
+    .filter(Boolean)
+    .join(' with ');
+  const own = (shown: readonly OrderSnapshot[]) => ownOrder(o, shown);
+  const answer = await supplierConfirms(o, acts, {
+    claim: claim || 'a tracking link',
+    ids: [o.status.svcOrderId ?? o.status.orderNumber],
+    confirms: (shown) => {
+      const found = own(shown);
+      if (status !== undefined && !reachedStatus(found?.orderStatus, atLeast)) return undefined;
+      if (number !== undefined && found?.trackNumber !== number) return undefined;
+      return found;
+    },
+  });
+  const found = answer.confirmed ? answer.value : own(answer.shown);
+  if (answer.confirmed) o.supplierShows(found);
+  else o.pushNotConfirmed(claim, answer.reason, found);
+  o.trackingShown(found);
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * Order controls under /__sandbox/orders/ (docs/sandbox.md), not part of the supplier's API:
- * - POST /__sandbox/orders/<svcOrderId>/advance {"to": "PROCESSING"|"SHIPPED"|"DELIVERED"}
+ * - POST /__sandbox/orders/<svcOrderId>/advance {"to": "PROCESSING"|"SHIPPED"|"DELIVERED",
+ *   "trackNumber"?}: with a number, the parcel ships under it (shipped already: re-labelled)
  * - POST /__sandbox/orders/<svcOrderId>/split {"parts": [[0], [1, 2]]}: the supplier splits the
  *   order's lines (by index; default one part per line) into new orders, now if it is paid and
  *   unshipped, else at its payment (split.ts).
@@ -28,7 +29,13 @@ import { linePerPart, partitionError, splitOrder } from '../split.js';
 import type { Sandbox } from '../sandbox.js';
 import type { SandboxOrder } from '../state.js';
 
-const Advance = z.object({ to: z.enum(LIFECYCLE_TARGETS) });
+/** `trackNumber`: the parcel ships (or, shipped, is re-labelled) under this number. */
+const Advance = z
+  .object({ to: z.enum(LIFECYCLE_TARGETS), trackNumber: z.string().min(1).max(64).optional() })
+  .refine((a) => a.trackNumber === undefined || a.to !== 'PROCESSING', {
+    message: 'trackNumber needs to SHIPPED or DELIVERED',
+    path: ['trackNumber'],
+  });
 /** Line indexes per part; default: one part per line. */
 const Split = z.strictObject({
   parts: z.array(z.array(z.number().int().nonnegative())).optional(),
@@ -82,9 +89,13 @@ export function registerOrderControlRoutes(app: FastifyInstance, sb: Sandbox): v
       if (!p.success) return reply.code(400).send(bad(p.error));
       const order = orderOf(req.params.svcOrderId);
       if (!order) return reply.code(404).send({ error: 'no such order' });
+      const before = order.trackNumber;
+      if (p.data.trackNumber !== undefined) order.trackNumber = p.data.trackNumber;
       const outcome = advanceOrder(sb, order, p.data.to);
-      if (!outcome.ok)
+      if (!outcome.ok) {
+        order.trackNumber = before;
         return reply.code(409).send({ error: outcome.reason, orderStatus: order.status });
+      }
       sb.changed();
       return orderObject(order, 'detail');
     },
