@@ -8,11 +8,10 @@
  * both processes). The checks of pace and cost per order belong to the full-size run (a backlog of
  * 20 is mostly start-up): the exit code may be 1 for those alone.
  */
-import { spawn } from 'node:child_process';
-
 import { expect, it } from 'vitest';
 
 import type { AccountsBenchJson } from '../../tools/src/bench/accountsResult.js';
+import { runBench } from './runBench.js';
 
 const BACKLOG = 20;
 const SMALL_ORDERS = 3;
@@ -32,29 +31,10 @@ const AT_FULL_SIZE =
 
 type BenchLine = AccountsBenchJson;
 
-function runBench(
-  args: readonly string[],
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/dropflow.js', 'bench', 'accounts', ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, LOG_LEVEL: 'warn' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.once('error', reject);
-    child.once('close', (code) => {
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
 it(
   'measures every account of the fleet: the JSON line’s shape, and numbers that fit together',
   async () => {
-    const run = await runBench([
+    const run = await runBench('accounts', [
       '--accounts',
       '3',
       '--small-accounts',

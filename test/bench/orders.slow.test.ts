@@ -4,36 +4,17 @@
  * is not touched). Sanity of the last line of JSON only: speed belongs to the bench itself.
  * Sweeps every 3 s instead of 60 so that paid orders reach COMPLETED quickly.
  */
-import { spawn } from 'node:child_process';
-
 import { expect, it } from 'vitest';
+
+import { lastJson, runBench } from './runBench.js';
 
 const PHASES = ['off', 'on'] as const;
 const ORDERS = 6;
 
-function runBench(
-  args: readonly string[],
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/dropflow.js', 'bench', 'orders', ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, LOG_LEVEL: 'warn' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.once('error', reject);
-    child.once('close', (code) => {
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
 it(
   'measures both phases: every order paid and completed, calls, bound fractions and actions that make sense',
   async () => {
-    const run = await runBench([
+    const run = await runBench('orders', [
       '--orders',
       String(ORDERS),
       '--rps',
@@ -47,8 +28,7 @@ it(
     expect(run.stderr, output).toMatch(/batching off \[.*\] created 6\/6 paid 6\/6 completed 6\/6/);
     expect(run.stdout, output).toMatch(/Temporal actions per order/);
 
-    const last = run.stdout.trimEnd().split('\n').at(-1)!;
-    const result = JSON.parse(last) as Record<(typeof PHASES)[number], Record<string, unknown>>;
+    const result = lastJson(run) as Record<(typeof PHASES)[number], Record<string, unknown>>;
     expect(Object.keys(result).sort()).toEqual(['off', 'on']);
 
     for (const phase of PHASES) {

@@ -2,9 +2,10 @@
  * `dropflow bench orders`: N flow-B orders through a Temporal dev server, the sandbox, the gateway
  * and a worker of the run's own, checkout batching off then on; a table on stdout, with --json a
  * last line `{"off": {...}, "on": {...}}`; progress on stderr. Exits 1 when an order of a phase
- * did not complete.
+ * did not complete. With `--store shopify|woocommerce` the orders come from a store double's
+ * webhooks and the report adds the store's figures.
  */
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 
 import { createLogger } from '../../log.js';
 import { loadBenchTools } from '../devtools.js';
@@ -21,6 +22,7 @@ interface OrdersFlags {
   trackingSeconds?: number;
   lifecycleMs?: number;
   deadlineSeconds?: number;
+  store?: 'shopify' | 'woocommerce';
   keep?: boolean;
   json?: boolean;
 }
@@ -73,6 +75,12 @@ export function registerOrders(bench: Command): void {
       'per phase, stop waiting for the orders after this long (default: 2 × the unbatched time + 5 min)',
       positiveInt,
     )
+    .addOption(
+      new Option(
+        '--store <platform>',
+        'orders arrive as webhooks of a store double of this platform, and tracking goes back to it',
+      ).choices(['shopify', 'woocommerce']),
+    )
     .option('--keep', 'keep the logs and databases even when every order completed')
     .option('--json', 'end with one line of JSON: {"off": {...}, "on": {...}}')
     .action(async (flags: OrdersFlags) => {
@@ -89,6 +97,7 @@ export function registerOrders(bench: Command): void {
           ...(flags.maxWaitMs !== undefined && { maxWaitMs: flags.maxWaitMs }),
         },
         ...(flags.deadlineSeconds !== undefined && { deadlineMs: flags.deadlineSeconds * 1000 }),
+        ...(flags.store !== undefined && { store: flags.store }),
         keep: flags.keep === true,
         log: createLogger('bench'),
         say: (line) => process.stderr.write(`${line}\n`),

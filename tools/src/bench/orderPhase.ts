@@ -1,8 +1,9 @@
 /**
  * One phase of `dropflow bench orders`: a fresh account, gateway and worker with checkout batching
- * off or on; N flow-B orders submitted at once; the supplier's counters snapshotted when the last
- * order is paid and when every workflow completed; then the phase's Temporal actions, latencies
- * and the worker's peak memory.
+ * off or on; N flow-B orders submitted at once (or, with a store, placed at once in the store
+ * double, whose webhooks bring them); the supplier's counters snapshotted when the last order is
+ * paid and when every workflow completed; then the phase's Temporal actions, latencies, the
+ * worker's peak memory and, with a store, the store's figures (./storeFigures.ts).
  */
 import { setMaxListeners } from 'node:events';
 
@@ -10,7 +11,7 @@ import { Stage, orderWorkflowId, type OrderStatus } from 'dropflow/client';
 import type { SandboxStats } from '../sandbox/state.js';
 import { FulfillmentStage } from 'dropflow/temporal';
 import { countPhaseActions, type PhaseActions } from './phaseActions.js';
-import { benchOrders, type BenchOrder } from './benchOrders.js';
+import { benchOrders } from './benchOrders.js';
 import { boundOrdersPerHour } from './bounds.js';
 import {
   checkoutEnv,
@@ -22,6 +23,12 @@ import type { BenchStack, PhaseStack } from './ordersStack.js';
 import { ProgressBar } from './progress.js';
 import { peakRssMb } from './rss.js';
 import { quantile, toCreatedMs, toCreatedSummary } from '../localStack/toCreated.js';
+import {
+  shippedAtByTrackNumber,
+  storeFigures,
+  type BenchStorePlatform,
+  type StoreFigures,
+} from './storeFigures.js';
 import { callsBetween, statsOf, supplierCounts, type CallCount } from './supplierCalls.js';
 
 export interface PhaseOptions {
@@ -35,6 +42,8 @@ export interface PhaseOptions {
   deadlineMs: number;
   /** Unique per run: names the phase's queues and orders. */
   runId: string;
+  /** Orders arrive as this store's webhooks, and their tracking goes back to it. */
+  store?: BenchStorePlatform;
 }
 
 export interface PhaseResult {
@@ -73,6 +82,8 @@ export interface PhaseResult {
   workerRssMb: number | null;
   /** First submit to the last order's completion (or the deadline). */
   durationMs: number;
+  /** With a store: what its double counted, and supplier tracking → store fulfillment. */
+  store?: StoreFigures;
   notes: string[];
 }
 
@@ -95,9 +106,9 @@ export async function runPhase(stack: BenchStack, o: PhaseOptions): Promise<Phas
     batchRatePerSecond: o.batchRatePerSecond,
     trackingEverySeconds: o.trackingEverySeconds,
     workerEnv: checkoutEnv(o.batching, o.tuning),
+    ...(o.store !== undefined && { store: o.store }),
   });
   try {
-    const orders = await benchOrders(o.orders, prefix.toUpperCase());
     const sandbox = stack.sandbox.sandbox;
     const before = statsOf(sandbox, phase.openId);
     let atPaid: SandboxStats | undefined;
@@ -117,11 +128,12 @@ export async function runPhase(stack: BenchStack, o: PhaseOptions): Promise<Phas
     const submittedAt = new Map<string, number>();
     const firstSubmit = Date.now();
     let lastOutcomeAt = firstSubmit;
+    let orders: string[] = [];
     try {
-      await submitAll(phase, orders, submittedAt);
-      const finished = orders.map((order) =>
-        awaitOutcome(stack, order, abort.signal).then((outcome) => {
-          outcomes.set(order.orderNumber, outcome);
+      orders = await submitAll(phase, o.orders, prefix, submittedAt);
+      const finished = orders.map((orderNumber) =>
+        awaitOutcome(stack, orderNumber, abort.signal).then((outcome) => {
+          outcomes.set(orderNumber, outcome);
           if (outcome.status?.stage === Stage.COMPLETED) completed += 1;
           lastOutcomeAt = Date.now();
         }),
@@ -139,9 +151,21 @@ export async function runPhase(stack: BenchStack, o: PhaseOptions): Promise<Phas
 
     const workerRssMb = (await peakRssMb(phase.worker.pid)) ?? null;
     if (workerRssMb === null) notes.push('worker memory: not available (no /proc)');
-    const unfinished = orders.filter((x) => outcomes.get(x.orderNumber)?.status === undefined);
+    const unfinished = orders.filter((x) => outcomes.get(x)?.status === undefined);
     if (unfinished.length > 0) notes.push(await describeUnfinished(stack, unfinished, outcomes));
     const actions = await countPhaseActions(stack.client, phaseStart);
+    const store =
+      phase.store === undefined
+        ? undefined
+        : storeFigures(
+            phase.store.platform,
+            phase.store.seen(),
+            shippedAtByTrackNumber(sandbox, phase.openId),
+            o.orders,
+          );
+    if (store !== undefined && store.webhooksNotAccepted > 0) {
+      notes.push(`${store.webhooksNotAccepted} store webhooks not answered 200 by the gateway`);
+    }
 
     return summarize({
       o,
@@ -154,33 +178,49 @@ export async function runPhase(stack: BenchStack, o: PhaseOptions): Promise<Phas
       toEnd: callsBetween(before, atEnd),
       actions,
       workerRssMb,
+      store,
     });
   } finally {
     await phase.close();
   }
 }
 
+/** Submits (or places in the store) every order at once; resolves with their order numbers. */
 async function submitAll(
   phase: PhaseStack,
-  orders: readonly BenchOrder[],
+  count: number,
+  prefix: string,
   submittedAt: Map<string, number>,
-): Promise<void> {
+): Promise<string[]> {
+  const store = phase.store;
+  if (store !== undefined) {
+    return Promise.all(
+      Array.from({ length: count }, async () => {
+        const at = Date.now();
+        const orderNumber = await store.place();
+        submittedAt.set(orderNumber, at);
+        return orderNumber;
+      }),
+    );
+  }
+  const orders = await benchOrders(count, prefix.toUpperCase());
   await Promise.all(
     orders.map(async (order) => {
       submittedAt.set(order.orderNumber, Date.now());
       await phase.orders.submit(order.body);
     }),
   );
+  return orders.map((order) => order.orderNumber);
 }
 
 /** The order workflow's result (its final status), or why there is none. */
 async function awaitOutcome(
   stack: BenchStack,
-  order: BenchOrder,
+  orderNumber: string,
   signal: AbortSignal,
 ): Promise<Outcome> {
   const handle = stack.client.workflow.getHandle<() => Promise<OrderStatus>>(
-    orderWorkflowId(order.orderNumber),
+    orderWorkflowId(orderNumber),
   );
   try {
     return { status: await stack.client.withAbortSignal(signal, () => handle.result()) };
@@ -205,20 +245,20 @@ async function untilDone(done: Promise<unknown>, deadline: number): Promise<void
 /** Where the orders that did not complete stand, by stage (search attribute) or failure. */
 async function describeUnfinished(
   stack: BenchStack,
-  unfinished: readonly BenchOrder[],
+  unfinished: readonly string[],
   outcomes: ReadonlyMap<string, Outcome>,
 ): Promise<string> {
-  const stageOf = async (order: BenchOrder): Promise<string> => {
+  const stageOf = async (orderNumber: string): Promise<string> => {
     const described = await stack.client.workflow
-      .getHandle(orderWorkflowId(order.orderNumber))
+      .getHandle(orderWorkflowId(orderNumber))
       .describe()
       .catch(() => undefined);
     return described?.typedSearchAttributes.get(FulfillmentStage) ?? 'not started';
   };
   const byStage = new Map<string, number>();
-  for (const order of unfinished) {
-    const failed = outcomes.get(order.orderNumber)?.failed !== undefined;
-    const where = failed ? 'failed' : await stageOf(order);
+  for (const orderNumber of unfinished) {
+    const failed = outcomes.get(orderNumber)?.failed !== undefined;
+    const where = failed ? 'failed' : await stageOf(orderNumber);
     byStage.set(where, (byStage.get(where) ?? 0) + 1);
   }
   const stages = [...byStage].map(([stage, n]) => `${n} ${stage}`).join(', ');
@@ -236,6 +276,7 @@ function summarize(m: {
   toEnd: CallCount;
   actions: PhaseActions;
   workerRssMb: number | null;
+  store: StoreFigures | undefined;
 }): PhaseResult {
   const { o, notes } = m;
   const n = o.orders;
@@ -293,6 +334,7 @@ function summarize(m: {
     p99ToCreatedMs: created.p99Ms,
     workerRssMb: m.workerRssMb,
     durationMs: m.durationMs,
+    ...(m.store !== undefined && { store: m.store }),
     notes,
   };
 }

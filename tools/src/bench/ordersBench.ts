@@ -1,7 +1,8 @@
 /**
  * `dropflow bench orders`: N flow-B orders through the whole stack (Temporal dev server, sandbox,
  * gateway, worker) at the account's rate, twice — checkout batching off, then on — each phase on
- * a fresh account and worker, measured by ./orderPhase.ts.
+ * a fresh account and worker, measured by ./orderPhase.ts. With `store`, the orders come from a
+ * Shopify or WooCommerce double as its webhooks, and their tracking goes back to it.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { CALLS_PER_UNBATCHED_ORDER } from './bounds.js';
 import { Batching, type CheckoutTuning } from './checkoutSettings.js';
 import { runPhase, type PhaseResult } from './orderPhase.js';
 import { startBenchStack } from './ordersStack.js';
+import type { BenchStorePlatform } from './storeFigures.js';
 
 export interface OrdersBenchOptions {
   orders: number;
@@ -24,6 +26,8 @@ export interface OrdersBenchOptions {
   tuning: CheckoutTuning;
   /** Per phase, from its first submit (default: phaseDeadlineMs). */
   deadlineMs?: number;
+  /** Orders come as this store's webhooks (a store double), and tracking goes back to it. */
+  store?: BenchStorePlatform;
   /** Keep the logs and databases even when every order completed. */
   keep: boolean;
   log: Logger;
@@ -60,7 +64,10 @@ export async function runOrdersBench(o: OrdersBenchOptions): Promise<OrdersBench
   const started = Date.now();
   const runId = started.toString(36).slice(-6);
   const workDir = await mkdtemp(join(tmpdir(), 'dropflow-bench-'));
-  o.say(`bench orders: ${o.orders} orders per phase at ${o.ratePerSecond}/s, files in ${workDir}`);
+  const from = o.store === undefined ? '' : ` from a ${o.store} store double`;
+  o.say(
+    `bench orders: ${o.orders} orders per phase${from} at ${o.ratePerSecond}/s, files in ${workDir}`,
+  );
   const stack = await startBenchStack({ ...o, workDir });
   const results: Partial<Record<Batching, PhaseResult>> = {};
   try {

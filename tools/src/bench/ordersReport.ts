@@ -1,6 +1,7 @@
 /** The orders bench's table (stdout) and its one-line JSON. */
 import type { PhaseResult } from './orderPhase.js';
 import type { OrdersBenchResult } from './ordersBench.js';
+import type { StoreFigures } from './storeFigures.js';
 
 /** Kinds of action named per phase, largest first. */
 const DOMINANT_KINDS = 4;
@@ -26,6 +27,42 @@ export function dominantKinds(r: PhaseResult): string {
     .join(', ');
 }
 
+/** The store rows, when the orders came from a store double. */
+function storeRows(both: (label: string, f: (r: PhaseResult) => string) => string[]): string[][] {
+  const of = (f: (s: StoreFigures) => string) => (r: PhaseResult) =>
+    r.store === undefined ? '-' : f(r.store);
+  return [
+    both(
+      'store calls per order',
+      of((s) => two(s.callsPerOrder)),
+    ),
+    both(
+      '  refused by its rate limit',
+      of((s) => whole(s.refused)),
+    ),
+    both(
+      '  orders fulfilled in the store',
+      of((s) => `${s.ordersFulfilled} (${s.fulfillments} fulfillments)`),
+    ),
+    both(
+      'supplier tracking → store p50',
+      of((s) => seconds(s.trackingToFulfillmentP50Ms)),
+    ),
+    both(
+      'supplier tracking → store p99',
+      of((s) => seconds(s.trackingToFulfillmentP99Ms)),
+    ),
+  ];
+}
+
+function heading(r: PhaseResult): string {
+  const rate = `at ${r.ratePerSecond} requests/s (the account's limit and the worker's rate)`;
+  if (r.store === undefined) {
+    return `orders: ${r.orders} flow-B orders per phase, submitted at once, ${rate}`;
+  }
+  return `orders: ${r.orders} orders per phase placed at once in a ${r.store.platform} store double, arriving as its signed webhooks (flow B, cheapest line), tracking written back to it; ${rate}`;
+}
+
 export function formatOrdersBench(result: OrdersBenchResult): string[] {
   const { off, on } = result;
   const both = (label: string, f: (r: PhaseResult) => string) => [label, f(off), f(on)];
@@ -47,6 +84,7 @@ export function formatOrdersBench(result: OrdersBenchResult): string[] {
     both('submit → PAID p95', (r) => seconds(r.p95ToPaidMs)),
     both('worker peak RSS (MB)', (r) => whole(r.workerRssMb)),
     both('first submit → last completed', (r) => seconds(r.durationMs)),
+    ...(off.store !== undefined || on.store !== undefined ? storeRows(both) : []),
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((cells) => cells[i]!.length)));
   const notes = [
@@ -54,7 +92,7 @@ export function formatOrdersBench(result: OrdersBenchResult): string[] {
     ...on.notes.map((n) => `batching on: ${n}`),
   ];
   return [
-    `orders: ${off.orders} flow-B orders per phase, submitted at once, at ${off.ratePerSecond} requests/s (the account's limit and the worker's rate)`,
+    heading(off),
     '',
     ...rows.map((cells) => `  ${row(cells, widths)}`),
     '',

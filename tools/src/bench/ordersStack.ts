@@ -3,7 +3,8 @@
  * Temporal dev server (child process, on a database file) and one sandbox (in this process, memory
  * state, automatic lifecycle) for the whole run, and per phase a fresh sandbox account with its
  * own task-queue set, `dropflow gateway` registered as the account's webhook callback, and a fresh
- * `dropflow worker`.
+ * `dropflow worker`; with a store platform, also a store double the account is connected to
+ * (./benchStore.ts).
  */
 import { join } from 'node:path';
 
@@ -24,6 +25,8 @@ import {
 } from '../localStack/stack.js';
 import type { TemporalServer } from '../localStack/temporalServer.js';
 import type { StartedSandbox } from '../sandbox/server.js';
+import { startPhaseStore, type PhaseStore } from './benchStore.js';
+import type { BenchStorePlatform } from './storeFigures.js';
 import { registerGateway } from './webhookRegistration.js';
 
 /** Settings the bench gives the children itself; the caller's environment does not decide them. */
@@ -54,12 +57,15 @@ export interface PhaseStackOptions {
   trackingEverySeconds: number;
   /** More environment for the worker (the checkout batching switch and tuning). */
   workerEnv: Record<string, string>;
+  /** Orders come from a store double of this platform, connected as `prefix`. */
+  store?: BenchStorePlatform;
 }
 
 export interface PhaseStack {
   openId: string;
   orders: OrderClient;
   worker: DropflowProcess;
+  store: PhaseStore | undefined;
   /** Stops the worker and gateway and ends the phase's tracking sweeper. */
   close(): Promise<void>;
 }
@@ -111,6 +117,12 @@ async function startPhaseStack(
       logFile: join(run.workDir, `${p.prefix}-gateway.log`),
     });
     closers.push(() => gateway.close());
+    // Before the gateway and the worker start: they read the connection from the registry file.
+    const store =
+      p.store === undefined
+        ? undefined
+        : await startPhaseStore(p.store, { connection: p.prefix, env, gatewayUrl });
+    if (store !== undefined) closers.push(() => store.close());
     await gateway.start();
 
     const worker = workerProcess({
@@ -134,6 +146,7 @@ async function startPhaseStack(
       openId: account.openId,
       orders: new OrderClient(run.client, queues),
       worker,
+      store,
       close: () => closers.closeAll(),
     };
   } catch (err) {

@@ -79,6 +79,8 @@ export class WooSite {
   readonly orders = new Map<number, WooOrder>();
   readonly notes = new Map<number, WooNote[]>();
   readonly trackings = new Map<number, WooTracking[]>();
+  /** When each tracking was added (ms), by tracking_id: the extension does not say it to a second. */
+  readonly trackingAddedAt = new Map<string, number>();
   private nextId = 100;
   private nextItem = 1;
 
@@ -141,6 +143,7 @@ export class WooSite {
     const made = { ...t, tracking_id: (this.nextItem++).toString(16).padStart(32, '0') };
     list.push(made);
     this.trackings.set(orderId, list);
+    this.trackingAddedAt.set(made.tracking_id, Date.now());
     return made;
   }
 
