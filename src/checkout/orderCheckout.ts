@@ -3,6 +3,7 @@
  * saveGenerateParentOrder, each through the reconciling supplier step, stopping at INTERCEPTED
  * with the supplier's reasons wherever the supplier intercepts.
  */
+import { patched } from '@temporalio/workflow';
 import type { CreatedOrder, StepOutcome } from '../order/activities.js';
 import { type Reason, Stage, type AmendInput } from '../order/contract.js';
 import { amendOrder } from '../order/orderInput.js';
@@ -15,7 +16,10 @@ import { isBusiness } from '../durable/failures.js';
 import { CREATE_STEP, type Order, type PendingAction } from '../order/order.js';
 import { awaitConnection } from '../order/steps/connection.js';
 import { intercepted } from '../order/steps/interception.js';
-import { lookUpOrder, orderReached } from '../order/steps/lookup.js';
+import { lookUpOrder, orderReached, ownOrder } from '../order/steps/lookup.js';
+import type { OrderSnapshot } from '../tracking/lookupActivities.js';
+import { linesText } from '../order/parcels.js';
+import { Patch } from '../durable/versions.js';
 import { supplierCall, supplierStep } from '../durable/supplierStep.js';
 import { guardAtCart } from '../order/marginGuard.js';
 
@@ -141,7 +145,7 @@ async function createOnce(o: Order, acts: Activities, body: CreateOrderRequest):
     // Read at each attempt: an amend taken while the create stopped changes what is sent.
     send: () => acts.supplierOnce.createOrderV3(o.createBody(body)),
     lookUp: async () => {
-      const found = await lookUpOrder(o, acts);
+      const found = await createdOrder(o, acts);
       if (!found) return { done: false };
       const adopted: CreatedOrder = {
         svcOrderId: found.svcOrderId,
@@ -178,6 +182,37 @@ async function createOnce(o: Order, acts: Activities, body: CreateOrderRequest):
       ? [{ message: 'logisticsMiss: the logistics line does not serve this route' }]
       : []),
   ];
+}
+
+/**
+ * The order a create whose answer was lost made, as the supplier shows it (by the order number
+ * while the order has no code of its own). A number shown under several codes was split by the
+ * supplier before the order learned its code: none of them is the order, none is taken for it and
+ * nothing is created again. The order stops at NEEDS_ATTENTION naming them until the supplier
+ * shows one order of the number again or a person cancels; resume looks again.
+ */
+async function createdOrder(o: Order, acts: Activities): Promise<OrderSnapshot | undefined> {
+  for (;;) {
+    const { svcOrderId, orderNumber } = o.status;
+    const shown = await acts.batch.getOrderDetailBatch([svcOrderId ?? orderNumber]);
+    const parts =
+      svcOrderId === undefined ? shown.filter((s) => s.orderNumber === orderNumber) : [];
+    if (parts.length < 2 || !patched(Patch.SplitBeforeCreate)) return ownOrder(o, shown);
+    const listed = parts.map(
+      (s) => `${s.svcOrderId} (${linesText(s.lines ?? [])}; ${s.orderStatus ?? 'no status'})`,
+    );
+    await o.needsAttention(
+      {
+        step: CREATE_STEP,
+        message:
+          `the supplier shows order ${orderNumber} as ${parts.length} orders, split before ` +
+          `dropflow learned its code (the create's answer was lost): ${listed.join(', ')}. ` +
+          'None is taken for the order and nothing is created again',
+      },
+      "pay and follow them in the supplier's console, or cancel them there and cancel this " +
+        'order (dropflow pays one supplier order per order); resume looks again',
+    );
+  }
 }
 
 /**

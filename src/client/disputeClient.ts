@@ -13,7 +13,13 @@ import {
 } from '@temporalio/client';
 
 import type { SupplierClient } from '../supplier/client.js';
-import { cancelUpdate, type ActionResult, type CancelInput } from '../order/contract.js';
+import {
+  cancelUpdate,
+  ParcelStage,
+  type ActionResult,
+  type CancelInput,
+  type OrderStatus,
+} from '../order/contract.js';
 import {
   DISPUTE_WORKFLOW,
   disputeStatusQuery,
@@ -26,6 +32,8 @@ import { OrderNumber } from '../temporal/searchAttributes.js';
 import { accountStartOptions } from '../temporal/accountStart.js';
 
 export interface DisputeRequest {
+  /** A split order: the parcel (its supplier order code) whose lines are disputed. */
+  parcel?: string;
   lines?: { lineItemId: string; quantity: number }[];
   expect?: 'refund' | 'reissue';
   refundTo?: 'balance' | 'platform';
@@ -46,6 +54,8 @@ export function businessDisputeIdFor(orderNumber: string, r: DisputeRequest): st
   const lines = [...(r.lines ?? [])].sort((a, b) => a.lineItemId.localeCompare(b.lineItemId));
   const basis = canonicalJson({
     orderNumber,
+    // Only where named: ids of requests without a parcel stay as they were.
+    ...(r.parcel !== undefined && { parcel: r.parcel }),
     lines,
     expect: r.expect ?? 'refund',
     refundTo: r.refundTo ?? 'balance',
@@ -63,15 +73,13 @@ export async function openDispute(
   const message = request.message.trim();
   if (message === '' || message.length > 500)
     throw new Error('message: must be 1 to 500 characters');
-  const order = await orders.status(orderNumber);
-  if (order.svcOrderId === undefined) {
-    throw new Error(`order ${orderNumber} was never created at the supplier: nothing to dispute`);
-  }
+  const svcOrderId = disputedOrder(await orders.status(orderNumber), request.parcel);
   const businessDisputeId = businessDisputeIdFor(orderNumber, request);
   const workflowId = disputeWorkflowId(orderNumber, businessDisputeId, orders.account);
   const input: DisputeInput = {
     orderNumber,
-    svcOrderId: order.svcOrderId,
+    svcOrderId,
+    ...(request.parcel !== undefined && { parcel: request.parcel }),
     businessDisputeId,
     lines: request.lines ?? [],
     expect: request.expect ?? 'refund',
@@ -103,6 +111,38 @@ export async function openDispute(
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
     return { outcome: 'existing', workflowId, businessDisputeId };
   }
+}
+
+/**
+ * The supplier order a dispute concerns: the order's own, or, for an order the supplier split, the
+ * parcel named (the order it was split from is no longer the supplier's to dispute).
+ */
+export function disputedOrder(
+  order: Pick<OrderStatus, 'orderNumber' | 'svcOrderId' | 'parcels'>,
+  parcel: string | undefined,
+): string {
+  if (order.svcOrderId === undefined) {
+    throw new Error(
+      `order ${order.orderNumber} was never created at the supplier: nothing to dispute`,
+    );
+  }
+  const parcels = (order.parcels ?? []).filter((p) => p.stage !== ParcelStage.SPLIT);
+  const codes = parcels.map((p) => p.code).join(', ');
+  if (parcels.length === 0) {
+    if (parcel === undefined || parcel === order.svcOrderId) return order.svcOrderId;
+    throw new Error(
+      `parcel: order ${order.orderNumber} was not split; its one parcel is ${order.svcOrderId}`,
+    );
+  }
+  if (parcel === undefined) {
+    throw new Error(
+      `parcel: order ${order.orderNumber} was split into ${codes}: name the parcel whose lines are disputed`,
+    );
+  }
+  if (!parcels.some((p) => p.code === parcel)) {
+    throw new Error(`parcel: must be one of order ${order.orderNumber}'s parcels (${codes})`);
+  }
+  return parcel;
 }
 
 export function disputeStatus(orders: OrderClient, workflowId: string): Promise<DisputeStatus> {

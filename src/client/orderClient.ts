@@ -40,6 +40,7 @@ import {
   OrderNumber,
   SupplierAccount,
   SvcOrderId,
+  ParcelCodes,
   SlaBreached,
 } from '../temporal/searchAttributes.js';
 import type { TaskQueues } from '../temporal/taskQueues.js';
@@ -221,6 +222,8 @@ export interface OrderSummary {
   needsAttention: boolean;
   /** The deadlines the order missed (SlaBreached), when it missed any. */
   late?: string[];
+  /** A split order's parcels still on their way (ParcelCodes), when it has any. */
+  parcels?: string[];
   /** The workflow execution's status: Running, Completed, Failed, … */
   executionStatus: string;
   startedAt: string;
@@ -571,6 +574,7 @@ function summarize(info: WorkflowExecutionInfo): OrderSummary {
     account: sa.get(SupplierAccount) ?? DEFAULT_ACCOUNT,
     needsAttention: sa.get(NeedsAttention) ?? false,
     ...((sa.get(SlaBreached)?.length ?? 0) > 0 && { late: sa.get(SlaBreached) }),
+    ...((sa.get(ParcelCodes)?.length ?? 0) > 0 && { parcels: sa.get(ParcelCodes) }),
     executionStatus: info.status.name,
     startedAt: info.startTime.toISOString(),
   };

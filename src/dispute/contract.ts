@@ -23,6 +23,8 @@ export function disputeWorkflowId(
 export interface DisputeSummaryNews {
   businessDisputeId: string;
   disputeId?: string;
+  /** The parcel of a split order whose lines it concerns (its supplier order code). */
+  parcel?: string;
   stage: DisputeStage;
   outcome?: DisputeOutcome;
 }
@@ -38,7 +40,10 @@ export interface DisputeOutcome {
 /** The input of disputeOrder; `businessDisputeId` also names the workflow (disputeWorkflowId). */
 export interface DisputeInput {
   orderNumber: string;
+  /** The supplier order disputed: the order's, or the parcel's of a split order. */
   svcOrderId: string;
+  /** A split order: the parcel whose lines are disputed (its code, = svcOrderId). */
+  parcel?: string;
   businessDisputeId: string;
   /** Lines and units to dispute; every disputable unit when empty. */
   lines: { lineItemId: string; quantity: number }[];
@@ -57,6 +62,8 @@ export interface DisputeInput {
 export interface DisputeStatus {
   orderNumber: string;
   businessDisputeId: string;
+  /** A split order: the parcel whose lines are disputed. */
+  parcel?: string;
   stage: DisputeStage;
   disputeId?: string;
   /** What was asked for, USD. */

@@ -77,6 +77,7 @@ export class DisputeCase implements StepHost, OutboxHost {
     this.status = carried?.status ?? {
       orderNumber: input.orderNumber,
       businessDisputeId: input.businessDisputeId,
+      ...(input.parcel !== undefined && { parcel: input.parcel }),
       stage: 'OPENING',
       timeline: [],
     };
@@ -135,6 +136,7 @@ export class DisputeCase implements StepHost, OutboxHost {
       businessDisputeId: s.businessDisputeId,
       status: s.stage,
       ...(s.disputeId !== undefined && { disputeId: s.disputeId }),
+      ...(s.parcel !== undefined && { parcel: s.parcel }),
       ...(s.outcome !== undefined && { outcome: s.outcome.result }),
       ...(money !== undefined && { money, currency: 'USD' as const }),
       ...(s.outcome?.resendOrderCode !== undefined && {
@@ -320,7 +322,8 @@ export class DisputeCase implements StepHost, OutboxHost {
     const s = this.status;
     setCurrentDetails(
       [
-        `**${s.stage}** — dispute ${s.disputeId ?? s.businessDisputeId} of order ${s.orderNumber}`,
+        `**${s.stage}** — dispute ${s.disputeId ?? s.businessDisputeId} of order ${s.orderNumber}` +
+          (s.parcel !== undefined ? `, parcel ${s.parcel}` : ''),
         ...(s.outcome
           ? [
               `outcome: ${s.outcome.result}${s.outcome.money !== undefined ? ` ${s.outcome.money} USD` : ''}`,
@@ -345,6 +348,7 @@ export class DisputeCase implements StepHost, OutboxHost {
           businessDisputeId: s.businessDisputeId,
           stage: s.stage,
           ...(s.disputeId !== undefined && { disputeId: s.disputeId }),
+          ...(s.parcel !== undefined && { parcel: s.parcel }),
           ...(s.outcome !== undefined && { outcome: s.outcome }),
         },
       });

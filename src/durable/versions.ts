@@ -175,4 +175,11 @@ export const Patch = {
    * first be acted on: runs that took one on its word replay as they ran.
    */
   ShippingConfirmed: 'shipping-confirmed-2026-11',
+  /**
+   * A create whose answer was lost, looked up by the order number, that finds the number under
+   * several codes (the supplier split the order before the order learned its code) stops at
+   * NEEDS_ATTENTION naming them instead of taking the first for the order
+   * (checkout/orderCheckout.ts). Asked only where such an answer is met: no recorded history had it.
+   */
+  SplitBeforeCreate: 'split-before-create-2026-11',
 } as const;

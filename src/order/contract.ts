@@ -161,6 +161,10 @@ export interface ParcelView {
   trackNumber?: string;
   trackingUrl?: string;
   proofOfDelivery?: string[];
+  /** The deadlines this parcel missed (`delivered`, …): the order is late by them. */
+  late?: string[];
+  /** The stage of the latest dispute opened on this parcel's lines. */
+  dispute?: string;
   timeline: { stage: ParcelStage; at: string; note?: string }[];
 }
 

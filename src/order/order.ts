@@ -121,7 +121,7 @@ export class Order implements StepHost, OutboxHost {
   /** The order's parcels once the supplier split it (steps/parcels.ts follows them). */
   readonly parcels = new Parcels((parcels, open) => {
     this.view.record({ parcels });
-    this.view.upsert([{ key: ParcelCodes, value: open }]);
+    if (open !== undefined) this.view.upsert([{ key: ParcelCodes, value: open }]);
   });
   private readonly money = new PaymentRules();
   private readonly view: StatusProjection;
@@ -495,10 +495,15 @@ export class Order implements StepHost, OutboxHost {
   deadlineMissed(missed: MissedDeadline): void {
     if (this.sla === undefined) return;
     this.view.record({ deadlines: this.sla.view });
-    this.note(`late: ${missed.deadline} was due ${missed.dueAt} (within ${missed.within})`);
+    const late = this.parcels.split ? this.parcels.missed(missed.deadline).map((p) => p.code) : [];
+    const which = late.length > 0 ? `: parcel ${late.join(', ')}` : '';
+    this.note(`late: ${missed.deadline} was due ${missed.dueAt} (within ${missed.within})${which}`);
     this.view.upsert([{ key: SlaBreached, value: this.sla.breached }]);
     this.flush();
-    this.outbox.emit(StoreEventType.OrderLate, this.stage, missed);
+    this.outbox.emit(StoreEventType.OrderLate, this.stage, {
+      ...missed,
+      ...(late.length > 0 && { parcels: late }),
+    });
   }
 
   /** The order ended: its deadlines stop. */
@@ -682,9 +687,12 @@ export class Order implements StepHost, OutboxHost {
     }
     if (kind === 'connected') this.news.connected = true;
     if (news.dispute) {
+      const { parcel } = news.dispute;
       this.view.record({ dispute: news.dispute });
+      if (parcel !== undefined) this.parcels.disputed(parcel, news.dispute.stage);
       this.note(
-        `dispute ${news.dispute.disputeId ?? news.dispute.businessDisputeId}: ${news.dispute.stage}`,
+        `dispute ${news.dispute.disputeId ?? news.dispute.businessDisputeId}` +
+          `${parcel !== undefined ? ` on parcel ${parcel}` : ''}: ${news.dispute.stage}`,
       );
     }
     if (kind === 'makeup' && facts.makeupStatus === MakeupStatus.Paid) this.news.toppedUp = true;

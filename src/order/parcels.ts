@@ -39,8 +39,11 @@ export interface SplitChild {
   facts: ParcelFacts;
 }
 
-/** How the parcels show outside: the status's list, and the open codes the sweeper asks for. */
-export type ParcelsShown = (parcels: ParcelView[], openCodes: string[]) => void;
+/**
+ * How the parcels show outside: the status's list, and the open codes the sweeper asks for
+ * (undefined: unchanged, nothing to write).
+ */
+export type ParcelsShown = (parcels: ParcelView[], openCodes: string[] | undefined) => void;
 
 const FINAL: readonly ParcelStage[] = [ParcelStage.DELIVERED, ParcelStage.CANCELLED];
 
@@ -203,6 +206,28 @@ export class Parcels {
     return changes;
   }
 
+  /**
+   * A deadline of the order passed: the parcels that had not met it (not shipped for `shipped` and
+   * `firstScan`, not delivered for `delivered`; a cancelled or delivered parcel never is) are
+   * marked late and returned.
+   */
+  missed(deadline: string): ParcelView[] {
+    const met: readonly ParcelStage[] =
+      deadline === 'delivered' ? FINAL : [...FINAL, ParcelStage.SHIPPED];
+    const late = this.leaves.filter((p) => !met.includes(p.stage));
+    for (const p of late) p.late = [...new Set([...(p.late ?? []), deadline])];
+    if (late.length > 0) this.shown(this.view, undefined);
+    return late;
+  }
+
+  /** A dispute on one parcel's lines moved (opened, resolved, …). */
+  disputed(code: string, stage: string): void {
+    const p = this.find(code);
+    if (p === undefined) return;
+    p.dispute = stage;
+    this.shown(this.view, undefined);
+  }
+
   // ---- where they stand -------------------------------------------------------------------------
 
   /** Whether any parcel has left the warehouse. */
@@ -249,6 +274,8 @@ export function parcelLines(parcels: readonly ParcelView[] | undefined): string[
         p.stage,
         linesText(p.lines),
         p.splitFrom !== undefined ? `from ${p.splitFrom}` : undefined,
+        p.late !== undefined ? `LATE (${p.late.join(', ')})` : undefined,
+        p.dispute !== undefined ? `dispute ${p.dispute}` : undefined,
         p.trackNumber,
         p.trackingUrl,
       ]

@@ -153,11 +153,15 @@ export interface OrderLateData {
   dueAt: string;
   /** How late the order was when this was noticed, in seconds (0: noticed when due). */
   lateSeconds: number;
+  /** A split order: the parcels that had not met the deadline (delivered ones never are). */
+  parcels?: string[];
 }
 
 export interface DisputeUpdatedData {
   businessDisputeId: string;
   disputeId?: string;
+  /** A split order: the parcel whose lines are disputed (its supplier order code). */
+  parcel?: string;
   status: DisputeStage;
   outcome?: 'refund' | 'reissue' | 'reject';
   /** Refunded amount. */

@@ -5,9 +5,16 @@
  * and tells the store per parcel.
  */
 import type { WorkflowHandle } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { ParcelStage, Stage, statusQuery, type OrderStatus } from '../../src/order/contract.js';
+import {
+  cancelUpdate,
+  resumeUpdate,
+  ParcelStage,
+  Stage,
+  statusQuery,
+  type OrderStatus,
+} from '../../src/order/contract.js';
 import { StoreEventType, type StoreEvent } from '../../src/storeEvents/contract.js';
 import { WebhookRouter } from '../../src/gateway/routing.js';
 import { DEFAULT_CHECKOUT_SETTINGS } from '../../src/checkout/contract.js';
@@ -24,6 +31,12 @@ import {
 import { StoreReceiver } from '../support/storeReceiver.js';
 import { advance, usOrder } from '../supplier/orderHelpers.js';
 import { control } from '../sandbox/controls.js';
+import { OrderClient } from '../../src/client/orderClient.js';
+import { runDropflow } from '../support/cli.js';
+import { openDispute } from '../../src/client/disputeClient.js';
+import { disputeReaches } from '../support/disputes.js';
+import { accountStats, clearFaults, injectFault } from '../support/sandbox.js';
+import { atStage, lookUpsKeepFailing, stoppedForLookUp } from './reconcile-support.js';
 
 const RETRY = { retryFirstMs: 300, retryMaxMs: 1_000 };
 
@@ -33,8 +46,14 @@ const LINES = [
 ];
 
 /** A paid two-line order, waiting for its shipment; its supplier order id. */
-async function paidOrder(h: OrderHarness): Promise<{ handle: WorkflowHandle; svcOrderId: string }> {
-  const input = validOrder({ ...usOrder({ products: LINES }), fulfillment: { flow: 'B' } });
+async function paidOrder(
+  h: OrderHarness,
+  fulfillment: object = {},
+): Promise<{ handle: WorkflowHandle; svcOrderId: string }> {
+  const input = validOrder({
+    ...usOrder({ products: LINES }),
+    fulfillment: { flow: 'B', ...fulfillment },
+  });
   const handle = await startOrder(h, input);
   const { svcOrderId } = await reachStage(handle, Stage.AWAITING_SHIPMENT);
   return { handle, svcOrderId: svcOrderId! };
@@ -84,6 +103,21 @@ async function parcelsOf(handle: WorkflowHandle, stage?: Stage): Promise<OrderSt
 
 const types = (events: StoreEvent[]) => events.map((e) => e.type);
 
+/** `dropflow list` as an operator runs it: the order's row. */
+async function listedRow(orderNumber: string): Promise<string | undefined> {
+  const run = await runDropflow([
+    'list',
+    '--limit',
+    '1000',
+    '--temporal-address',
+    inject('temporalAddress'),
+    '--namespace',
+    inject('temporalNamespace'),
+  ]);
+  expect(run.code, run.stderr).toBe(0);
+  return run.stdout.split('\n').find((line) => line.startsWith(`${orderNumber} `));
+}
+
 describe('parcels', () => {
   const store = new StoreReceiver();
   beforeAll(() => store.up());
@@ -102,6 +136,16 @@ describe('parcels', () => {
       [codes[0], ParcelStage.AWAITING_SHIPMENT],
       [codes[1], ParcelStage.AWAITING_SHIPMENT],
     ]);
+
+    // `dropflow list` shows the parcels on their way.
+    const orders = new OrderClient(h.client, h.queues);
+    const listed = await eventually(
+      'the parcels listed',
+      () => orders.list({ limit: 1000 }),
+      (all) => all.find((o) => o.orderNumber === split1.orderNumber)?.parcels?.length === 2,
+    );
+    expect(listed.find((o) => o.orderNumber === split1.orderNumber)?.parcels).toEqual(codes);
+    expect(await listedRow(split1.orderNumber)).toContain(`2: ${codes.join(',')}`);
 
     expect((await advance(codes[0]!, 'SHIPPED')).status).toBe(200);
     await sweepUntil(h, handle, 'first parcel shipped', (s) => s.stage === Stage.SHIPPED);
@@ -192,5 +236,133 @@ describe('parcels', () => {
     expect(delivered.cancelledParcels).toMatchObject([
       { code: codes[1], lines: [{ vid: 'P0002-V1', quantity: 1, storeLineId: 'line-b' }] },
     ]);
+  });
+
+  it('a late parcel: the one still on its way is named late, the delivered one is not; COMPLETED with the last', async () => {
+    const { handle, svcOrderId } = await paidOrder(h, { sla: { deliveredWithin: 'PT5S' } });
+    const codes = await split(svcOrderId);
+    await pushSplit(h, svcOrderId, codes);
+    await parcelsOf(handle);
+    // One parcel delivered, the other in transit, both seen by one sweep: the deadline counts from
+    // there, and only the parcel in transit can miss it.
+    expect((await advance(codes[1]!, 'SHIPPED')).status).toBe(200);
+    expect((await advance(codes[0]!, 'DELIVERED')).status).toBe(200);
+    await sweepUntil(h, handle, 'one delivered, one shipped', (s) =>
+      s.parcels!.some((p) => p.code === codes[0] && p.stage === ParcelStage.DELIVERED),
+    );
+    const orderNumber = (await handle.query(statusQuery)).orderNumber;
+    const late = await eventually(
+      'order.late',
+      () => Promise.resolve(store.accepted(orderNumber)),
+      (e) => e.some((x) => x.type === StoreEventType.OrderLate),
+    );
+    expect(late.find((x) => x.type === StoreEventType.OrderLate)!.data).toMatchObject({
+      deadline: 'delivered',
+      parcels: [codes[1]],
+    });
+    const lateStatus = await handle.query(statusQuery);
+    expect(lateStatus.stage).toBe(Stage.SHIPPED);
+    expect(lateStatus.parcels!.find((p) => p.code === codes[1])?.late).toEqual(['delivered']);
+    expect(lateStatus.parcels!.find((p) => p.code === codes[0])?.late).toBeUndefined();
+    expect(lateStatus.timeline.some((t) => t.note?.includes(`parcel ${codes[1]}`))).toBe(true);
+
+    expect((await advance(codes[1]!, 'DELIVERED')).status).toBe(200);
+    await sweepUntil(h, handle, 'completed', (s) => s.stage === Stage.COMPLETED);
+    const done = (await handle.result()) as OrderStatus;
+    expect(done.deadlines?.find((d) => d.deadline === 'delivered')?.state).toBe('missed');
+  });
+
+  it('a dispute on one parcel: opened on its code, shown by the dispute and the order; the other parcel untouched', async () => {
+    const { handle, svcOrderId } = await paidOrder(h);
+    const codes = await split(svcOrderId);
+    await pushSplit(h, svcOrderId, codes);
+    const { orderNumber } = await parcelsOf(handle);
+    const orders = new OrderClient(h.client, h.queues);
+    // A split order's dispute must say whose lines it concerns: the order it was split from is
+    // no longer the supplier's to dispute.
+    await expect(openDispute(orders, orderNumber, { message: 'broken' })).rejects.toThrow(
+      /parcel: .*split into/,
+    );
+    await expect(
+      openDispute(orders, orderNumber, { message: 'broken', parcel: svcOrderId }),
+    ).rejects.toThrow(/parcel: must be one of/);
+
+    const opened = await openDispute(orders, orderNumber, {
+      parcel: codes[1]!,
+      message: 'arrived broken',
+      checkEverySeconds: 60,
+    });
+    const open = await disputeReaches(h, opened.workflowId, 'OPEN');
+    expect(open.parcel).toBe(codes[1]);
+    const atSupplier = await h.account.client.api.getDisputeList({ orderId: codes[1]! });
+    expect(atSupplier.list.map((d) => d.id)).toEqual([open.disputeId]);
+    expect((await h.account.client.api.getDisputeList({ orderId: codes[0]! })).list).toEqual([]);
+
+    const shown = await eventually(
+      'the order shows the dispute on its parcel',
+      () => handle.query(statusQuery),
+      (s) => s.parcels!.some((p) => p.code === codes[1] && p.dispute === 'OPEN'),
+    );
+    expect(shown.dispute).toMatchObject({ parcel: codes[1], stage: 'OPEN' });
+    const other = shown.parcels!.find((p) => p.code === codes[0])!;
+    expect(other.dispute).toBeUndefined();
+    expect(other.stage).toBe(ParcelStage.AWAITING_SHIPMENT);
+    expect(shown.timeline.some((t) => t.note?.includes(`on parcel ${codes[1]}`))).toBe(true);
+
+    const handleOf = h.client.workflow.getHandle(opened.workflowId);
+    await handleOf.executeUpdate(cancelUpdate, { args: [{ reason: 'test over' }] });
+  });
+
+  it("a split before the create's answer: the order takes no part for itself and creates nothing again", async () => {
+    const { openId } = h.account;
+    const create = 'shopping/order/createOrderV3';
+    const before = await accountStats(openId);
+    // The supplier files the order, the answer is lost, and looking it up fails for a while.
+    await injectFault({ path: create, kind: 'commitThenDrop', openId });
+    await lookUpsKeepFailing(openId);
+    const input = validOrder({
+      ...usOrder({ products: LINES }),
+      fulfillment: { flow: 'B', supplierLagSeconds: 3 },
+    });
+    const { orderNumber } = input.order;
+    const handle = await startOrder(h, input);
+    await stoppedForLookUp(h, handle, orderNumber, 'createOrderV3');
+
+    // Meanwhile the supplier splits it as it files it: its number is now two other orders.
+    const listed = await h.account.client.api.listOrders({ status: 'CREATED', pageSize: 100 });
+    const filed = listed.list.find((o) => o.orderNum === orderNumber)?.orderId;
+    expect(filed).toBeDefined();
+    const answer = await control<{ splitInto: string[] }>('POST', `orders/${filed}/split`, {
+      now: true,
+    });
+    expect(answer.status).toBe(200);
+    const codes = answer.body.splitInto;
+    await clearFaults(openId);
+    await handle.executeUpdate(resumeUpdate, { args: [{ by: 'test' }] });
+
+    const stopped = await atStage(
+      handle,
+      Stage.NEEDS_ATTENTION,
+      (s) => s.error?.step === 'createOrderV3',
+    );
+    // No part is taken for the whole order, and each is named with its lines.
+    expect(stopped.svcOrderId).toBeUndefined();
+    for (const [i, code] of codes.entries()) {
+      expect(stopped.error?.message).toContain(`${code} (${LINES[i]!.quantity} × ${LINES[i]!.vid}`);
+    }
+    expect(stopped.waitingFor).toMatch(/resume looks again/);
+    const after = await accountStats(openId);
+    expect(after.calls[create]! - (before.calls[create] ?? 0)).toBe(1);
+    expect(after.ordersCreated - before.ordersCreated).toBe(1);
+    expect(after.payments - before.payments).toBe(0);
+    // Cancelled, it removes every part it made at the supplier.
+    await handle.executeUpdate(cancelUpdate, { args: [{ reason: 'test over' }] });
+    const cancelled = (await handle.result()) as OrderStatus;
+    expect(cancelled.stage).toBe(Stage.CANCELLED);
+    for (const code of codes) {
+      expect(cancelled.timeline.some((t) => t.note === `deleted ${code} at the supplier`)).toBe(
+        true,
+      );
+    }
   });
 });

@@ -5,6 +5,8 @@
  *   asked with the account's session token (a worker must run);
  * - `open --reason <id> --expect refund|reissue [--line ID:QTY …] [--message M]`: one dispute
  *   workflow per request (the same request again finds the first);
+ * - both take `--parcel <code>`, required for an order the supplier split: the parcel whose lines
+ *   are disputed;
  * - `cancel [--reason R]`: the `cancel` Update of the order's open dispute workflow;
  * - `status`: every dispute of the order, with its outcome, money, reissued order and store events.
  */
@@ -13,6 +15,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import type { DisputeStatus } from '../../dispute/contract.js';
 import {
   cancelDisputeWorkflow,
+  disputedOrder,
   disputeStatus,
   disputeTerms,
   openDispute,
@@ -54,6 +57,9 @@ function wholeNumber(value: string): number {
   return n;
 }
 
+const PARCEL_HELP =
+  'the parcel (its supplier order code, `status` lists them) whose lines are disputed; required for a split order';
+
 /** finallyDeal as the supplier numbers the outcomes. */
 const FINALLY_DEAL = { refund: 1, reissue: 2, reject: 3 } as const;
 
@@ -62,7 +68,7 @@ const FINALLY_DEAL = { refund: 1, reissue: 2, reject: 3 } as const;
  * `temporal.orders` addresses the orders of the command's account.
  */
 async function withSupplier<T>(
-  flags: TemporalFlags & AccountFlags,
+  flags: TemporalFlags & AccountFlags & { parcel?: string },
   orderNumber: string,
   fn: (
     terms: (lines?: Line[]) => Promise<DisputeTermsView>,
@@ -75,13 +81,11 @@ async function withSupplier<T>(
   const temporal = { ...connected, orders: connected.orders.forAccount(account.id) };
   const supplier = sessionSupplier(temporal, config, account);
   try {
-    const order = await temporal.orders.status(orderNumber);
-    const svcOrderId = order.svcOrderId;
-    if (svcOrderId === undefined) {
-      throw new CommandError(
-        `order ${orderNumber} was never created at the supplier: nothing to dispute`,
-        'NOT_DISPUTABLE',
-      );
+    let svcOrderId: string;
+    try {
+      svcOrderId = disputedOrder(await temporal.orders.status(orderNumber), flags.parcel);
+    } catch (err) {
+      throw new CommandError((err as Error).message, 'NOT_DISPUTABLE', 2);
     }
     return await fn(
       (lines) => patientRead(() => disputeTerms(supplier, orderNumber, svcOrderId, lines)),
@@ -141,6 +145,7 @@ export function formatDisputes(orderNumber: string, disputes: readonly ListedDis
     const rows: [string, string | undefined][] = [
       ['workflow', `${d.workflowId} (${d.running ? 'open' : 'closed'}, started ${d.startedAt})`],
       ['supplier dispute', s?.disputeId],
+      ['parcel', s?.parcel],
       ['reason', s?.reason],
       ['asked', s?.amount !== undefined ? `${s.amount.toFixed(2)} USD` : undefined],
       [
@@ -173,6 +178,7 @@ export function formatDisputes(orderNumber: string, disputes: readonly ListedDis
 }
 
 interface OpenFlags extends TemporalFlags, AccountFlags {
+  parcel?: string;
   reason: number;
   expect: 'refund' | 'reissue';
   line: Line[];
@@ -203,10 +209,15 @@ export function register(program: Command): void {
         .command('reasons')
         .description('what the supplier offers to dispute now: lines, reasons, refundable amount')
         .argument('<orderNumber>', 'the order name it was submitted with'),
-    ).option('--json', 'print them as one JSON document'),
+    )
+      .option('--parcel <code>', PARCEL_HELP)
+      .option('--json', 'print them as one JSON document'),
     { queues: true },
   ).action(
-    async (orderNumber: string, flags: TemporalFlags & AccountFlags & { json?: boolean }) => {
+    async (
+      orderNumber: string,
+      flags: TemporalFlags & AccountFlags & { json?: boolean; parcel?: string },
+    ) => {
       const terms = await withSupplier(flags, orderNumber, (ask) => ask());
       if (flags.json === true) printJson(terms);
       else printLines(formatTerms(terms));
@@ -220,6 +231,7 @@ export function register(program: Command): void {
         .description('open a dispute (refund or reissue), once per request')
         .argument('<orderNumber>', 'the order name it was submitted with'),
     )
+      .option('--parcel <code>', PARCEL_HELP)
       .requiredOption('--reason <id>', 'a reason id `dispute reasons` lists', wholeNumber)
       .requiredOption('--expect <what>', 'refund or reissue', (v) => {
         if (v !== 'refund' && v !== 'reissue') {
@@ -277,6 +289,7 @@ export function register(program: Command): void {
         );
       }
       const o = await openDispute(temporal.orders, orderNumber, {
+        ...(flags.parcel !== undefined && { parcel: flags.parcel }),
         lines: flags.line,
         expect: flags.expect,
         refundTo: flags.refundTo,

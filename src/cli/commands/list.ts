@@ -1,7 +1,7 @@
 /**
  * `dropflow list [--stage S] [--account A] [--late] [--limit N] [--json]`: orders from visibility,
  * newest first, each with its supplier account; `--late`: only those that missed a deadline
- * (docs/delivery-promises.md).
+ * (docs/delivery-promises.md). A split order shows its parcels still on their way (count and codes).
  */
 import { InvalidArgumentError, type Command } from 'commander';
 
@@ -66,6 +66,7 @@ export function register(program: Command): void {
         'SVC ORDER',
         'ATTENTION',
         'LATE',
+        'PARCELS',
         'WORKFLOW',
         'STARTED',
       ],
@@ -77,6 +78,7 @@ export function register(program: Command): void {
         o.svcOrderId ?? '-',
         o.needsAttention ? 'yes' : '-',
         o.late?.join(',') ?? '-',
+        o.parcels === undefined ? '-' : `${o.parcels.length}: ${o.parcels.join(',')}`,
         o.executionStatus,
         o.startedAt,
       ]),

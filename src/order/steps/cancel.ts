@@ -1,29 +1,37 @@
 /** Cancelling before payment: remove what was created at the supplier where the API allows it. */
+import { patched } from '@temporalio/workflow';
 import type { Activities } from '../../durable/activityProxies.js';
 import type { Order } from '../order.js';
-import { lookUpOrder } from './lookup.js';
+import { ownOrder } from './lookup.js';
 import { settleOutcome, supplierStep } from '../../durable/supplierStep.js';
+import { Patch } from '../../durable/versions.js';
 
 export async function cancelOrder(o: Order, acts: Activities, reason: string): Promise<void> {
-  const svcOrderId =
-    o.status.svcOrderId ??
-    (o.unknownOutcome()?.step === CREATE_STEP ? await createdUnanswered(o, acts) : undefined);
-  if (svcOrderId !== undefined && !o.confirmed) {
-    // Deleting twice is harmless; a refusal is noted, the order is cancelled here either way.
-    const deleted = await supplierStep(o, {
-      name: 'deleteOrder',
-      send: () => acts.supplier.deleteOrder(svcOrderId),
-      expected: () => true,
-      cancellable: false,
-    });
-    o.note(
-      deleted.ok
-        ? `deleted ${svcOrderId} at the supplier`
-        : `could not delete ${svcOrderId} at the supplier: ${deleted.failure.details.message}`,
-    );
-  } else if (svcOrderId !== undefined) {
-    // deleteOrder is refused after confirmation; an unpaid parent order lapses at payExpireTime.
-    o.note(`${svcOrderId} stays unpaid at the supplier (confirmed orders cannot be deleted)`);
+  const own = o.status.svcOrderId;
+  const made =
+    own !== undefined
+      ? [own]
+      : o.unknownOutcome()?.step === CREATE_STEP
+        ? await createdUnanswered(o, acts)
+        : [];
+  for (const svcOrderId of made) {
+    if (!o.confirmed) {
+      // Deleting twice is harmless; a refusal is noted, the order is cancelled here either way.
+      const deleted = await supplierStep(o, {
+        name: 'deleteOrder',
+        send: () => acts.supplier.deleteOrder(svcOrderId),
+        expected: () => true,
+        cancellable: false,
+      });
+      o.note(
+        deleted.ok
+          ? `deleted ${svcOrderId} at the supplier`
+          : `could not delete ${svcOrderId} at the supplier: ${deleted.failure.details.message}`,
+      );
+    } else {
+      // deleteOrder is refused after confirmation; an unpaid parent order lapses at payExpireTime.
+      o.note(`${svcOrderId} stays unpaid at the supplier (confirmed orders cannot be deleted)`);
+    }
   }
   o.cancelled(reason, 'operator');
   if (o.pendingCancel) o.answer(o.pendingCancel, 'cancelled');
@@ -31,21 +39,28 @@ export async function cancelOrder(o: Order, acts: Activities, reason: string): P
 
 /**
  * The order an unanswered create made, if the supplier shows it within its lag window (as the
- * create step itself would look). Never stops for a person: the cancel is decided.
+ * create step itself would look): every order of its number when the supplier split it before the
+ * order learned its code. Never stops for a person: the cancel is decided.
  */
-async function createdUnanswered(o: Order, acts: Activities): Promise<string | undefined> {
-  const seen = await settleOutcome(
+async function createdUnanswered(o: Order, acts: Activities): Promise<string[]> {
+  const number = o.status.orderNumber;
+  const seen = await settleOutcome<string[]>(
     o,
     CREATE_STEP,
     async () => {
-      const found = await lookUpOrder(o, acts);
-      return found ? { done: true, value: found.svcOrderId } : { done: false };
+      const shown = await acts.batch.getOrderDetailBatch([number]);
+      const parts = shown.filter((s) => s.orderNumber === number);
+      if (parts.length > 1 && patched(Patch.SplitBeforeCreate)) {
+        return { done: true, value: parts.map((s) => s.svcOrderId) };
+      }
+      const found = ownOrder(o, shown);
+      return found ? { done: true, value: [found.svcOrderId] } : { done: false };
     },
     { askPerson: false },
   );
   if (seen.done) {
     o.outcomeSettled(true);
-    o.note(`found ${seen.value} at the supplier after an unanswered create`);
+    o.note(`found ${seen.value.join(', ')} at the supplier after an unanswered create`);
     return seen.value;
   }
   o.note(
@@ -53,7 +68,7 @@ async function createdUnanswered(o: Order, acts: Activities): Promise<string | u
       ('unsettled' in seen ? ` (${seen.unsettled.message})` : '') +
       '; if it shows there, delete it',
   );
-  return undefined;
+  return [];
 }
 
 /** The step whose unknown outcome may have left an order at the supplier. */

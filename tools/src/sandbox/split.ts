@@ -34,11 +34,24 @@ export function partitionError(
 /** One part per line: the default partition. */
 export const linePerPart = (order: SandboxOrder): number[][] => order.lines.map((_, i) => [i]);
 
-/** Splits a paid, unshipped order now into `parts` (line indexes); pushes ORDERSPLIT. */
-export function splitOrder(sb: SandboxHost, order: SandboxOrder, parts: number[][]): SplitOutcome {
+/**
+ * Splits a paid, unshipped order now into `parts` (line indexes); pushes ORDERSPLIT. `atCreation`:
+ * an order not yet in a cart (CREATED), as the supplier may split when it files an order; its new
+ * orders are CREATED too, each to be carted and paid.
+ */
+export function splitOrder(
+  sb: SandboxHost,
+  order: SandboxOrder,
+  parts: number[][],
+  { atCreation = false } = {},
+): SplitOutcome {
   if (order.splitInto !== undefined) return { ok: false, reason: 'the order is split already' };
-  if (order.status !== OrderStatus.Unshipped)
-    return { ok: false, reason: `the order is ${order.status}: only UNSHIPPED orders are split` };
+  const splittable = atCreation ? OrderStatus.Created : OrderStatus.Unshipped;
+  if (order.status !== splittable)
+    return {
+      ok: false,
+      reason: `the order is ${order.status}: only ${splittable} orders are split`,
+    };
   const bad = partitionError(order, parts);
   if (bad !== undefined) return { ok: false, reason: bad };
   const now = sb.now();

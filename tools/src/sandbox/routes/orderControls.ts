@@ -4,7 +4,8 @@
  *   "trackNumber"?}: with a number, the parcel ships under it (shipped already: re-labelled)
  * - POST /__sandbox/orders/<svcOrderId>/split {"parts": [[0], [1, 2]]}: the supplier splits the
  *   order's lines (by index; default one part per line) into new orders, now if it is paid and
- *   unshipped, else at its payment (split.ts).
+ *   unshipped, else at its payment (split.ts); `"now": true` splits an order not yet in a cart at
+ *   once (the supplier filing it as several), its new orders unpaid.
  * - POST /__sandbox/orders/<svcOrderId>/cancel: the supplier cancels the order (a parcel of a
  *   split order, say), as its staff may; not once it is delivered.
  * - POST /__sandbox/orders/<svcOrderId>/edit {address fields}: what a merchant does in the
@@ -39,6 +40,8 @@ const Advance = z
 /** Line indexes per part; default: one part per line. */
 const Split = z.strictObject({
   parts: z.array(z.array(z.number().int().nonnegative())).optional(),
+  /** Split an order not yet in a cart now, as the supplier may when it files an order. */
+  now: z.boolean().optional(),
 });
 
 /** The address fields of the create-order body, with its maximum lengths. */
@@ -109,6 +112,11 @@ export function registerOrderControlRoutes(app: FastifyInstance, sb: Sandbox): v
       const order = orderOf(req.params.svcOrderId);
       if (!order) return reply.code(404).send({ error: 'no such order' });
       const parts = p.data.parts ?? linePerPart(order);
+      if (p.data.now === true && order.status === OrderStatus.Created) {
+        const outcome = splitOrder(sb, order, parts, { atCreation: true });
+        if (!outcome.ok) return reply.code(409).send({ error: outcome.reason });
+        return { svcOrderId: order.svcOrderId, splitInto: outcome.codes };
+      }
       if (!isPaid(order)) {
         const why = partitionError(order, parts);
         if (why !== undefined) return reply.code(400).send({ error: why });
