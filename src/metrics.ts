@@ -104,6 +104,18 @@ export const METRICS = {
     labels: ['result'],
     help: 'store event delivery attempts: delivered, failed, or refused by a connected store',
   },
+  storeSweeps: {
+    name: 'dropflow_store_sweeps',
+    kind: 'counter',
+    labels: ['result'],
+    help: "order sweeps of connected WooCommerce sites (pages of recent orders): swept, refused (the site refuses the key: the sweep waits at store-refused), unavailable (no answer, 5xx, or 429 past the client's bound)",
+  },
+  storeSweptOrders: {
+    name: 'dropflow_store_swept_orders',
+    kind: 'counter',
+    labels: ['outcome'],
+    help: 'orders a store sweep handed over: started (its webhook was lost or late), existing (its webhook came first), told (a store cancellation), refused (dropflow cannot take it as it is)',
+  },
   gatewayResponses: {
     name: 'dropflow_gateway_responses',
     kind: 'counter',

@@ -25,6 +25,7 @@ const VERSIONING_BEHAVIOUR: Readonly<Record<keyof typeof workflows, VersioningBe
   trackingSweeper: 'AUTO_UPGRADE',
   webhookInbox: 'AUTO_UPGRADE',
   catalogueEvents: 'AUTO_UPGRADE',
+  storeOrderSweep: 'AUTO_UPGRADE',
   // The one-off sweep (and the runs an earlier release's schedule started): a few pages.
   trackingSweep: 'PINNED',
 };

@@ -45,7 +45,13 @@ import { orchestrationActivities } from './tracking/orchestrationActivities.js';
 import { webhookRepairActivities } from './tracking/webhookActivities.js';
 import { storeEventActivities } from './storeEvents/activities.js';
 import { storeMappingActivities } from './store/intake/skuActivities.js';
-import type { StoreDirectory } from './store/contract.js';
+import { storeSweepActivities } from './store/intake/sweepActivities.js';
+import { superviseStoreSweeps, type SweepSupervisor } from './store/intake/sweepSupervisor.js';
+import type { WooClientOptions } from './store/woocommerce/rest.js';
+import type { Store, StoreDirectory } from './store/contract.js';
+import { OrderClient } from './client/orderClient.js';
+import { storeOrderIntake } from './client/storeIntake.js';
+import type { MarginRule } from './order/margin.js';
 import type { StoreEventsOptions } from './storeEvents/contract.js';
 import type { StoreLookup } from './storeEvents/storeDelivery.js';
 import { supplierSessionActivities } from './session/activities.js';
@@ -121,6 +127,14 @@ export interface CreateWorkersOptions {
    * Without them such an order's tracking waits, named.
    */
   stores?: StoreLookup;
+  /**
+   * The order sweeps of the WooCommerce connections `stores` lists (docs/store-woocommerce.md):
+   * the workers start each unless it runs, at start and every `superviseEveryMs` (default a
+   * minute). Absent: no sweep is started (those running go on, served by these workers).
+   */
+  storeSweeps?: { superviseEveryMs?: number; rest?: WooClientOptions };
+  /** The margin rule of default-account orders that name none (MARGIN_RULE): swept store orders. */
+  marginDefault?: MarginRule;
   /**
    * How long an order may find no access token before it stops at NEEDS_ATTENTION
    * (NO_TOKEN_ATTENTION_MINUTES; default 10 minutes).
@@ -207,6 +221,27 @@ function hasStores(d: AccountDirectory | undefined): d is AccountDirectory & Sto
   return typeof (d as Partial<StoreLookup> | undefined)?.store === 'function';
 }
 
+/** The store connections the workers know (with their secrets), or none. */
+function storesOf(s: Setup): StoreLookup | undefined {
+  return s.opts.stores ?? (hasStores(s.opts.accounts) ? s.opts.accounts : undefined);
+}
+
+/** The sweeps' supervisor, when asked for and the store directory can list its connections. */
+function sweepSupervisorOf(s: Setup): SweepSupervisor | undefined {
+  const stores = storesOf(s) as Partial<StoreDirectory> | undefined;
+  const sweeps = s.opts.storeSweeps;
+  if (sweeps === undefined || typeof stores?.stores !== 'function') return undefined;
+  const listed = stores as { stores(): readonly Store[]; refresh?(): Promise<void> };
+  return superviseStoreSweeps({
+    client: s.client,
+    queues: s.opts.queues,
+    stores: listed,
+    accountOf: (id) => s.accounts.get(id) ?? { id },
+    ...(sweeps.superviseEveryMs !== undefined && { everyMs: sweeps.superviseEveryMs }),
+    log: s.log,
+  });
+}
+
 /** The directory of a process configured for the default account only. */
 const DEFAULT_ONLY: AccountDirectory = {
   get: () => undefined,
@@ -238,6 +273,7 @@ interface Held {
   budget?: ReturnType<typeof followSupplierBudget>;
   unsubscribe?: () => void;
   singletonsFollow?: (now: readonly Account[]) => void;
+  sweeps?: SweepSupervisor;
 }
 
 export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerSet> {
@@ -264,15 +300,21 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
     const workers = await queueWorkers(setup, work);
     const following = await ensureSingletons(setup);
     held.singletonsFollow = following.follow;
+    held.sweeps = sweepSupervisorOf(setup);
+    const sweeps = held.sweeps;
+    if (sweeps !== undefined)
+      setup.log.info({ sweeps: await sweeps.ensure() }, 'store sweeps ensured');
     const stopFollowing = async (): Promise<void> => {
       held.unsubscribe?.();
       budget.stop();
+      await sweeps?.stop();
       await following.drained();
     };
     return workerSet(setup, workers, work, stopFollowing);
   } catch (err) {
     held.unsubscribe?.();
     held.budget?.stop();
+    await held.sweeps?.stop();
     await held.work?.close();
     if (setup.owned) await setup.connection.close().catch(() => undefined);
     throw err;
@@ -309,7 +351,7 @@ function accountWorkOf(s: Setup): PerAccount<AccountWork> {
   const tokenWait: TokenWaitOptions =
     opts.noTokenAttentionMs === undefined ? {} : { attentionAfterMs: opts.noTokenAttentionMs };
   // The registry's directory knows the store connections too.
-  const stores = opts.stores ?? (hasStores(opts.accounts) ? opts.accounts : undefined);
+  const stores = storesOf(s);
   const seal = tokenSealFor(opts.dataConverter?.payloadCodecs);
   return new PerAccount(
     s.directory,
@@ -424,6 +466,18 @@ function ordersActivities(s: Setup, work: PerAccount<AccountWork>) {
   return {
     ...orchestrationActivities(client),
     ...storeMappingActivities((opts.stores ?? s.accounts) as Partial<StoreDirectory>),
+    // The WooCommerce sites' order sweeps hand orders to the store webhook's own intake.
+    ...storeSweepActivities({
+      stores: storesOf(s),
+      intake: storeOrderIntake(
+        new OrderClient(client, queues, {
+          ...(opts.accounts !== undefined && { accounts: opts.accounts }),
+          marginDefault: opts.marginDefault,
+        }),
+      ),
+      client,
+      ...(opts.storeSweeps?.rest !== undefined && { rest: opts.storeSweeps.rest }),
+    }),
     // The gateway's durable destinations: the inbox's replays, catalogue forwarding.
     ...inboxActivities(
       (account) => new WebhookRouter(client, queues, checkout, accountOf(account)),

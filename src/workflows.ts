@@ -7,3 +7,4 @@ export { catalogueEvents } from './inbox/catalogueEvents.js';
 export { disputeOrder } from './dispute/disputeOrder.js';
 export { accountCheckout } from './checkout/coordinator.js';
 export { supplierSession } from './session/supplierSession.js';
+export { storeOrderSweep } from './store/sweep/storeOrderSweep.js';

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 
 import { isOutboundUrl, OUTBOUND_URL_RULE } from '../net/outboundUrl.js';
-import { IsoDuration } from '../order/sla.js';
+import { durationMs, IsoDuration } from '../order/sla.js';
 import {
   DEFAULT_SHOPIFY_API_VERSION,
   OrderTrigger,
@@ -56,10 +56,16 @@ const StoredShopify = z.strictObject({
   secrets: z.strictObject({ adminAccessToken: StoredSecret, clientSecret: StoredSecret }),
 });
 
+/** The shortest interval of a store's order sweep: each sweep costs the site a request or more. */
+export const MIN_SWEEP_EVERY_MS = 60_000;
+
 const StoredWooCommerce = z.strictObject({
   ...StoredStoreBase,
   platform: z.literal(StorePlatform.WooCommerce),
   siteUrl: outboundUrl,
+  sweepEvery: IsoDuration.refine((d) => (durationMs(d) ?? 0) >= MIN_SWEEP_EVERY_MS, {
+    error: 'must be at least one minute (PT1M)',
+  }).optional(),
   secrets: z.strictObject({
     consumerKey: StoredSecret,
     consumerSecret: StoredSecret,
@@ -101,7 +107,11 @@ export function connectionOf(s: StoredStore): StoreConnection {
   };
   return s.platform === StorePlatform.Shopify
     ? { ...base, shopDomain: s.shopDomain, apiVersion: s.apiVersion }
-    : { ...base, siteUrl: s.siteUrl };
+    : {
+        ...base,
+        siteUrl: s.siteUrl,
+        ...(s.sweepEvery !== undefined && { sweepEvery: s.sweepEvery }),
+      };
 }
 
 type Open = (stored: StoredSecret, field: string) => Promise<string>;

@@ -23,6 +23,8 @@ export interface StoreInput {
   apiVersion?: string;
   orderTrigger?: string;
   holdFor?: string;
+  /** WooCommerce: the order sweep's interval (ISO-8601). */
+  sweepEvery?: string;
   notifyCustomer?: boolean;
   fromCountryCode?: string;
   flowC?: { then: 'A' | 'B' };

@@ -179,7 +179,6 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
   if (opts.stores !== undefined) {
     registerStoreRoutes(app, {
       stores: opts.stores,
-      client,
       orders: new OrderClient(client, queues, {
         ...(opts.accounts !== undefined && { accounts: opts.accounts }),
         marginDefault: opts.marginDefault,

@@ -7,43 +7,38 @@
  *    with the webhook's secret — each Base64(HMAC-SHA256(secret, raw body)), compared in constant
  *    time (node:crypto's timingSafeEqual: a platform SDK adds nothing to ten lines). Missing or
  *    wrong → 401, nothing started.
- * 2. An order the store hands over (Shopify `orders/create`, `orders/paid`, `orders/updated` per
- *    the connection's trigger; WooCommerce `order.created`/`order.updated` once paid) starts its
- *    order workflow, `order:<connection>-<store order id>`, once: a re-delivery (same event id, or
- *    another event of the same order) starts nothing new. An unpaid order under the `orders/paid`
- *    trigger (and an unpaid WooCommerce order) waits: its payment's webhook starts it.
+ * 2. The store order goes the one intake path (store/intake/handOver.ts), the same as a WooCommerce
+ *    site's order sweep: an order the store hands over (Shopify `orders/create`, `orders/paid`,
+ *    `orders/updated` per the connection's trigger; WooCommerce `order.created`/`order.updated`
+ *    once paid) starts its order workflow, `order:<connection>-<store order id>`, once: a
+ *    re-delivery (same event id, or another event of the same order) starts nothing new. An unpaid
+ *    order under the `orders/paid` trigger (and an unpaid WooCommerce order) waits: its payment's
+ *    webhook starts it.
  * 3. A cancellation (Shopify `orders/cancelled`, WooCommerce `order.deleted` or a cancelled status)
  *    and an edit of an order already started become the `storeOrder` signal: the order decides.
  * 4. Temporal calls run under a deadline well inside Shopify's 5 s: no answer → 503 and the store
  *    sends it again. Bodies and personal data are never logged.
  */
-import type { Client } from '@temporalio/client';
-import { WorkflowNotFoundError } from '@temporalio/common';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
-import { OrderConflictError, OrderInvalidError, type OrderClient } from '../client/orderClient.js';
+import { OrderInvalidError, type OrderClient } from '../client/orderClient.js';
+import { storeOrderIntake } from '../client/storeIntake.js';
 import type { Logger } from '../log.js';
-import { orderWorkflowId } from '../order/contract.js';
 import {
   isStoreConnectionId,
-  OrderTrigger,
-  storeOrderNumber,
-  storeOrderSignal,
   StorePlatform,
   STORE_WEBHOOK_PREFIX,
   type Store,
   type StoreDirectory,
-  type StoreOrderNews,
 } from '../store/contract.js';
-import { isWooPing, readStoreWebhook, type StoreWebhook } from '../store/intake/webhooks.js';
-import { orderDocument, orderFields, storeLines } from '../store/intake/storeOrder.js';
+import { handOver } from '../store/intake/handOver.js';
+import { isWooPing, readStoreWebhook } from '../store/intake/webhooks.js';
 import { verifyWebhookSignature } from '../supplier/webhookSignature.js';
 import { AcceptedMessages } from './acceptedMessages.js';
 import { rawBody, registerRawBodyRoutes } from './rawBody.js';
 
 export interface StoreRouteOptions {
   stores: StoreDirectory;
-  client: Client;
   orders: OrderClient;
   /** Runs the Temporal calls of one webhook under its deadline. */
   withinDeadline: <T>(fn: () => Promise<T>) => Promise<T>;
@@ -52,18 +47,9 @@ export interface StoreRouteOptions {
   log: Logger;
 }
 
-/** What became of a store webhook, as the 200 answer says it. */
-export type StoreOutcome =
-  | 'started'
-  | 'existing'
-  | 'signalled'
-  | 'waiting-for-payment'
-  | 'no-order'
-  | 'ignored'
-  | 'duplicate';
-
 export function registerStoreRoutes(app: FastifyInstance, opts: StoreRouteOptions): void {
   const { log } = opts;
+  const intake = storeOrderIntake(opts.orders);
   const done = new AcceptedMessages();
   registerRawBodyRoutes(app, opts.bodyLimit, (scope) => {
     scope.post<{ Params: { connection: string } }>(
@@ -90,7 +76,7 @@ export function registerStoreRoutes(app: FastifyInstance, opts: StoreRouteOption
         const seenId = `${id}:${hook.webhook.eventId}`;
         if (done.get(seenId) !== undefined) return reply.code(200).send({ outcome: 'duplicate' });
         try {
-          const outcome = await opts.withinDeadline(() => handle(opts, store, hook.webhook));
+          const outcome = await opts.withinDeadline(() => handOver(intake, store, hook.webhook));
           done.add(seenId, outcome);
           log.info(
             {
@@ -127,64 +113,4 @@ function signed(store: Store, req: FastifyRequest, raw: Buffer): boolean {
       ? store.secrets.clientSecret
       : store.secrets.webhookSecret;
   return verifyWebhookSignature(key, raw, typeof header === 'string' ? header : undefined);
-}
-
-async function handle(
-  opts: StoreRouteOptions,
-  store: Store,
-  hook: StoreWebhook,
-): Promise<StoreOutcome> {
-  const facts = hook.facts;
-  if (facts === undefined) return 'ignored';
-  const news = {
-    eventId: hook.eventId,
-    ...(facts.updatedAt !== undefined && { at: facts.updatedAt }),
-  };
-  if (hook.kind === 'cancelled' || facts.cancelled) {
-    return signalOrder(opts, store, facts.orderId, {
-      ...news,
-      kind: 'cancelled',
-      ...(facts.cancelReason !== undefined && { reason: facts.cancelReason }),
-    });
-  }
-  const handsOver = store.orderTrigger === OrderTrigger.Created || facts.paid;
-  if (!handsOver) {
-    // Already started (trigger changed since, or paid and refunded): the edit still counts.
-    const told = await signalOrder(opts, store, facts.orderId, editNews(news, facts));
-    return told === 'signalled' ? told : 'waiting-for-payment';
-  }
-  try {
-    const result = await opts.orders.submit(orderDocument(store, facts), { reuse: false });
-    if (result.outcome === 'started') return 'started';
-  } catch (err) {
-    if (!(err instanceof OrderConflictError)) throw err;
-  }
-  // The order was there: a later event of it may carry an edit.
-  if (hook.kind !== 'updated') return 'existing';
-  await signalOrder(opts, store, facts.orderId, editNews(news, facts));
-  return 'existing';
-}
-
-function editNews(
-  news: Pick<StoreOrderNews, 'eventId' | 'at'>,
-  facts: NonNullable<StoreWebhook['facts']>,
-): StoreOrderNews {
-  const { products, ...rest } = orderFields(facts);
-  return { ...news, kind: 'updated', order: { ...rest, products }, lines: storeLines(facts) };
-}
-
-async function signalOrder(
-  opts: StoreRouteOptions,
-  store: Store,
-  storeOrderId: string,
-  news: StoreOrderNews,
-): Promise<StoreOutcome> {
-  const workflowId = orderWorkflowId(storeOrderNumber(store.id, storeOrderId), store.account);
-  try {
-    await opts.client.workflow.getHandle(workflowId).signal(storeOrderSignal, news);
-    return 'signalled';
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return 'no-order';
-    throw err;
-  }
 }

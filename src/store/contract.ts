@@ -5,7 +5,7 @@
  * (store orders in) is in ./intake; outbound (tracking and notes back to the store) beside it.
  * Sandbox-safe: no I/O, no Node API; imports only @temporalio/workflow's definers and contracts.
  */
-import { defineSignal } from '@temporalio/workflow';
+import { defineQuery, defineSignal } from '@temporalio/workflow';
 import { ACCOUNT_ID, ACCOUNT_ID_RULE } from '../accounts/contract.js';
 
 export const StorePlatform = {
@@ -68,6 +68,11 @@ export interface StoreConnection {
   flowC?: { then: 'A' | 'B' };
   /** Where the goods ship from (the supplier's fromCountryCode); default CN. */
   fromCountryCode?: string;
+  /**
+   * WooCommerce: how often the order sweep lists the site's recent orders (ISO-8601 duration,
+   * default DEFAULT_SWEEP_EVERY): WooCommerce does not retry a webhook it could not deliver.
+   */
+  sweepEvery?: string;
 }
 
 export interface ShopifySecrets {
@@ -182,3 +187,77 @@ export interface SkuMappedNews {
 }
 /** `dropflow store map` tells the orders waiting for a SKU that it is mapped now. */
 export const storeSkuMappedSignal = defineSignal<[SkuMappedNews]>('storeSkuMapped');
+
+// ---- the order sweep of a WooCommerce site (docs/store-woocommerce.md) ---------------------------
+
+/** The long-running sweep of one store connection's recent orders (store/sweep/storeOrderSweep.ts). */
+export const STORE_ORDER_SWEEP_WORKFLOW = 'storeOrderSweep';
+/** The interval of a connection that sets none: every 5 minutes. */
+export const DEFAULT_SWEEP_EVERY = 'PT5M';
+
+/** `store-sweep:<connection>`, or `store-sweep:<queue prefix>/<connection>` (connection ids are unique per registry). */
+export function storeSweepId(queuePrefix: string, connection: string): string {
+  return `store-sweep:${queuePrefix === '' ? '' : `${queuePrefix}/`}${connection}`;
+}
+
+/** Whether a connection's orders are swept: WooCommerce does not retry its webhooks. */
+export function sweepsOrders(store: Pick<StoreConnection, 'platform'>): boolean {
+  return store.platform === StorePlatform.WooCommerce;
+}
+
+/** Why a sweep waits instead of sweeping on time. */
+export const SweepWait = {
+  /** The site refuses the key (revoked, without read permission, no REST API v3): a person mends it. */
+  Refused: 'store-refused',
+  /** The site did not answer, or answered 5xx or 429 past the client's bound. */
+  Unavailable: 'store-unavailable',
+} as const;
+export type SweepWait = (typeof SweepWait)[keyof typeof SweepWait];
+
+export interface SweepCounts {
+  /** Requests sent to the site. */
+  requests: number;
+  /** Orders the site listed. */
+  listed: number;
+  /** Orders this sweep started (their webhook was lost, or has not come yet). */
+  started: number;
+  /** Orders dropflow had already (their webhook came): nothing new. */
+  existing: number;
+  /** Store cancellations told to a started order. */
+  told: number;
+  /** Orders skipped: seen unchanged by an earlier sweep. */
+  skipped: number;
+  /** Orders dropflow cannot take as they are (named in the worker's log); tried again once edited. */
+  refused: number;
+}
+
+export function noSweepCounts(): SweepCounts {
+  return { requests: 0, listed: 0, started: 0, existing: 0, told: 0, skipped: 0, refused: 0 };
+}
+
+/** The memo key of a sweep run's cursor: where a sweep started anew (terminated) takes up. */
+export const SWEEP_CURSOR_MEMO = 'storeSweepCursor';
+
+export interface LastStoreSweep extends SweepCounts {
+  startedAt: string;
+  endedAt: string;
+  /** The `modified_after` the sweep asked from (the cursor less the overlap). */
+  since: string;
+}
+
+export interface StoreSweepStatus {
+  connection: string;
+  /** The latest `date_modified_gmt` seen (ISO 8601, UTC). */
+  cursor: string;
+  everyMs: number;
+  /** Sweeps this sweep (and the runs it continued from) concluded: read every page, or waited. */
+  sweeps: number;
+  /** Set while the sweep waits for the site instead of sweeping on time. */
+  waiting?: { reason: SweepWait; since: string; message: string };
+  nextSweepAt?: string;
+  last?: LastStoreSweep;
+}
+
+/** Sweep now rather than at the end of the interval (an operator, a test). */
+export const storeSweepNowSignal = defineSignal('storeSweepNow');
+export const storeSweepStatusQuery = defineQuery<StoreSweepStatus>('storeSweepStatus');

@@ -82,6 +82,8 @@ export interface HarnessOptions {
   singletons?: CreateWorkersOptions['singletons'];
   /** The store connections and SKU mappings the workers read; default: none. */
   stores?: CreateWorkersOptions['stores'];
+  /** The WooCommerce order sweeps the workers supervise (with `stores` that list them). */
+  storeSweeps?: CreateWorkersOptions['storeSweeps'];
 }
 
 export async function orderHarness(
@@ -135,6 +137,7 @@ export async function orderHarness(
       ...(options.accounts !== undefined && { accounts: options.accounts }),
       ...(options.singletons !== undefined && { singletons: options.singletons }),
       ...(options.stores !== undefined && { stores: options.stores }),
+      ...(options.storeSweeps !== undefined && { storeSweeps: options.storeSweeps }),
     });
   let workers = await start();
   let running = workers.run();

@@ -35,6 +35,7 @@ interface AddFlags {
   consumerSecretEnv?: string;
   webhookSecretEnv?: string;
   holdFor?: string;
+  sweepEvery?: string;
   notifyCustomer?: boolean;
   baseUrl?: string;
   update?: boolean;
@@ -121,6 +122,10 @@ function registerAdd(store: Command): void {
       '--hold-for <duration>',
       'wait this long (ISO-8601, e.g. PT1H) before any supplier call',
     )
+    .option(
+      '--sweep-every <duration>',
+      "woocommerce: list the site's recent orders this often (ISO-8601, default PT5M, at least PT1M)",
+    )
     .option('--no-notify-customer', 'do not let the platform email the customer on tracking')
     .option('--base-url <url>', "the gateway's public address, for the webhook URL printed")
     .option('--update', 'replace an existing connection (its SKU mappings stay)')
@@ -144,6 +149,7 @@ function registerAdd(store: Command): void {
             ...(shopify && flags.apiVersion !== undefined && { apiVersion: flags.apiVersion }),
             ...(shopify && flags.trigger !== undefined && { orderTrigger: flags.trigger }),
             ...(!shopify && { siteUrl: flags.siteUrl ?? '' }),
+            ...(!shopify && flags.sweepEvery !== undefined && { sweepEvery: flags.sweepEvery }),
           },
           { update: flags.update === true },
         );

@@ -145,6 +145,9 @@ export function register(program: Command): void {
         supplier,
         accounts,
         stores: accounts,
+        // Each WooCommerce connection's order sweep (WooCommerce does not retry its webhooks).
+        storeSweeps: {},
+        marginDefault: config.MARGIN_RULE,
         ratePerSecond: config.SUPPLIER_RATE_PER_SECOND,
         batchRatePerSecond: config.SUPPLIER_BATCH_RATE_PER_SECOND,
         fleet: fleet.view,

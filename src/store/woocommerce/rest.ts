@@ -5,7 +5,7 @@
  * it may have acted — and its caller looks before it writes again.
  */
 import { StoreApiError, StoreFailure } from '../apiError.js';
-import { StoreHttp, type StoreHttpOptions } from '../http.js';
+import { StoreHttp, type JsonAnswer, type StoreHttpOptions } from '../http.js';
 import { parseRetryAfter } from '../../storeEvents/sending.js';
 
 export interface WooAccess {
@@ -52,10 +52,28 @@ export class WooRest {
   }
 
   async get<T>(path: string): Promise<T> {
+    return (await this.read(path)).body as T;
+  }
+
+  /**
+   * One page of a collection (`/wc/v3/orders?…&page=n`) and how many pages it has: WooCommerce
+   * says so in `X-WP-TotalPages` (absent: this page is the only one).
+   */
+  async page(path: string): Promise<{ items: unknown[]; totalPages: number }> {
+    const { body, headers } = await this.read(path);
+    const total = Number(headers['x-wp-totalpages']);
+    return {
+      items: Array.isArray(body) ? body : [],
+      totalPages: Number.isInteger(total) ? total : 1,
+    };
+  }
+
+  /** A read, tried again after a 429 or 5xx within `maxRetryWaitMs`. */
+  private async read(path: string): Promise<JsonAnswer> {
     const wait = this.http.budget(this.maxWaitMs);
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await this.send<T>('GET', path);
+        return await this.send('GET', path);
       } catch (err) {
         if (
           !(err instanceof StoreApiError) ||
@@ -67,21 +85,25 @@ export class WooRest {
     }
   }
 
-  post<T>(path: string, body: unknown): Promise<T> {
-    return this.send<T>('POST', path, body);
+  async post<T>(path: string, body: unknown): Promise<T> {
+    return (await this.send('POST', path, body)).body as T;
   }
 
-  put<T>(path: string, body: unknown): Promise<T> {
-    return this.send<T>('PUT', path, body);
+  async put<T>(path: string, body: unknown): Promise<T> {
+    return (await this.send('PUT', path, body)).body as T;
   }
 
-  private async send<T>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<T> {
+  private async send(
+    method: 'GET' | 'POST' | 'PUT',
+    path: string,
+    body?: unknown,
+  ): Promise<JsonAnswer> {
     const res = await this.http.json(`${this.base}${path}`, {
       method,
       headers: { authorization: this.auth },
       ...(body !== undefined && { body }),
     });
-    if (res.status >= 200 && res.status < 300) return res.body as T;
+    if (res.status >= 200 && res.status < 300) return res;
     throw this.failure(
       method,
       path,

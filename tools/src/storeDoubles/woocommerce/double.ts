@@ -56,6 +56,10 @@ export class WooDouble {
   private revoked = false;
   private failNext: { count: number; status: number } = { count: 0, status: 503 };
   private readonly loseAnswers = new Map<string, number>();
+  /** Webhooks still to lose (WooCommerce does not retry a delivery that failed). */
+  private webhooksToLose = 0;
+  /** Webhooks lost so far. */
+  lostWebhooks = 0;
 
   constructor(opts: WooDoubleOptions = {}) {
     this.key = opts.consumerKey ?? 'ck_double';
@@ -79,7 +83,7 @@ export class WooDouble {
   async setStatus(orderId: number, status: WooOrder['status']): Promise<void> {
     const order = this.site.orders.get(orderId);
     if (order === undefined) return;
-    order.status = status;
+    this.site.setStatus(order, status);
     await this.fire('order.updated', order);
   }
 
@@ -101,6 +105,11 @@ export class WooDouble {
   /** The next `times` requests to `route` (e.g. `POST notes`) act, then lose their answer. */
   loseAnswer(route: string, times = 1): void {
     this.loseAnswers.set(route, times);
+  }
+
+  /** The next `count` webhooks are never delivered (the site's request failed; it gives up). */
+  loseWebhooks(count: number): void {
+    this.webhooksToLose = count;
   }
 
   // ---- what every API request passes ----------------------------------------------------------
@@ -174,6 +183,11 @@ export class WooDouble {
 
   async fire(topic: 'order.created' | 'order.updated', order: WooOrder): Promise<void> {
     if (this.webhookUrl === undefined) return;
+    if (this.webhooksToLose > 0) {
+      this.webhooksToLose -= 1;
+      this.lostWebhooks += 1;
+      return;
+    }
     const body = JSON.stringify(order);
     const [resource, event] = topic.split('.') as [string, string];
     this.sent.push(

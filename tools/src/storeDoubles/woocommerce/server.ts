@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 
 import { listenOnLoopback, numericId } from '../listen.js';
 import { WooDouble, type WooDoubleOptions, type WooPermissions } from './double.js';
+import { listOrders } from './orderList.js';
 import type { NewWooOrder, WooOrder } from './site.js';
 
 export interface StartedWooDouble {
@@ -89,18 +90,8 @@ function registerApi(app: FastifyInstance, double: WooDouble): void {
         .code(refused.status)
         .headers(refused.headers ?? {})
         .send({ code: refused.code, message: refused.message, data: { status: refused.status } });
-    const q = req.query as { after?: string; per_page?: string; page?: string };
-    const perPage = Math.min(100, Number(q.per_page ?? 10));
-    const page = Math.max(1, Number(q.page ?? 1));
-    const all = [...site.orders.values()]
-      .filter((o) => q.after === undefined || o.date_created > q.after.slice(0, 19))
-      .reverse();
-    return reply
-      .headers({
-        'x-wp-total': String(all.length),
-        'x-wp-totalpages': String(Math.ceil(all.length / perPage)),
-      })
-      .send(all.slice((page - 1) * perPage, page * perPage));
+    const answer = listOrders(site.orders.values(), req.query as Record<string, string>);
+    return reply.code(answer.status).headers(answer.headers).send(answer.body);
   });
   app.get(
     '/wp-json/wc/v3/orders/:id',
@@ -191,11 +182,14 @@ function registerControls(app: FastifyInstance, double: WooDouble): void {
     return { ok: true };
   });
   app.post('/__woo/faults', (req) => {
-    const { fail, loseAnswer, shipmentTracking } = (req.body ?? {}) as {
+    const { fail, loseAnswer, shipmentTracking, loseWebhooks } = (req.body ?? {}) as {
       fail?: { count: number; status: number };
       loseAnswer?: { route: string; times?: number };
       shipmentTracking?: boolean;
+      /** The next n webhooks are never delivered (WooCommerce does not retry). */
+      loseWebhooks?: number;
     };
+    if (loseWebhooks !== undefined) double.loseWebhooks(loseWebhooks);
     if (fail !== undefined) double.fail(fail.count, fail.status);
     if (loseAnswer !== undefined) double.loseAnswer(loseAnswer.route, loseAnswer.times);
     if (shipmentTracking !== undefined) double.shipmentTracking = shipmentTracking;

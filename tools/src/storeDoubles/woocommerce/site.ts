@@ -28,7 +28,13 @@ export interface WooOrder {
   order_key: string;
   status: WooStatus;
   currency: string;
+  /** The site's local time and UTC (the double's site runs on UTC): `YYYY-MM-DDTHH:MM:SS`. */
   date_created: string;
+  date_created_gmt: string;
+  date_modified: string;
+  date_modified_gmt: string;
+  date_paid: string | null;
+  date_paid_gmt: string | null;
   total: string;
   shipping_total: string;
   billing: Record<string, string>;
@@ -75,6 +81,11 @@ const DEFAULT_SHIPPING = {
   phone: '+12175550100',
 };
 
+/** The site's clock as WooCommerce shows dates: seconds, no zone (the double's site runs on UTC). */
+export function siteTime(at = new Date()): string {
+  return at.toISOString().slice(0, 19);
+}
+
 export class WooSite {
   readonly orders = new Map<number, WooOrder>();
   readonly notes = new Map<number, WooNote[]>();
@@ -98,13 +109,19 @@ export class WooSite {
       total: (Number(l.price) * l.quantity).toFixed(2),
     }));
     const total = items.reduce((s, i) => s + Number(i.total), 0) + Number(shippingTotal);
+    const now = siteTime();
     const order: WooOrder = {
       id,
       number: String(id),
       order_key: `wc_order_${id.toString(36)}double`,
       status: spec.paid === false ? 'pending' : 'processing',
       currency: 'USD',
-      date_created: new Date().toISOString().slice(0, 19),
+      date_created: now,
+      date_created_gmt: now,
+      date_modified: now,
+      date_modified_gmt: now,
+      date_paid: spec.paid === false ? null : now,
+      date_paid_gmt: spec.paid === false ? null : now,
       total: total.toFixed(2),
       shipping_total: shippingTotal,
       billing: { ...DEFAULT_SHIPPING, email: spec.email ?? 'ada@example.com' },
@@ -129,7 +146,7 @@ export class WooSite {
     const made = {
       id: this.nextItem++,
       author: 'system',
-      date_created: new Date().toISOString().slice(0, 19),
+      date_created: siteTime(),
       note,
       customer_note: customerNote,
     };
@@ -147,12 +164,27 @@ export class WooSite {
     return made;
   }
 
+  /** A status change, as WooCommerce records it (paid when it becomes processing or completed). */
+  setStatus(order: WooOrder, status: WooStatus): void {
+    order.status = status;
+    if ((status === 'processing' || status === 'completed') && order.date_paid === null) {
+      order.date_paid = order.date_paid_gmt = siteTime();
+    }
+    WooSite.touch(order);
+  }
+
+  /** Every change of an order moves its date_modified (what `modified_after` filters by). */
+  static touch(order: WooOrder): void {
+    order.date_modified = order.date_modified_gmt = siteTime();
+  }
+
   /** PUT orders/<id>: status and meta data (a meta entry with a known key replaces it). */
   update(
     order: WooOrder,
     body: { status?: WooStatus; meta_data?: { key: string; value: unknown }[] },
   ): void {
-    if (body.status !== undefined) order.status = body.status;
+    if (body.status !== undefined) this.setStatus(order, body.status);
+    WooSite.touch(order);
     for (const m of body.meta_data ?? []) {
       const existing = order.meta_data.find((x) => x.key === m.key);
       if (existing !== undefined) existing.value = m.value;
