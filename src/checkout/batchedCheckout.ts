@@ -180,7 +180,7 @@ async function paidByItsPayer(o: Order, acts: Activities, parent: ParentOrder): 
       { timeout: every, until: () => o.siblingPaidHeard },
     );
     if (action) {
-      o.answer(action, `paying shipment ${shipmentOrderId} from this order`);
+      o.actions.answer(action, `paying shipment ${shipmentOrderId} from this order`);
       return false;
     }
   }
@@ -331,14 +331,14 @@ async function inBatch(o: Order, acts: Activities): Promise<Settled> {
     );
     let lost = false;
     if (action?.kind === 'cancel') {
-      o.holdCancel(action);
+      o.actions.holdCancel(action);
       withdrawing = true;
       lost = !(await signal(coordinatorId(), checkoutWithdrawSignal, {
         workflowId: workflowInfo().workflowId,
       }));
     } else if (action?.kind === 'resume') {
       await fundsNews({ kind: 'toppedUp' });
-      o.answer(action, 'reading the balance now');
+      o.actions.answer(action, 'reading the balance now');
     } else if (bound !== undefined && !o.hasCheckoutNews() && o.news.toppedUp !== true) {
       lost = !(await stillHeld(acts));
     }
@@ -354,7 +354,7 @@ function releaseHandedBack(o: Order, news: Extract<Settled, { kind: 'alone' | 'i
   if (news.progress.shipmentOrderId !== undefined && bounded()) {
     o.confirmedInBatch(news.progress.shipmentOrderId, { siblings: news.progress.siblings });
   }
-  const shared = o.shipmentRefusal;
+  const shared = o.money.shipmentRefusal;
   o.releaseCancel(shared === undefined ? undefined : `cancel refused: ${shared}`);
 }
 
@@ -493,7 +493,7 @@ async function fundsFromCoordinator(
         ...(bound !== undefined && { timeout: bound }),
       },
     );
-    if (action) o.answer(action, 'retrying payment');
+    if (action) o.actions.answer(action, 'retrying payment');
     else if (o.siblingPaidHeard) o.note('another order of its shipment paid it');
     else if (toppedUp()) o.note('balance topped up');
     else if (!o.hasCheckoutNews() && wait !== undefined && bound !== undefined) {

@@ -227,7 +227,7 @@ async function deleteToAmend(o: Order, acts: Activities, amend: PendingAction): 
   const check = amendOrder(o.input, (amend.input as AmendInput | undefined)?.order);
   if (!check.ok) {
     const issues = check.issues.map((i) => `${i.field}: ${i.rule}`).join('; ');
-    o.answer(amend, `amend refused: ${issues}`, false);
+    o.actions.answer(amend, `amend refused: ${issues}`, false);
     return false;
   }
   try {
@@ -243,7 +243,7 @@ async function deleteToAmend(o: Order, acts: Activities, amend: PendingAction): 
       cancellable: false,
     });
     if (!deleted.ok) {
-      o.answer(
+      o.actions.answer(
         amend,
         `amend not carried out: the supplier did not delete ${svcOrderId} (${deleted.failure.details.message}); the order stays as it was`,
         false,
@@ -253,14 +253,14 @@ async function deleteToAmend(o: Order, acts: Activities, amend: PendingAction): 
     o.deletedToAmend(svcOrderId);
     // Checked above against the same order: it holds.
     const fields = o.amended(amend) ?? [];
-    o.answer(
+    o.actions.answer(
       amend,
       `amended ${fields.join(', ')}; deleted the intercepted ${svcOrderId} at the supplier, creating the order again`,
     );
     return true;
   } finally {
     if (amend.result === undefined) {
-      o.answer(amend, 'amend not carried out: the order stopped on the way', false);
+      o.actions.answer(amend, 'amend not carried out: the order stopped on the way', false);
     }
   }
 }

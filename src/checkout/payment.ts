@@ -34,7 +34,7 @@ export async function pay(
   options: PayOptions = {},
 ): Promise<void> {
   let parent = first;
-  if (!o.paymentApproved) await approval(o, parent.amount);
+  if (!o.money.approved) await approval(o, parent.amount);
   await guardAtPayment(o, parent.landedCost);
   const shipment: ShipmentToPay = {
     parent: () => parent,
@@ -47,7 +47,7 @@ export async function pay(
     renewAfterDoubt: 'always',
     paidAtSupplier: () => paidAtSupplier(o, acts),
     sending: () => {
-      o.paymentSending();
+      o.money.sending();
     },
   };
   for (;;) {
@@ -58,7 +58,7 @@ export async function pay(
       o.paymentMade(decision.note);
       return;
     }
-    o.paymentRefused();
+    o.money.refused();
     await (options.awaitFunds ?? awaitFunds)(o, acts, parent.amount, decision.refusal);
   }
 }
@@ -107,7 +107,7 @@ export async function approval(o: Order, amount: number | undefined): Promise<vo
     policy.policy === 'approval' ||
     (policy.policy === 'upTo' && (amount === undefined || amount > policy.maxAmount));
   if (!needed) {
-    o.approvalNotNeeded();
+    o.money.approvalNotNeeded();
     return;
   }
   o.approvalAsked();
@@ -119,7 +119,7 @@ export async function approval(o: Order, amount: number | undefined): Promise<vo
     const action = await o.waitAt(Stage.AWAITING_APPROVAL, why, ['approvePayment']);
     if (!action) continue;
     o.approvalGiven();
-    o.answer(action, 'payment approved');
+    o.actions.answer(action, 'payment approved');
     return;
   }
 }
@@ -147,7 +147,7 @@ export async function awaitFunds(
         : { until: toppedUp, timeout: BALANCE_CHECK_INTERVAL },
     );
     if (action) {
-      o.answer(action, 'retrying payment');
+      o.actions.answer(action, 'retrying payment');
       return;
     }
     if (toppedUp()) {

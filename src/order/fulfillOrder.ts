@@ -78,7 +78,7 @@ export async function fulfillOrder(input: OrderInput): Promise<OrderStatus> {
   }
   o.deadlinesEnded();
   // Actions that arrived as the order finished are answered, so every Update completes.
-  o.refuseWaiting(`the order is ${o.stage}: nothing left to act on`);
+  o.actions.refuseWaiting(`the order is ${o.stage}: nothing left to act on`);
   await o.storeEventsDelivered();
   await condition(allHandlersFinished);
   o.flush();
@@ -103,14 +103,14 @@ function registerHandlers(o: Order): void {
     if (news.connection === o.input.store?.connection) o.storeSide.skuMapped();
   });
 
-  setHandler(resumeUpdate, (input) => o.request('resume', input), {
+  setHandler(resumeUpdate, (input) => o.actions.request('resume', input), {
     validator: (_input) => {
-      if (!o.accepting.has('resume')) refuse(o, 'resume', 'it is not waiting for a person');
+      if (!o.actions.accepting.has('resume')) refuse(o, 'resume', 'it is not waiting for a person');
     },
   });
-  setHandler(changeLogisticsUpdate, (input) => o.request('changeLogistics', input), {
+  setHandler(changeLogisticsUpdate, (input) => o.actions.request('changeLogistics', input), {
     validator: (input: ChangeLogisticsInput) => {
-      if (!o.accepting.has('changeLogistics'))
+      if (!o.actions.accepting.has('changeLogistics'))
         refuse(o, 'changeLogistics', 'only an intercepted order changes logistics');
       if (o.confirmed)
         refuse(o, 'changeLogistics', 'the cart is confirmed (the supplier answers 8002)');
@@ -119,15 +119,16 @@ function registerHandlers(o: Order): void {
       }
     },
   });
-  setHandler(approvePaymentUpdate, (input) => o.request('approvePayment', input), {
+  setHandler(approvePaymentUpdate, (input) => o.actions.request('approvePayment', input), {
     validator: (_input) => {
-      if (!o.accepting.has('approvePayment'))
+      if (!o.actions.accepting.has('approvePayment'))
         refuse(o, 'approvePayment', 'no payment waits for approval');
     },
   });
-  setHandler(provideWaybillUpdate, (input) => o.request('provideWaybill', input), {
+  setHandler(provideWaybillUpdate, (input) => o.actions.request('provideWaybill', input), {
     validator: (input: WaybillInput) => {
-      if (!o.accepting.has('provideWaybill')) refuse(o, 'provideWaybill', 'no waybill is awaited');
+      if (!o.actions.accepting.has('provideWaybill'))
+        refuse(o, 'provideWaybill', 'no waybill is awaited');
       for (const field of ['carrier', 'trackNumber', 'filename', 'contentBase64'] as const) {
         if (typeof input[field] !== 'string' || input[field] === '') {
           refuse(o, 'provideWaybill', `${field} is required`);
@@ -135,24 +136,24 @@ function registerHandlers(o: Order): void {
       }
     },
   });
-  setHandler(cancelUpdate, (input) => o.request('cancel', input), {
+  setHandler(cancelUpdate, (input) => o.actions.request('cancel', input), {
     validator: (input: CancelInput) => {
       if (FINAL_STAGES.includes(o.stage)) refuse(o, 'cancel', 'the order is finished');
-      const shared = o.shipmentRefusal;
+      const shared = o.money.shipmentRefusal;
       if (shared !== undefined) refuse(o, 'cancel', shared);
-      if (!o.cancellable) {
+      if (!o.money.cancellable) {
         refuse(
           o,
           'cancel',
           'the order is paid or its payment is under way; open a dispute instead',
         );
       }
-      if (o.cancelUnderWay) refuse(o, 'cancel', 'a cancel is already under way');
+      if (o.actions.cancelUnderWay) refuse(o, 'cancel', 'a cancel is already under way');
       if (typeof input.reason !== 'string' || input.reason.trim() === '')
         refuse(o, 'cancel', 'a reason is required');
     },
   });
-  setHandler(amendUpdate, (input) => o.request('amend', input), {
+  setHandler(amendUpdate, (input) => o.actions.request('amend', input), {
     validator: (input: AmendInput) => {
       // The changes first: a refused amend names the field and the rule whatever the stage.
       const amended = amendOrder(o.input, (input as AmendInput | undefined)?.order);
@@ -164,7 +165,7 @@ function registerHandlers(o: Order): void {
           nonRetryable: true,
         });
       }
-      if (!o.accepting.has('amend')) refuse(o, 'amend', o.amendRefusal());
+      if (!o.actions.accepting.has('amend')) refuse(o, 'amend', o.amendRefusal());
     },
   });
 }

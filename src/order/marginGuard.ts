@@ -92,7 +92,7 @@ export async function guardAtCart(
  * order has, no call). Not for a shipment shared with other orders: its amount is theirs too.
  */
 export async function guardAtPayment(o: Order, amount: number | undefined): Promise<void> {
-  if (!marginGuarded(o) || amount === undefined || o.shipmentRefusal !== undefined) return;
+  if (!marginGuarded(o) || amount === undefined || o.money.shipmentRefusal !== undefined) return;
   const check = checkMargin(marginTerms(o), amount);
   if (check.holds || o.marginApprovedFor(amount)) {
     if (check.holds) observeMargin(check, 'payment');
@@ -173,7 +173,10 @@ async function holdForApproval(o: Order, check: MarginCheck, at: MarginMoment): 
     );
     if (!action) continue;
     o.marginApproved(check.costNow);
-    o.answer(action, `payment approved at a landed cost of ${check.costNow.toFixed(2)} USD`);
+    o.actions.answer(
+      action,
+      `payment approved at a landed cost of ${check.costNow.toFixed(2)} USD`,
+    );
     return;
   }
 }

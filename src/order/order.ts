@@ -12,7 +12,6 @@ import {
   FINAL_STAGES,
   ParcelStage,
   Stage,
-  type ActionResult,
   type ParcelView,
   type AmendInput,
   type MarginMoment,
@@ -123,9 +122,11 @@ export class Order implements StepHost, OutboxHost {
     this.view.record({ parcels });
     if (open !== undefined) this.view.upsert([{ key: ParcelCodes, value: open }]);
   });
-  private readonly money = new PaymentRules();
+  /** The payment's rules: who may cancel, approval, the shared shipment's payment. */
+  readonly money = new PaymentRules();
   private readonly view: StatusProjection;
-  private readonly actions = new OperatorActions(() => this.stage);
+  /** The operator actions the order waits for, queued and answered. */
+  readonly actions = new OperatorActions(() => this.stage);
   private readonly seen: string[] = [];
   /** `news.orderStatus` came from a webhook (see statusFromPush). */
   private statusPushed = false;
@@ -300,7 +301,7 @@ export class Order implements StepHost, OutboxHost {
     const result = amendOrder(this.current, changes);
     if (!result.ok) {
       const issues = result.issues.map((i) => `${i.field}: ${i.rule}`).join('; ');
-      this.answer(action, `amend refused: ${issues}`, false);
+      this.actions.answer(action, `amend refused: ${issues}`, false);
       return undefined;
     }
     this.current = result.input;
@@ -544,16 +545,6 @@ export class Order implements StepHost, OutboxHost {
 
   // ---- money ----------------------------------------------------------------------------------
 
-  /** A payment request is about to leave: from here the order cannot be cancelled. */
-  paymentSending(): void {
-    this.money.sending();
-  }
-
-  /** The supplier refused the payment, and no earlier attempt is in doubt: nothing was paid. */
-  paymentRefused(): void {
-    this.money.refused();
-  }
-
   /** The supplier took the money (its answer, or its own view of the order shows it). */
   paymentMade(note?: string): void {
     this.money.made();
@@ -569,20 +560,6 @@ export class Order implements StepHost, OutboxHost {
     });
   }
 
-  get paid(): boolean {
-    return this.money.paid;
-  }
-
-  /** Whether the order can still be cancelled (PaymentRules.cancellable). */
-  get cancellable(): boolean {
-    return this.money.cancellable;
-  }
-
-  /** Why a cancel is refused for the shipment the order shares, if it does. */
-  get shipmentRefusal(): string | undefined {
-    return this.money.shipmentRefusal;
-  }
-
   approvalAsked(): void {
     this.money.approvalAsked();
     // Approving ends the wait in AWAITING_PAYMENT, whichever stage the order came from.
@@ -594,21 +571,6 @@ export class Order implements StepHost, OutboxHost {
     this.money.approvalGiven();
     if (this.stage === Stage.AWAITING_PAYMENT) this.note('payment approved');
     else this.enter(Stage.AWAITING_PAYMENT, 'payment approved');
-  }
-
-  /** Whether the payment policy is satisfied already (approved, or it needed no approval). */
-  get paymentApproved(): boolean {
-    return this.money.approved;
-  }
-
-  /** The payment policy asks for no approval of this order. */
-  approvalNotNeeded(): void {
-    this.money.approvalNotNeeded();
-  }
-
-  /** Whether the order waits for approvePayment. */
-  get awaitingApproval(): boolean {
-    return this.money.awaitingApproval;
   }
 
   // ---- the margin rule (order/marginGuard.ts) -------------------------------------------------
@@ -860,7 +822,11 @@ export class Order implements StepHost, OutboxHost {
     const edit = amendOrder(this.current, news.order);
     if (!edit.ok) return; // nothing changed, or nothing dropflow can take: the order stays
     if (this.stage === Stage.ON_HOLD || this.stage === Stage.AWAITING_MAPPING) {
-      void this.request('amend', { order: news.order, by: 'store', storeLines: news.lines });
+      void this.actions.request('amend', {
+        order: news.order,
+        by: 'store',
+        storeLines: news.lines,
+      });
     } else {
       this.note(
         `the store changed ${edit.fields.join(', ')} after the order left its hold window: not taken (amend or cancel it)`,
@@ -872,9 +838,9 @@ export class Order implements StepHost, OutboxHost {
   private passStoreCancel(): void {
     const reason = this.storeSide.cancelWaiting;
     if (reason === undefined || FINAL_STAGES.includes(this.stage)) return;
-    if (this.paid || !this.cancellable || this.cancelUnderWay) return;
+    if (this.money.paid || !this.money.cancellable || this.actions.cancelUnderWay) return;
     this.storeSide.cancelPassed();
-    void this.request('cancel', { reason, by: 'store' });
+    void this.actions.request('cancel', { reason, by: 'store' });
   }
 
   /** The store's lines now (an edit taken): each waits for its variant again. */
@@ -929,9 +895,9 @@ export class Order implements StepHost, OutboxHost {
       this.outbox.emit(StoreEventType.OrderNeedsAttention, this.stage, stopData(this.status));
     }
     if (options.brief !== true) this.flush();
-    const withCancel = this.cancellable && !this.actions.holdsCancel;
+    const withCancel = this.money.cancellable && !this.actions.holdsCancel;
     const kinds: readonly ActionKind[] = withCancel ? [...actions, 'cancel'] : actions;
-    const wake = () => this.hasAction(kinds) || (options.until?.() ?? false);
+    const wake = () => this.actions.has(kinds) || (options.until?.() ?? false);
     this.actions.accept(actions);
     const wait = async () =>
       options.timeout === undefined
@@ -953,8 +919,10 @@ export class Order implements StepHost, OutboxHost {
       this.actions.acceptNoMore(actions);
     }
     if (withCancel && options.cancelReturns !== true) this.checkCancel();
-    const action = this.take(withCancel && options.cancelReturns === true ? kinds : actions);
-    this.refuseWaiting('already handled by an earlier request', actions);
+    const action = this.actions.take(
+      withCancel && options.cancelReturns === true ? kinds : actions,
+    );
+    this.actions.refuseWaiting('already handled by an earlier request', actions);
     if (woken) this.waitEnded(action?.kind);
     return action;
   }
@@ -994,72 +962,28 @@ export class Order implements StepHost, OutboxHost {
           this.failed(info);
           continue;
         }
-        this.answer(action, `amended ${fields.join(', ')}; going on with ${info.step}`);
+        this.actions.answer(action, `amended ${fields.join(', ')}; going on with ${info.step}`);
         return;
       }
-      this.answer(action, `going on with ${info.step}`);
+      this.actions.answer(action, `going on with ${info.step}`);
       return;
     }
   }
 
   // ---- operator actions -----------------------------------------------------------------------
 
-  /** The operator actions the workflow waits for right now; validators refuse the others. */
-  get accepting(): ReadonlySet<ActionKind> {
-    return this.actions.accepting;
-  }
-
-  /** The cancel action being carried out, answered once the order is CANCELLED. */
-  get pendingCancel(): PendingAction | undefined {
-    return this.actions.pendingCancel;
-  }
-
-  /** Queues an action from an Update and resolves when the workflow has applied it. */
-  request(kind: ActionKind, input: unknown): Promise<ActionResult> {
-    return this.actions.request(kind, input);
-  }
-
-  /** Whether an action of one of these kinds is waiting. */
-  hasAction(kinds: readonly ActionKind[]): boolean {
-    return this.actions.has(kinds);
-  }
-
-  /** Takes the oldest waiting action of these kinds. */
-  take(kinds: readonly ActionKind[]): PendingAction | undefined {
-    return this.actions.take(kinds);
-  }
-
-  /** Answers an action's Update. */
-  answer(action: PendingAction, message: string, accepted = true): void {
-    this.actions.answer(action, message, accepted);
-  }
-
-  /** Answers every waiting action of these kinds (all when none given) as not carried out. */
-  refuseWaiting(why: string, kinds?: readonly ActionKind[]): void {
-    this.actions.refuseWaiting(why, kinds);
-  }
-
-  /** A cancel waits while the coordinator is asked to let the order go. */
-  holdCancel(action: PendingAction): void {
-    this.actions.holdCancel(action);
-  }
-
-  get cancelUnderWay(): boolean {
-    return this.actions.cancelUnderWay;
-  }
-
   /** The held cancel, if any: carried out now (throws CancelRequested) or refused. */
   releaseCancel(refusal?: string): void {
     const action = this.actions.unholdCancel();
     if (action === undefined) return;
-    if (refusal !== undefined) this.answer(action, refusal, false);
+    if (refusal !== undefined) this.actions.answer(action, refusal, false);
     else this.cancelWith(action);
   }
 
   /** Cancels now if an operator asked to and the order still can be (checked between steps). */
   checkCancel(): void {
     this.passStoreCancel();
-    const cancel = this.take(['cancel']);
+    const cancel = this.actions.take(['cancel']);
     if (cancel) this.cancelWith(cancel);
   }
 
@@ -1067,7 +991,7 @@ export class Order implements StepHost, OutboxHost {
   private cancelWith(cancel: PendingAction): void {
     const refusal = this.money.cancelRefusal;
     if (refusal !== undefined) {
-      this.answer(cancel, refusal, false);
+      this.actions.answer(cancel, refusal, false);
       return;
     }
     const reason =

@@ -34,7 +34,7 @@ export async function cancelOrder(o: Order, acts: Activities, reason: string): P
     }
   }
   o.cancelled(reason, 'operator');
-  if (o.pendingCancel) o.answer(o.pendingCancel, 'cancelled');
+  if (o.actions.pendingCancel) o.actions.answer(o.actions.pendingCancel, 'cancelled');
 }
 
 /**

@@ -29,14 +29,14 @@ export async function awaitConnection(o: Order, acts: Activities): Promise<void>
     const pushed = heard();
     if (pushed && !patched(Patch.PushesConfirmed)) {
       o.created(o.news.svcOrderId!, o.status.amounts, 'store product connected');
-      if (action) o.answer(action, 'connected');
+      if (action) o.actions.answer(action, 'connected');
       return;
     }
     // A push names an svc order id; the order takes the one the supplier shows for it.
     const connected = pushed ? await confirmConnected(o, acts) : await adoptConnected(o, acts);
     if (action) {
-      if (connected) o.answer(action, 'connected; continuing');
-      else o.answer(action, 'the supplier still files the order as unconnected', false);
+      if (connected) o.actions.answer(action, 'connected; continuing');
+      else o.actions.answer(action, 'the supplier still files the order as unconnected', false);
     }
     if (connected) return;
   }

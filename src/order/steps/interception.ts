@@ -31,7 +31,7 @@ export async function intercepted(
     if (!action) continue;
     if (action.kind === 'amend') return action;
     if (action.kind === 'resume') {
-      o.answer(action, `retrying ${step}`);
+      o.actions.answer(action, `retrying ${step}`);
       return undefined;
     }
     const { logisticName } = action.input as ChangeLogisticsInput;
@@ -39,12 +39,12 @@ export async function intercepted(
     if (refusal === undefined) {
       o.logisticsChosen(logisticName);
       o.note(`logistics changed to ${logisticName}`);
-      o.answer(action, `logistics changed to ${logisticName}; retrying ${step}`);
+      o.actions.answer(action, `logistics changed to ${logisticName}; retrying ${step}`);
       return undefined;
     }
     o.enter(Stage.INTERCEPTED);
     o.intercepted('updateLogistics', refusal);
-    o.answer(
+    o.actions.answer(
       action,
       `the supplier refused ${logisticName}: ${refusal.map((r) => r.message).join('; ')}`,
       false,

@@ -35,7 +35,7 @@ export async function uploadWaybill(o: Order, acts: Activities): Promise<void> {
       );
       if (!action) continue;
       waybill = action.input as WaybillInput;
-      o.answer(action, 'uploading the waybill');
+      o.actions.answer(action, 'uploading the waybill');
     }
     const label = waybill;
     const result = await supplierStep(o, {
@@ -123,7 +123,7 @@ export async function followDelivery(o: Order, acts: Activities): Promise<void> 
       }
       continue;
     }
-    if (o.storeSide.cancelWaiting !== undefined && o.paid) {
+    if (o.storeSide.cancelWaiting !== undefined && o.money.paid) {
       await storeCancelledAfterPayment(o, o.storeSide.cancelWaiting);
       continue;
     }
@@ -252,7 +252,7 @@ async function storeCancelledAfterPayment(o: Order, reason: string): Promise<voi
       ['resume'],
     );
     if (action === undefined) continue;
-    o.answer(action, 'following the supplier again');
+    o.actions.answer(action, 'following the supplier again');
     o.enter(before, 'resumed after the store cancelled it');
     return;
   }

@@ -23,7 +23,7 @@ export async function flaggedStale(o: Order, stale: StaleNews): Promise<void> {
       { until: () => o.newsVersion !== seen },
     );
     if (action !== undefined) {
-      o.answer(action, 'following the supplier again');
+      o.actions.answer(action, 'following the supplier again');
       return;
     }
     if (o.newsVersion !== seen) return;

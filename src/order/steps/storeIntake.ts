@@ -49,7 +49,7 @@ function takeEdit(o: Order, action: PendingAction): void {
   if (fields === undefined) return; // answered as refused
   const lines = (action.input as Partial<StoreEditInput> | undefined)?.storeLines;
   if (lines !== undefined) o.storeLinesEdited(lines);
-  o.answer(action, `amended ${fields.join(', ')}`);
+  o.actions.answer(action, `amended ${fields.join(', ')}`);
 }
 
 /** The key a line is mapped by: its SKU, or its store variant when it has none. */
@@ -104,6 +104,6 @@ async function resolveLines(o: Order, acts: Activities): Promise<void> {
       { until: () => o.storeSide.mappingVersion !== seen, timeout: MAPPING_RECHECK_MS },
     );
     if (action?.kind === 'amend') takeEdit(o, action);
-    else if (action !== undefined) o.answer(action, 'looking at the mappings again');
+    else if (action !== undefined) o.actions.answer(action, 'looking at the mappings again');
   }
 }
