@@ -33,7 +33,6 @@ const StoredStoreBase = {
   apiBaseUrl: outboundUrl.optional(),
   holdFor: IsoDuration.optional(),
   notifyCustomer: z.boolean().default(true),
-  flowC: z.strictObject({ then: z.enum(['A', 'B']) }).optional(),
   fromCountryCode: z
     .string()
     .regex(/^[A-Z]{2}$/, { error: 'must be a country code such as CN' })
@@ -102,7 +101,6 @@ export function connectionOf(s: StoredStore): StoreConnection {
     orderTrigger: s.platform === StorePlatform.Shopify ? s.orderTrigger : OrderTrigger.Paid,
     notifyCustomer: s.notifyCustomer,
     ...(s.holdFor !== undefined && { holdFor: s.holdFor }),
-    ...(s.flowC !== undefined && { flowC: s.flowC }),
     ...(s.fromCountryCode !== undefined && { fromCountryCode: s.fromCountryCode }),
   };
   return s.platform === StorePlatform.Shopify

@@ -27,7 +27,6 @@ export interface StoreInput {
   sweepEvery?: string;
   notifyCustomer?: boolean;
   fromCountryCode?: string;
-  flowC?: { then: 'A' | 'B' };
   secrets: Record<string, string>;
 }
 

@@ -61,11 +61,6 @@ export interface StoreConnection {
   holdFor?: string;
   /** Whether the platform tells the customer when tracking is written back. */
   notifyCustomer: boolean;
-  /**
-   * The supplier knows this store's products (connected products, flow C): its orders are
-   * created in the store flow, continuing as `then`.
-   */
-  flowC?: { then: 'A' | 'B' };
   /** Where the goods ship from (the supplier's fromCountryCode); default CN. */
   fromCountryCode?: string;
   /**
