@@ -54,7 +54,7 @@ import type { StoreOrderLine, StoreOrderNews, StoreOrderRef } from '../store/con
 import { Milestone, type MissedDeadline, type SlaClock } from './slaClock.js';
 import { Parcels, storeParcel } from './parcels.js';
 import { Patch } from '../durable/versions.js';
-import { heardByParcels } from './steps/parcelNews.js';
+import { heardByParcels, PUSHED_KINDS } from './steps/parcelNews.js';
 
 export type { ActionKind, PendingAction } from './operatorActions.js';
 
@@ -95,13 +95,6 @@ export interface OrderOptions {
 /** How many webhook message ids are remembered for deduplication. */
 const SEEN_LIMIT = 1_000;
 
-/** News kinds that come from the supplier's webhooks (signed, but replayable and forgeable). */
-const PUSHED_KINDS: ReadonlySet<SupplierNews['kind']> = new Set([
-  'order',
-  'logistics',
-  'makeup',
-  'connected',
-]);
 
 /**
  * Composes the order's three writers — what it shows (StatusProjection), where its money stands

@@ -9,6 +9,7 @@ import { ParcelStage, type ParcelView, type SupplierNews } from './contract.js';
 import type { Parcel, ParcelLine } from '../storeEvents/contract.js';
 export { parcelsGlance } from './orderGlance.js';
 import { endedStatus, OrderStatus, reachedStatus } from '../supplier/api/constants.js';
+import type { OrderSnapshot } from '../tracking/lookupActivities.js';
 
 /** What the supplier said of one parcel, latest first-class facts merged. */
 export type ParcelFacts = Pick<
@@ -69,6 +70,8 @@ export function linesText(lines: readonly ParcelLine[]): string {
 export class Parcels {
   private readonly list: ParcelView[] = [];
   private readonly facts = new Map<string, ParcelFacts>();
+  /** What webhooks said of parcels that no answer of the supplier has shown since. */
+  private readonly pushed = new Map<string, ParcelFacts>();
   private readonly claims: SplitClaim[] = [];
 
   constructor(private readonly shown: ParcelsShown = () => undefined) {}
@@ -153,15 +156,51 @@ export class Parcels {
     this.show();
   }
 
-  /** What the supplier said of a parcel; false when the code is none of them. */
-  heard(code: string, facts: ParcelFacts): boolean {
+  /**
+   * What the supplier said of a parcel; false when the code is none of them. A webhook's word
+   * (`pushed`) is kept aside until the supplier's own answer replaces it (`pushedShown`).
+   */
+  heard(code: string, facts: ParcelFacts, pushed = false): boolean {
     if (!this.knows(code)) return false;
-    const known = this.facts.get(code) ?? {};
+    const into = pushed ? this.pushed : this.facts;
+    const known = into.get(code) ?? {};
     for (const [k, v] of Object.entries(facts) as [keyof ParcelFacts, unknown][]) {
       if (v !== undefined) Object.assign(known, { [k]: v });
     }
-    this.facts.set(code, known);
+    into.set(code, known);
     return true;
+  }
+
+  /** Whether webhooks spoke of parcels since the supplier last showed them. */
+  get anyPushed(): boolean {
+    return this.pushed.size > 0;
+  }
+
+  /** What webhooks said of parcels, taken to be looked up (news after this waits for the next). */
+  takePushed(): [code: string, facts: ParcelFacts][] {
+    const taken = [...this.pushed];
+    this.pushed.clear();
+    return taken;
+  }
+
+  /** Runs from before pushes were confirmed take a webhook's word as the supplier's. */
+  trustPushed(): void {
+    for (const [code, facts] of this.pushed) this.heard(code, facts);
+    this.pushed.clear();
+  }
+
+  /** The supplier's own answer for the parcels webhooks spoke of replaces what they said. */
+  pushedShown(codes: readonly string[], shown: readonly OrderSnapshot[]): void {
+    for (const code of codes) {
+      const found = shown.find((s) => s.svcOrderId === code || s.svcOrderCode === code);
+      if (found === undefined) continue;
+      this.heard(code, {
+        ...(found.orderStatus !== undefined && { orderStatus: found.orderStatus }),
+        ...(found.trackNumber !== undefined && { trackNumber: found.trackNumber }),
+        ...(found.trackingUrl !== undefined && { trackingUrl: found.trackingUrl }),
+        ...(found.logisticName !== undefined && { logisticName: found.logisticName }),
+      });
+    }
   }
 
   /** Applies what the supplier said to each parcel; returns the changes, in order. */

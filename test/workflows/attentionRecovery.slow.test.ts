@@ -18,6 +18,7 @@ import { OrderClient } from '../../src/client/orderClient.js';
 import { cancelDisputeWorkflow, openDispute } from '../../src/client/disputeClient.js';
 import { disputeStatusQuery } from '../../src/dispute/contract.js';
 import {
+  cancelUpdate,
   orderWorkflowId,
   resumeUpdate,
   Stage,
@@ -48,7 +49,7 @@ import {
   sandboxUrl,
 } from '../support/sandbox.js';
 import { advance, usOrder } from '../supplier/orderHelpers.js';
-import { lookUpsKeepFailing } from './reconcile-support.js';
+import { lookUpsKeepFailing, splitBeforeCreate } from './reconcile-support.js';
 
 type AttentionKind =
   | 'supplierRefusal'
@@ -67,7 +68,8 @@ type AttentionKind =
   | 'deliveryNotConfirmed'
   | 'storeCancelledAfterPayment'
   | 'splitNotSettled'
-  | 'splitPaymentUnknown';
+  | 'splitPaymentUnknown'
+  | 'splitBeforeCreate';
 
 /**
  * Every source file that stops a workflow at NEEDS_ATTENTION: its places (calls of
@@ -97,6 +99,7 @@ const ATTENTION_SITES: Record<string, { places: number; kinds: AttentionKind[] }
   },
   'src/order/steps/parcels.ts': { places: 1, kinds: ['splitNotSettled'] },
   'src/checkout/payment.ts': { places: 1, kinds: ['splitPaymentUnknown'] },
+  'src/checkout/orderCheckout.ts': { places: 1, kinds: ['splitBeforeCreate'] },
   'src/dispute/disputeOrder.ts': {
     places: 3,
     kinds: ['disputeLinesRefused', 'disputeNoReason', 'disputeNotListed'],
@@ -222,6 +225,24 @@ const RECOVERIES: Record<
   Exclude<AttentionKind, 'disputeNoReason' | OwedKind>,
   () => Promise<void>
 > = {
+  /** A create's answer lost while the supplier split the order: cancel removes every part. */
+  async splitBeforeCreate() {
+    const lines = [
+      { vid: 'P0001-V1', quantity: 1 },
+      { vid: 'P0002-V1', quantity: 1 },
+    ];
+    const { handle, codes, stopped, before } = await splitBeforeCreate(h, lines);
+    expect(stopped.waitingFor).toMatch(/cancel/);
+    await handle.executeUpdate(cancelUpdate, { args: [{ reason: 'parts bought by hand' }] });
+    const done = await reaches(handle, Stage.CANCELLED);
+    for (const code of codes) {
+      expect(done.timeline.some((t) => t.note === `deleted ${code} at the supplier`)).toBe(true);
+    }
+    const now = await accountStats(h.account.openId);
+    expect(calls(now, CREATE) - calls(before, CREATE)).toBe(1);
+    expect(now.payments - before.payments).toBe(0);
+  },
+
   /** A refusal with its code before the supplier has the order: amend. */
   async supplierRefusal() {
     const r = await stopAndRecover({

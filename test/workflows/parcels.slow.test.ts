@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import {
   cancelUpdate,
-  resumeUpdate,
   ParcelStage,
   Stage,
   statusQuery,
@@ -35,8 +34,8 @@ import { OrderClient } from '../../src/client/orderClient.js';
 import { runDropflow } from '../support/cli.js';
 import { openDispute } from '../../src/client/disputeClient.js';
 import { disputeReaches } from '../support/disputes.js';
-import { accountStats, clearFaults, injectFault } from '../support/sandbox.js';
-import { atStage, lookUpsKeepFailing, stoppedForLookUp } from './reconcile-support.js';
+import { accountStats } from '../support/sandbox.js';
+import { splitBeforeCreate } from './reconcile-support.js';
 
 const RETRY = { retryFirstMs: 300, retryMaxMs: 1_000 };
 
@@ -199,6 +198,75 @@ describe('parcels', () => {
     expect(delivered.parcels?.map((p) => p.code).sort()).toEqual([...codes].sort());
   });
 
+  it('forged parcel news (one parcel CANCELLED, the other SHIPPED with a tracking) is looked up and not acted on; real news is', async () => {
+    const { handle, svcOrderId } = await paidOrder(h, { supplierLagSeconds: 2 });
+    const codes = await split(svcOrderId);
+    await pushSplit(h, svcOrderId, codes);
+    const { orderNumber } = await parcelsOf(handle);
+    const router = new WebhookRouter(h.client, h.queues, DEFAULT_CHECKOUT_SETTINGS);
+    const pushOrder = async (id: string, params: Record<string, unknown>) => {
+      const parsed = parseWebhookMessage({
+        messageId: id,
+        type: 'ORDER',
+        messageType: 'UPDATE',
+        params: { privateOutboundOrder: false, orderItems: [], orderNumber, ...params },
+      });
+      if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+      const routed = await router.route(parsed.message, new Date());
+      expect(routed.outcome).toBe('delivered');
+    };
+
+    await pushOrder(`forged-cancel-${codes[0]}`, {
+      svcOrderId: codes[0],
+      orderStatus: 'CANCELLED',
+    });
+    await pushOrder(`forged-ship-${codes[1]}`, {
+      svcOrderId: codes[1],
+      orderStatus: 'SHIPPED',
+      trackNumber: 'FORGED-PARCEL-1',
+      trackingUrl: 'https://phish.example.com/t',
+    });
+    const notedNotActed = (st: OrderStatus) =>
+      st.timeline
+        .map((t) => t.note ?? '')
+        .filter((n) => /^a webhook said .*; not acted on/.test(n))
+        .join(' | ');
+    const after = await eventually(
+      `${handle.workflowId}: both forged parcel news noted, not acted on`,
+      () => handle.query(statusQuery),
+      (st) =>
+        notedNotActed(st).includes(`${codes[0]} CANCELLED`) &&
+        notedNotActed(st).includes(`${codes[1]} SHIPPED with tracking FORGED-PARCEL-1`),
+      60_000,
+    );
+    expect(after.parcels!.filter((p) => p.stage !== ParcelStage.SPLIT).map((p) => p.stage)).toEqual(
+      [ParcelStage.AWAITING_SHIPMENT, ParcelStage.AWAITING_SHIPMENT],
+    );
+    expect(after.parcels!.some((p) => p.trackNumber === 'FORGED-PARCEL-1')).toBe(false);
+    expect(after.stage).toBe(Stage.AWAITING_SHIPMENT);
+
+    // The supplier ships the second parcel under a number of its own; its push is confirmed.
+    expect((await advance(codes[1]!, 'SHIPPED', 'REAL-PARCEL-1')).status).toBe(200);
+    await pushOrder(`real-ship-${codes[1]}`, {
+      svcOrderId: codes[1],
+      orderStatus: 'SHIPPED',
+      trackNumber: 'REAL-PARCEL-1',
+    });
+    const shipped = await reachStage(handle, Stage.SHIPPED);
+    expect(shipped.parcels!.find((p) => p.code === codes[1])).toMatchObject({
+      stage: ParcelStage.SHIPPED,
+      trackNumber: 'REAL-PARCEL-1',
+    });
+    expect(shipped.parcels!.find((p) => p.code === codes[0])?.stage).toBe(
+      ParcelStage.AWAITING_SHIPMENT,
+    );
+    const told = store
+      .accepted(orderNumber)
+      .filter((e) => e.type === StoreEventType.OrderShipped)
+      .map((e) => (e.data as { trackNumber?: string }).trackNumber);
+    expect(told).not.toContain('FORGED-PARCEL-1');
+  });
+
   it('a split webhook lost: the sweeper finds the new codes and the order looks them up', async () => {
     const { handle, svcOrderId } = await paidOrder(h);
     const codes = await split(svcOrderId);
@@ -314,37 +382,9 @@ describe('parcels', () => {
   });
 
   it("a split before the create's answer: the order takes no part for itself and creates nothing again", async () => {
-    const { openId } = h.account;
     const create = 'shopping/order/createOrderV3';
-    const before = await accountStats(openId);
-    // The supplier files the order, the answer is lost, and looking it up fails for a while.
-    await injectFault({ path: create, kind: 'commitThenDrop', openId });
-    await lookUpsKeepFailing(openId);
-    const input = validOrder({
-      ...usOrder({ products: LINES }),
-      fulfillment: { flow: 'B', supplierLagSeconds: 3 },
-    });
-    const { orderNumber } = input.order;
-    const handle = await startOrder(h, input);
-    await stoppedForLookUp(h, handle, orderNumber, 'createOrderV3');
-
-    // Meanwhile the supplier splits it as it files it: its number is now two other orders.
-    const listed = await h.account.client.api.listOrders({ status: 'CREATED', pageSize: 100 });
-    const filed = listed.list.find((o) => o.orderNum === orderNumber)?.orderId;
-    expect(filed).toBeDefined();
-    const answer = await control<{ splitInto: string[] }>('POST', `orders/${filed}/split`, {
-      now: true,
-    });
-    expect(answer.status).toBe(200);
-    const codes = answer.body.splitInto;
-    await clearFaults(openId);
-    await handle.executeUpdate(resumeUpdate, { args: [{ by: 'test' }] });
-
-    const stopped = await atStage(
-      handle,
-      Stage.NEEDS_ATTENTION,
-      (s) => s.error?.step === 'createOrderV3',
-    );
+    const { handle, codes, stopped, before } = await splitBeforeCreate(h, LINES);
+    const { openId } = h.account;
     // No part is taken for the whole order, and each is named with its lines.
     expect(stopped.svcOrderId).toBeUndefined();
     for (const [i, code] of codes.entries()) {

@@ -12,8 +12,10 @@ import {
   type OrderStatus,
 } from '../../src/order/contract.js';
 import { eventually } from '../support/eventually.js';
-import { visibleIn, type OrderHarness } from '../support/orders.js';
-import { clearFaults, injectFault } from '../support/sandbox.js';
+import { startOrder, validOrder, visibleIn, type OrderHarness } from '../support/orders.js';
+import { accountStats, clearFaults, injectFault } from '../support/sandbox.js';
+import { control } from '../sandbox/controls.js';
+import { usOrder } from '../supplier/orderHelpers.js';
 
 export const ORDER_DETAIL_BATCH = 'shopping/order/getOrderDetailBatch';
 
@@ -97,4 +99,41 @@ export function stagesOf(s: OrderStatus): Stage[] {
 /** Whether a timeline note matches. */
 export function noted(s: OrderStatus, pattern: RegExp): boolean {
   return s.timeline.some((t) => pattern.test(t.note ?? ''));
+}
+
+/**
+ * A create whose answer is lost while the supplier splits the order as it files it (its number is
+ * then several other orders): the order, resumed once the look-ups answer, stops at
+ * NEEDS_ATTENTION naming the parts. The parts' codes, the stop, and the account's stats before.
+ */
+export async function splitBeforeCreate(
+  h: OrderHarness,
+  lines: { vid: string; quantity: number; storeLineItemId?: string }[],
+) {
+  const { openId } = h.account;
+  const before = await accountStats(openId);
+  await injectFault({ path: 'shopping/order/createOrderV3', kind: 'commitThenDrop', openId });
+  await lookUpsKeepFailing(openId);
+  const input = validOrder({
+    ...usOrder({ products: lines }),
+    fulfillment: { flow: 'B', supplierLagSeconds: 3 },
+  });
+  const { orderNumber } = input.order;
+  const handle = await startOrder(h, input);
+  await stoppedForLookUp(h, handle, orderNumber, 'createOrderV3');
+  const listed = await h.account.client.api.listOrders({ status: 'CREATED', pageSize: 100 });
+  const filed = listed.list.find((o) => o.orderNum === orderNumber)?.orderId;
+  expect(filed).toBeDefined();
+  const answer = await control<{ splitInto: string[] }>('POST', `orders/${filed}/split`, {
+    now: true,
+  });
+  expect(answer.status).toBe(200);
+  await clearFaults(openId);
+  await handle.executeUpdate(resumeUpdate, { args: [{ by: 'test' }] });
+  const stopped = await atStage(
+    handle,
+    Stage.NEEDS_ATTENTION,
+    (st) => st.error?.step === 'createOrderV3',
+  );
+  return { handle, codes: answer.body.splitInto, stopped, before };
 }

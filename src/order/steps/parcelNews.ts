@@ -8,6 +8,14 @@ import { patched } from '@temporalio/workflow';
 import type { SupplierNews } from '../contract.js';
 import type { Parcels } from '../parcels.js';
 
+/** News kinds that come from the supplier's webhooks (signed, but replayable and forgeable). */
+export const PUSHED_KINDS: ReadonlySet<SupplierNews['kind']> = new Set([
+  'order',
+  'logistics',
+  'makeup',
+  'connected',
+]);
+
 /** News kinds that speak of one supplier order's status or tracking. */
 const PARCEL_KINDS: ReadonlySet<SupplierNews['kind']> = new Set(['order', 'logistics', 'status']);
 
@@ -24,7 +32,7 @@ export function heardByParcels(
   }
   const code = news.svcOrderId;
   if (code === undefined || !PARCEL_KINDS.has(news.kind)) return false;
-  if (parcels.split && parcels.heard(code, news)) return true;
+  if (parcels.split && parcels.heard(code, news, PUSHED_KINDS.has(news.kind))) return true;
   const foreign = ownCode !== undefined && code !== ownCode && !parcels.knows(code);
   // Asked only where such news arrives: recorded histories never had one diverted.
   if (!foreign || !patched(patch)) return false;

@@ -5,11 +5,14 @@
  * cancelled, COMPLETED with the proofs of delivery (or after the wait for them), as an unsplit
  * order is. The look-up is the same for every claim, whenever it arrives and however often.
  */
+import { patched } from '@temporalio/workflow';
 import { Stage, type StaleNews } from '../contract.js';
+import { Patch } from '../../durable/versions.js';
+import { endedStatus, reachedStatus, type OrderStatus } from '../../supplier/api/constants.js';
 import { StoreEventType } from '../../storeEvents/contract.js';
 import type { Activities } from '../../durable/activityProxies.js';
 import type { Order } from '../order.js';
-import { storeParcel, type ParcelChange } from '../parcels.js';
+import { storeParcel, type ParcelChange, type ParcelFacts } from '../parcels.js';
 import { aliasNews, judgeSplit, lookUpKeys, type KnownParcel } from '../splitCheck.js';
 import { supplierConfirms } from './confirmNews.js';
 import type { OrderSnapshot } from '../../tracking/lookupActivities.js';
@@ -72,6 +75,47 @@ export async function settleSplits(o: Order, acts: Activities): Promise<void> {
   }
 }
 
+/** Whether the supplier shows a parcel at least where a webhook said it is. */
+function shows(found: OrderSnapshot | undefined, said: ParcelFacts): boolean {
+  if (found === undefined) return false;
+  const status = said.orderStatus;
+  if (status !== undefined) {
+    const reached = endedStatus(status)
+      ? endedStatus(found.orderStatus)
+      : reachedStatus(found.orderStatus, status as OrderStatus);
+    if (!reached) return false;
+  }
+  return said.trackNumber === undefined || found.trackNumber === said.trackNumber;
+}
+
+/**
+ * What webhooks said of parcels (shipped, delivered, cancelled, a tracking number or link) moves
+ * them, and reaches the store, only as the supplier's own order query shows it: looked up once
+ * (again while its view may trail), and the supplier's answer taken instead of the push's.
+ */
+async function confirmParcelNews(o: Order, acts: Activities): Promise<void> {
+  const said = o.parcels.takePushed();
+  const claim = said
+    .map(([code, f]) => {
+      const what = [f.orderStatus, f.trackNumber !== undefined && `tracking ${f.trackNumber}`];
+      return `${code} ${what.filter(Boolean).join(' with ') || 'tracking'}`;
+    })
+    .join('; ');
+  const find = (shown: readonly OrderSnapshot[], code: string) =>
+    shown.find((s) => s.svcOrderId === code || s.svcOrderCode === code);
+  const answer = await supplierConfirms(o, acts, {
+    claim,
+    ids: said.map(([code]) => code),
+    confirms: (shown) =>
+      said.every(([code, f]) => shows(find(shown, code), f)) ? true : undefined,
+  });
+  if (!answer.confirmed) o.note(`a webhook said ${claim}; not acted on: ${answer.reason}`);
+  o.parcels.pushedShown(
+    said.map(([code]) => code),
+    answer.shown,
+  );
+}
+
 /** What one parcel's change tells the store and does to the order. */
 function applied(o: Order, change: ParcelChange): void {
   const { kind, parcel } = change;
@@ -107,6 +151,10 @@ export async function followParcels(
   for (;;) {
     const seen = o.newsVersion;
     if (o.parcels.unsettled) await settleSplits(o, acts);
+    if (o.parcels.anyPushed) {
+      if (patched(Patch.ShippingConfirmed)) await confirmParcelNews(o, acts);
+      else o.parcels.trustPushed();
+    }
     for (const change of o.parcels.advance()) applied(o, change);
     if (o.parcels.settled && o.parcels.delivered.length === 0) {
       o.cancelled('the supplier cancelled every parcel', 'supplier');
