@@ -95,7 +95,6 @@ export interface OrderOptions {
 /** How many webhook message ids are remembered for deduplication. */
 const SEEN_LIMIT = 1_000;
 
-
 /**
  * Composes the order's three writers — what it shows (StatusProjection), where its money stands
  * (PaymentRules) and the operator's actions (OperatorActions) — with what the supplier told it,
