@@ -32,6 +32,7 @@ import {
   webhookInboxId,
 } from '../inbox/contract.js';
 import { CHECKOUT_WORKFLOW, checkoutWorkflowId } from '../checkout/contract.js';
+import { STORE_ORDER_SWEEP_WORKFLOW } from '../store/contract.js';
 import {
   TRACKING_SWEEP_WORKFLOW,
   TRACKING_SWEEPER_WORKFLOW,
@@ -52,6 +53,7 @@ export const WORKFLOW_TYPES: readonly string[] = [
   DISPUTE_WORKFLOW,
   CHECKOUT_WORKFLOW,
   SUPPLIER_SESSION_WORKFLOW,
+  STORE_ORDER_SWEEP_WORKFLOW,
 ];
 
 /** Open runs per visibility page when the server cannot sort (SQL visibility, the dev server). */
