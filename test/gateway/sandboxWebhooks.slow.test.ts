@@ -32,8 +32,11 @@ it('a paid order the sandbox ships reaches SHIPPED through the signed webhook', 
   const stats = await accountStats(h.account.openId);
   expect(stats.webhooksDelivered).toBeGreaterThan(0);
   expect(stats.webhooksFailed).toBe(0);
-  // No sweep ran: the webhook alone told the workflow.
-  expect(stats.calls['shopping/order/getOrderDetailBatch'] ?? 0).toBe(0);
+  // No sweep ran: the webhook told the workflow, which confirmed it with its own look-up (a push
+  // alone ships nothing: up to four look-ups while the supplier's view may trail).
+  const lookUps = stats.calls['shopping/order/getOrderDetailBatch'] ?? 0;
+  expect(lookUps).toBeGreaterThanOrEqual(1);
+  expect(lookUps).toBeLessThanOrEqual(4);
   // Every push had its order: nothing waits in the inbox.
   expect((await inbox(h)).held).toEqual([]);
 });
