@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -18,7 +19,7 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 import { cleanEnv, startDev, type RunningDev } from '../support/dev.js';
 import { eventually } from '../support/eventually.js';
 import { newSandboxAccount, type TestAccount } from '../support/sandbox.js';
-import { freePort, listening } from '../support/ports.js';
+import { freePort } from '../support/ports.js';
 
 describe('devSupplier', () => {
   it('is the sandbox without SUPPLIER_BASE_URL, on the given port or SANDBOX_PORT', () => {
@@ -62,12 +63,17 @@ describe('dropflow dev with SUPPLIER_BASE_URL', () => {
   let dev: RunningDev;
   let stdout = '';
   let sandboxPort: number;
+  let heldSandboxPort: Server;
   let state: DevState;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'dropflow-dev-remote-'));
     account = await newSandboxAccount();
-    sandboxPort = await freePort();
+    // The sandbox port stays held by this test: dev starting at all shows it never tried to
+    // bind a sandbox there (a taken sandbox port ends dev, see devPortTaken).
+    heldSandboxPort = createServer();
+    await new Promise<void>((done) => heldSandboxPort.listen(0, '127.0.0.1', done));
+    sandboxPort = (heldSandboxPort.address() as { port: number }).port;
     const ports = await Promise.all([freePort(), freePort(), freePort()]);
     dev = await startDev(
       dir,
@@ -91,6 +97,7 @@ describe('dropflow dev with SUPPLIER_BASE_URL', () => {
 
   afterAll(async () => {
     await dev.stop();
+    heldSandboxPort.close();
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -100,7 +107,7 @@ describe('dropflow dev with SUPPLIER_BASE_URL', () => {
     expect(stdout).toMatch(/Store +off \(no sandbox: no made-up order goes to a real supplier\)/);
     expect(stdout).toMatch(/Webhooks +not registered at a remote supplier: .*webhooks register/);
     expect(stdout).not.toContain(account.apiKey);
-    expect(await listening(sandboxPort)).toBe(false);
+    expect(heldSandboxPort.listening).toBe(true);
     expect(state.urls.supplier).toBe(account.url);
     expect(state.ports.sandbox).toBeUndefined();
     expect((await stat(join(dir, DEV_STATE_FILE))).mode & 0o777).toBe(0o600);
