@@ -4,6 +4,8 @@ import { SupplierClient } from '../../src/supplier/client.js';
 import type { FaultRule } from '../../tools/src/sandbox/faults.js';
 import type { SandboxStats } from '../../tools/src/sandbox/state.js';
 
+export { takenCalls } from '../../tools/src/sandbox/state.js';
+
 export function sandboxUrl(): string {
   return inject('sandboxUrl');
 }

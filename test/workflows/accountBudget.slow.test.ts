@@ -43,7 +43,12 @@ import { DEFAULT_CHECKOUT_SETTINGS } from '../../src/checkout/contract.js';
 import { ORDER_WORKFLOW, resumeUpdate, Stage, statusQuery } from '../../src/order/contract.js';
 import { eventually } from '../support/eventually.js';
 import { silentLogger as quiet } from '../support/logger.js';
-import { accountStats, newSandboxAccount, type TestAccount } from '../support/sandbox.js';
+import {
+  accountStats,
+  newSandboxAccount,
+  takenCalls,
+  type TestAccount,
+} from '../support/sandbox.js';
 import type { balanceProbe } from './fixtures/accounts.js';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/accounts.ts', import.meta.url));
@@ -252,9 +257,7 @@ describe('two accounts on one worker set', () => {
     const statsA = await accountStats(a.openId);
     const statsB = await accountStats(b.openId);
     const statsHome = await accountStats(home.openId);
-    const answered = (s: typeof statsA) =>
-      (s.calls['shopping/pay/getBalance'] ?? 0) -
-      (s.rateLimitedCalls?.['shopping/pay/getBalance'] ?? 0);
+    const answered = (s: typeof statsA) => takenCalls(s, 'shopping/pay/getBalance');
     expect(answered(statsA)).toBe(8);
     expect(answered(statsB)).toBe(2);
     expect(statsHome.calls['shopping/pay/getBalance']).toBeUndefined();

@@ -8,7 +8,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import { Stage, type OrderStatus } from '../../src/order/contract.js';
 import { reachStage, startOrder, validOrder, useOrderHarness } from '../support/orders.js';
-import { accountStats, clearFaults, injectFault } from '../support/sandbox.js';
+import { accountStats, clearFaults, injectFault, takenCalls } from '../support/sandbox.js';
 import { changeSettings } from '../sandbox/controls.js';
 import { editOrder, orderNumber, usOrder } from '../supplier/orderHelpers.js';
 import {
@@ -49,9 +49,7 @@ const MUTATING = [
 ].map((p) => `shopping/${p}`);
 
 type Stats = Awaited<ReturnType<typeof accountStats>>;
-
-/** Calls the supplier took (refusals for the rate limit did nothing). */
-const taken = (s: Stats, path: string) => (s.calls[path] ?? 0) - (s.rateLimitedCalls?.[path] ?? 0);
+const taken = takenCalls;
 
 /** The mutating calls between two readings of the account's stats, by endpoint and in all. */
 function mutatingCalls(before: Stats, after: Stats): { total: number; byPath: string } {

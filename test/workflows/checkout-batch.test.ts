@@ -28,7 +28,12 @@ import {
   validOrder,
   useOrderHarness,
 } from '../support/orders.js';
-import { accountStats, injectFault, setBalance as setAccountBalance } from '../support/sandbox.js';
+import {
+  accountStats,
+  injectFault,
+  takenCalls,
+  setBalance as setAccountBalance,
+} from '../support/sandbox.js';
 import { editOrder, orderNumber, usOrder } from '../supplier/orderHelpers.js';
 
 /** Long enough that only the batch size (or the test) closes a batch. */
@@ -58,12 +63,8 @@ function flowB(tag: string, payment?: unknown) {
 }
 
 const waitsForBatch = (s: OrderStatus) => /checkout batch/.test(s.waitingFor ?? '');
-/** The requests the supplier took: one refused for the rate limit (a busy machine) did nothing. */
-const calls = async (path: string) => {
-  const stats = await accountStats(h.account.openId);
-  const key = `shopping/${path}`;
-  return (stats.calls[key] ?? 0) - (stats.rateLimitedCalls?.[key] ?? 0);
-};
+const calls = async (path: string) =>
+  takenCalls(await accountStats(h.account.openId), `shopping/${path}`);
 
 const setBalance = (amount: number) => setAccountBalance(h.account.openId, amount);
 

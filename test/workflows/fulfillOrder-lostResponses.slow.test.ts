@@ -4,7 +4,7 @@
  */
 import { expect, it } from 'vitest';
 import { Stage } from '../../src/order/contract.js';
-import { accountStats, injectFault } from '../support/sandbox.js';
+import { accountStats, injectFault, takenCalls } from '../support/sandbox.js';
 import { reachStage, startOrder, validOrder, useOrderHarness } from '../support/orders.js';
 import { usOrder } from '../supplier/orderHelpers.js';
 
@@ -31,8 +31,7 @@ it('a create and a payment whose answers are lost are found, not repeated; busy 
   ).toBe(true);
 
   const stats = await accountStats(openId);
-  // Requests the supplier took in, not those it turned away for the rate limit before reading.
-  const sent = (path: string) => (stats.calls[path] ?? 0) - (stats.rateLimitedCalls?.[path] ?? 0);
+  const sent = (path: string) => takenCalls(stats, path);
   expect(stats.ordersCreated).toBe(1);
   expect(stats.duplicateCreatesRefused).toBe(0);
   expect(sent('shopping/order/createOrderV3')).toBe(1);

@@ -3,7 +3,7 @@
  * (addCart, addCartConfirm, saveGenerateParentOrder, payBalanceV2) are sent once per batch, so a
  * lost answer that scatters a batch shows here as a count per order well above 4 / batch size.
  */
-import type { SandboxStats } from '../sandbox/state.js';
+import { takenCalls, type SandboxStats } from '../sandbox/state.js';
 import { CHECKOUT_PATHS, COMMITTING_PATHS } from './plan.js';
 
 export interface SupplierCalls {
@@ -15,16 +15,12 @@ export interface SupplierCalls {
   checkoutPerOrder: number;
 }
 
-function taken(stats: SandboxStats, path: string): number {
-  return (stats.calls[path] ?? 0) - (stats.rateLimitedCalls?.[path] ?? 0);
-}
-
 function perOrder(calls: number, orders: number): number {
   return orders === 0 ? 0 : Math.round((100 * calls) / orders) / 100;
 }
 
 export function supplierCalls(stats: SandboxStats, orders: number): SupplierCalls {
-  const byPath = Object.fromEntries(COMMITTING_PATHS.map((p) => [p, taken(stats, p)]));
+  const byPath = Object.fromEntries(COMMITTING_PATHS.map((p) => [p, takenCalls(stats, p)]));
   const sum = (paths: readonly string[]): number => paths.reduce((n, p) => n + (byPath[p] ?? 0), 0);
   return {
     byPath,

@@ -282,6 +282,11 @@ export interface SandboxState {
   postageSurcharges?: Record<string, Record<string, number>>;
 }
 
+/** The requests of one endpoint the supplier took: one refused for the rate limit did nothing. */
+export function takenCalls(stats: SandboxStats, path: string): number {
+  return (stats.calls[path] ?? 0) - (stats.rateLimitedCalls?.[path] ?? 0);
+}
+
 export function emptyStats(): SandboxStats {
   return {
     calls: {},
