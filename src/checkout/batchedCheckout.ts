@@ -288,7 +288,7 @@ async function inBatch(o: Order, acts: Activities): Promise<Settled> {
           if (news.shipmentOrderId !== undefined && bounded()) {
             o.confirmedInBatch(news.shipmentOrderId, { siblings: news.siblings });
           }
-          o.awaitTopUp();
+          o.supplier.awaitTopUp();
           o.enter(Stage.AWAITING_FUNDS);
           if (news.failure !== undefined) o.failed(news.failure);
           continue;
@@ -306,10 +306,10 @@ async function inBatch(o: Order, acts: Activities): Promise<Settled> {
           return news;
       }
     }
-    if (short !== undefined && o.news.toppedUp === true) {
+    if (short !== undefined && o.supplier.news.toppedUp === true) {
       // A top-up the order heard of (its webhook may reach only the order): the coordinator
       // reads the balance now.
-      o.awaitTopUp();
+      o.supplier.awaitTopUp();
       await fundsNews({ kind: 'toppedUp' });
     }
     if (bounded()) bound ??= await waitBound(acts, false);
@@ -320,7 +320,8 @@ async function inBatch(o: Order, acts: Activities): Promise<Settled> {
         : 'its checkout batch: the account carts, confirms and pays its orders together',
       short ? ['resume'] : [],
       {
-        until: () => o.hasCheckoutNews() || (short !== undefined && o.news.toppedUp === true),
+        until: () =>
+          o.hasCheckoutNews() || (short !== undefined && o.supplier.news.toppedUp === true),
         cancelReturns: true,
         brief: short === undefined,
         ...(bound !== undefined && {
@@ -339,7 +340,7 @@ async function inBatch(o: Order, acts: Activities): Promise<Settled> {
     } else if (action?.kind === 'resume') {
       await fundsNews({ kind: 'toppedUp' });
       o.actions.answer(action, 'reading the balance now');
-    } else if (bound !== undefined && !o.hasCheckoutNews() && o.news.toppedUp !== true) {
+    } else if (bound !== undefined && !o.hasCheckoutNews() && o.supplier.news.toppedUp !== true) {
       lost = !(await stillHeld(acts));
     }
     if (!lost) continue;
@@ -431,7 +432,7 @@ async function withoutCoordinator(
     await join(o, acts);
     return 'rejoined';
   }
-  const status = seen.value?.orderStatus ?? o.news.orderStatus;
+  const status = seen.value?.orderStatus ?? o.supplier.news.orderStatus;
   const confirmed = reachedStatus(status, OrderStatus.Unpaid);
   if (withdrawing) {
     o.releaseCancel(
@@ -458,7 +459,7 @@ async function fundsFromCoordinator(
   amount: number | undefined,
   refusal: FailureInfo,
 ): Promise<void> {
-  o.awaitTopUp();
+  o.supplier.awaitTopUp();
   o.enter(Stage.AWAITING_FUNDS);
   o.failed(refusal);
   const workflowId = workflowInfo().workflowId;
@@ -481,7 +482,7 @@ async function fundsFromCoordinator(
     }
     return false;
   };
-  const toppedUp = () => o.news.toppedUp === true;
+  const toppedUp = () => o.supplier.news.toppedUp === true;
   const bound = bounded() ? await waitBound(acts, true) : undefined;
   for (;;) {
     const action = await o.waitAt(

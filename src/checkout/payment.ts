@@ -131,11 +131,11 @@ export async function awaitFunds(
   amount: number | undefined,
   refusal: FailureInfo,
 ): Promise<void> {
-  o.awaitTopUp();
+  o.supplier.awaitTopUp();
   o.enter(Stage.AWAITING_FUNDS);
   o.failed(refusal);
   // Set by a makeup (top-up) message; read through a function, as a signal handler changes it.
-  const toppedUp = () => o.news.toppedUp === true;
+  const toppedUp = () => o.supplier.news.toppedUp === true;
   for (;;) {
     const action = await o.waitAt(
       Stage.AWAITING_FUNDS,

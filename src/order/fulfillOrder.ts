@@ -91,8 +91,8 @@ function refuse(o: Order, action: string, why: string): never {
 
 function registerHandlers(o: Order): void {
   setHandler(statusQuery, () => o.status);
-  setHandler(supplierEventSignal, (news) => void o.hear(news));
-  setHandler(supplierStatusSignal, (news) => void o.hear(news));
+  setHandler(supplierEventSignal, (news) => void o.supplier.hear(news));
+  setHandler(supplierStatusSignal, (news) => void o.supplier.hear(news));
   setHandler(checkoutOutcomeSignal, (outcome) => {
     o.checkoutHeard(outcome);
   });

@@ -2,9 +2,10 @@
  * The state of one order workflow, as one object that composes its writers: what the order shows
  * (statusProjection.ts: stage, timeline, reasons, search attributes, current details), where its
  * money stands and what that allows (paymentRules.ts: payment, approval, the shipment, cancel),
- * and the operator's actions (operatorActions.ts: requested, waited for, answered) — with what
- * the supplier has told us, the amendments and the store's events. Steps say what happened
- * through its methods; they never set its fields.
+ * the operator's actions (operatorActions.ts: requested, waited for, answered) and what the
+ * supplier told it (supplierWord.ts: its latest facts, and which a push said) — with the
+ * amendments and the store's events. Steps say what happened through its methods or its parts';
+ * they never set its fields.
  */
 import type { Duration } from '@temporalio/common';
 import { condition } from '@temporalio/workflow';
@@ -17,10 +18,10 @@ import {
   type MarginMoment,
   type MarginView,
   type OrderStatus,
-  type SupplierNews,
   type Reason,
 } from './contract.js';
 import type { FailureInfo } from '../supplier/failureDetails.js';
+import type { DisputeSummaryNews } from '../dispute/contract.js';
 import { amendOrder, withChanges, type AmendableField, type OrderInput } from './orderInput.js';
 import {
   StoreEventType,
@@ -28,7 +29,6 @@ import {
   type StoreEventsView,
 } from '../storeEvents/contract.js';
 import type { Amounts } from './activities.js';
-import type { OrderSnapshot } from '../tracking/lookupActivities.js';
 import { checkText, type LogisticsRescue, type MarginCheck } from './margin.js';
 import {
   ParcelCodes,
@@ -36,7 +36,6 @@ import {
   StoreEventsBehind,
   SvcOrderId,
 } from '../temporal/searchAttributes.js';
-import { MakeupStatus } from '../supplier/api/constants.js';
 import { SupplierCode } from '../supplier/errors.js';
 import { storeEventDelivery } from '../durable/activityProxies.js';
 import type { StoreEventActivities } from '../storeEvents/activities.js';
@@ -53,8 +52,7 @@ import { StoreSide } from './storeSide.js';
 import type { StoreOrderLine, StoreOrderNews, StoreOrderRef } from '../store/contract.js';
 import { Milestone, type MissedDeadline, type SlaClock } from './slaClock.js';
 import { Parcels, storeParcel } from './parcels.js';
-import { Patch } from '../durable/versions.js';
-import { heardByParcels, PUSHED_KINDS } from './steps/parcelNews.js';
+import { SupplierWord, type SupplierWordHost } from './supplierWord.js';
 
 export type { ActionKind, PendingAction } from './operatorActions.js';
 
@@ -92,40 +90,24 @@ export interface OrderOptions {
   lean?: boolean;
 }
 
-/** How many webhook message ids are remembered for deduplication. */
-const SEEN_LIMIT = 1_000;
-
 /**
- * Composes the order's three writers — what it shows (StatusProjection), where its money stands
- * (PaymentRules) and the operator's actions (OperatorActions) — with what the supplier told it,
- * its amendments and its store events. Its methods say what happened and tell each part.
+ * Composes the order's writers — what it shows (StatusProjection), where its money stands
+ * (PaymentRules), the operator's actions (OperatorActions), what the supplier told it
+ * (SupplierWord) — with its amendments and its store events. Its methods say what happened and tell each part.
  */
-export class Order implements StepHost, OutboxHost {
-  /** The latest word from the supplier, merged from webhooks and sweeps. */
-  readonly news: Omit<SupplierNews, 'messageId' | 'kind'> & {
-    connected?: boolean;
-    toppedUp?: boolean;
-  } = {};
-  /** Grows with every new message, so waits can tell that something arrived. */
-  newsVersion = 0;
-
+export class Order implements StepHost, OutboxHost, SupplierWordHost {
   /** The order's parcels once the supplier split it (steps/parcels.ts follows them). */
   readonly parcels = new Parcels((parcels, open) => {
     this.view.record({ parcels });
     if (open !== undefined) this.view.upsert([{ key: ParcelCodes, value: open }]);
   });
+  /** What the supplier told the order: its latest facts, and which of them a push said. */
+  readonly supplier = new SupplierWord(this.parcels, this);
   /** The payment's rules: who may cancel, approval, the shared shipment's payment. */
   readonly money = new PaymentRules();
   private readonly view: StatusProjection;
   /** The operator actions the order waits for, queued and answered. */
   readonly actions = new OperatorActions(() => this.stage);
-  private readonly seen: string[] = [];
-  /** `news.orderStatus` came from a webhook (see statusFromPush). */
-  private statusPushed = false;
-  /** `news.trackNumber` or `news.trackingUrl` came from a webhook (see trackingFromPush). */
-  private trackingPushed = false;
-  /** The latest status the supplier's own answers showed (sweeps, look-ups). */
-  private shownStatus: string | undefined;
   private readonly checkoutInbox: CheckoutOutcome[] = [];
   private readonly outbox: StoreEventOutbox;
   /** Events told once in an order's life (all but needs_attention). */
@@ -183,16 +165,6 @@ export class Order implements StepHost, OutboxHost {
     this.view.flush();
   }
 
-  /** Waits for the supplier's next news (or the timeout: false), visible as it stands. */
-  async waitForNews(seen: number, timeout?: number): Promise<boolean> {
-    this.flush();
-    if (timeout === undefined) {
-      await condition(() => this.newsVersion !== seen);
-      return true;
-    }
-    return condition(() => this.newsVersion !== seen, timeout);
-  }
-
   /** Says what the order waits for (status and UI); what it shows is written now. */
   waitFor(what: string): void {
     this.view.waitingFor(what);
@@ -217,6 +189,11 @@ export class Order implements StepHost, OutboxHost {
   /** A step stopped: why, for the operator (cleared when the order moves on). */
   failed(info: FailureInfo): void {
     this.view.failed(info);
+  }
+
+  /** Where a dispute about the order stands, as its disputeOrder workflow said. */
+  disputeShown(dispute: DisputeSummaryNews): void {
+    this.view.record({ dispute });
   }
 
   intercepted(step: string, reasons: Reason[]): void {
@@ -356,7 +333,7 @@ export class Order implements StepHost, OutboxHost {
 
   /** The tracking the supplier told us, in the status. */
   trackingHeard(): void {
-    const n = this.news;
+    const n = this.supplier.news;
     this.view.record({
       trackNumber: n.trackNumber,
       trackingUrl: n.trackingUrl,
@@ -617,109 +594,6 @@ export class Order implements StepHost, OutboxHost {
     );
   }
 
-  // ---- supplier news --------------------------------------------------------------------------
-
-  /** Applies a webhook or sweep message once; returns false for a duplicate. */
-  hear(news: SupplierNews): boolean {
-    if (this.seen.includes(news.messageId)) return false;
-    this.seen.push(news.messageId);
-    if (this.seen.length > SEEN_LIMIT) this.seen.shift();
-    if (heardByParcels(this.parcels, news, this.status.svcOrderId, Patch.Parcels)) {
-      this.newsVersion += 1;
-      return true;
-    }
-    const { messageId: _id, kind, ...facts } = news;
-    for (const [k, v] of Object.entries(facts) as [string, unknown][]) {
-      if (v !== undefined) (this.news as Record<string, unknown>)[k] = v;
-    }
-    if (facts.orderStatus !== undefined) {
-      this.statusPushed = PUSHED_KINDS.has(kind);
-      if (!this.statusPushed) this.shownStatus = facts.orderStatus;
-    }
-    if (facts.trackNumber !== undefined || facts.trackingUrl !== undefined) {
-      this.trackingPushed = PUSHED_KINDS.has(kind);
-    }
-    if (kind === 'connected') this.news.connected = true;
-    if (news.dispute) {
-      const { parcel } = news.dispute;
-      this.view.record({ dispute: news.dispute });
-      if (parcel !== undefined) this.parcels.disputed(parcel, news.dispute.stage);
-      this.note(
-        `dispute ${news.dispute.disputeId ?? news.dispute.businessDisputeId}` +
-          `${parcel !== undefined ? ` on parcel ${parcel}` : ''}: ${news.dispute.stage}`,
-      );
-    }
-    if (kind === 'makeup' && facts.makeupStatus === MakeupStatus.Paid) this.news.toppedUp = true;
-    this.newsVersion += 1;
-    return true;
-  }
-
-  /**
-   * Whether `news.orderStatus` is a webhook's word that no answer of the supplier (a sweep, a
-   * look-up) has shown since: it may inform, never end or pay the order (steps/confirmNews.ts).
-   */
-  get statusFromPush(): boolean {
-    return this.statusPushed;
-  }
-
-  /**
-   * Whether the tracking in `news` is a webhook's word that no answer of the supplier has shown
-   * since, and differs from what the order shows: it reaches the status and the store only once
-   * the supplier shows it (a forged number or link would reach the customer).
-   */
-  get trackingFromPush(): boolean {
-    const n = this.news;
-    const s = this.status;
-    return (
-      this.trackingPushed && (n.trackNumber !== s.trackNumber || n.trackingUrl !== s.trackingUrl)
-    );
-  }
-
-  /**
-   * The supplier's own answer about the shipment (`found`), or none: its tracking replaces what
-   * a push said; without an answer, the order keeps the tracking it showed.
-   */
-  trackingShown(found: OrderSnapshot | undefined): void {
-    this.trackingPushed = false;
-    const n = this.news;
-    const s = this.status;
-    const trackNumber = found?.trackNumber ?? s.trackNumber;
-    const trackingUrl = found === undefined ? s.trackingUrl : found.trackingUrl;
-    const logisticName = found?.logisticName ?? s.logisticName;
-    delete n.trackNumber;
-    delete n.trackingUrl;
-    delete n.logisticName;
-    Object.assign(n, {
-      ...(trackNumber !== undefined && { trackNumber }),
-      ...(trackingUrl !== undefined && { trackingUrl }),
-      ...(logisticName !== undefined && { logisticName }),
-    });
-  }
-
-  /** The supplier's own answer about the order (a look-up): it replaces what a push said. */
-  supplierShows(found: OrderSnapshot | undefined): void {
-    this.statusPushed = false;
-    if (found?.orderStatus !== undefined) this.shownStatus = found.orderStatus;
-    if (found?.subStatus !== undefined) this.news.subStatus = found.subStatus;
-    if (this.shownStatus === undefined) delete this.news.orderStatus;
-    else this.news.orderStatus = this.shownStatus;
-  }
-
-  /**
-   * What a push said (`claim`) is not confirmed by the supplier: noted without acting on it, and
-   * forgotten (its status gives way to the supplier's; a connection is not taken).
-   */
-  pushNotConfirmed(claim: string, reason: string, found: OrderSnapshot | undefined): void {
-    this.note(`a webhook said ${claim}; not acted on: ${reason}`);
-    this.supplierShows(found);
-    this.news.connected = false;
-  }
-
-  /** Forgets an earlier top-up: the next one is news. */
-  awaitTopUp(): void {
-    this.news.toppedUp = false;
-  }
-
   // ---- the account's checkout -----------------------------------------------------------------
 
   /** What the checkout coordinator said, kept in arrival order (a sibling's `paid` aside). */
@@ -805,7 +679,7 @@ export class Order implements StepHost, OutboxHost {
       this.storeSide.cancelled(reason);
       this.passStoreCancel();
       // Wakes an order that follows its parcel: a paid order stops for a person.
-      this.newsVersion += 1;
+      this.supplier.woken();
       return;
     }
     if (news.order === undefined || news.lines === undefined || FINAL_STAGES.includes(this.stage)) {

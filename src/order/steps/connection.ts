@@ -19,7 +19,8 @@ export async function awaitConnection(o: Order, acts: Activities): Promise<void>
     if (await adoptConnected(o, acts)) return;
   }
   for (;;) {
-    const heard = () => o.news.connected === true && o.news.svcOrderId !== undefined;
+    const heard = () =>
+      o.supplier.news.connected === true && o.supplier.news.svcOrderId !== undefined;
     const action = await o.waitAt(
       Stage.AWAITING_CONNECTION,
       'the store product to be connected (ORDER_CONNNECTED), or resume after connecting it',
@@ -28,7 +29,7 @@ export async function awaitConnection(o: Order, acts: Activities): Promise<void>
     );
     const pushed = heard();
     if (pushed && !patched(Patch.PushesConfirmed)) {
-      o.created(o.news.svcOrderId!, o.status.amounts, 'store product connected');
+      o.created(o.supplier.news.svcOrderId!, o.status.amounts, 'store product connected');
       if (action) o.actions.answer(action, 'connected');
       return;
     }
@@ -64,7 +65,7 @@ async function confirmConnected(o: Order, acts: Activities): Promise<boolean> {
     confirms: (shown) => shown.find((s) => s.orderNumber === o.status.orderNumber),
   });
   if (!answer.confirmed) {
-    o.pushNotConfirmed('the order is connected', answer.reason, undefined);
+    o.supplier.pushNotConfirmed('the order is connected', answer.reason, undefined);
     return false;
   }
   adopt(o, answer.value);

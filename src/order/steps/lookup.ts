@@ -35,10 +35,14 @@ export async function orderReached(
 ): Promise<Seen<OrderSnapshot | undefined>> {
   // A webhook's status is no proof: only the supplier's own answers (sweeps, look-ups) are.
   if (
-    reachedStatus(o.news.orderStatus, status) &&
-    !(o.statusFromPush && patched(Patch.PushesConfirmed))
+    reachedStatus(o.supplier.news.orderStatus, status) &&
+    !(o.supplier.statusFromPush && patched(Patch.PushesConfirmed))
   ) {
-    return { done: true, value: undefined, note: `the supplier reported ${o.news.orderStatus}` };
+    return {
+      done: true,
+      value: undefined,
+      note: `the supplier reported ${o.supplier.news.orderStatus}`,
+    };
   }
   const now = await lookUpOrder(o, acts);
   return reachedStatus(now?.orderStatus, status)

@@ -47,7 +47,7 @@ export async function settleSplits(o: Order, acts: Activities): Promise<void> {
       confirms: verdict,
     });
     for (const news of aliasNews(claims, looked.shown, known)) {
-      o.hear({ ...news, messageId: `${news.messageId}:as-${news.svcOrderId}` });
+      o.supplier.hear({ ...news, messageId: `${news.messageId}:as-${news.svcOrderId}` });
     }
     const v = looked.confirmed ? looked.value : undefined;
     if (v?.kind === 'none') continue;
@@ -147,9 +147,9 @@ export async function followParcels(
   proofWaitMs: number,
 ): Promise<void> {
   let proofDeadline: number | undefined;
-  let staleSeen: StaleNews | undefined = o.news.stale;
+  let staleSeen: StaleNews | undefined = o.supplier.news.stale;
   for (;;) {
-    const seen = o.newsVersion;
+    const seen = o.supplier.version;
     if (o.parcels.unsettled) await settleSplits(o, acts);
     if (o.parcels.anyPushed) {
       if (patched(Patch.ShippingConfirmed)) await confirmParcelNews(o, acts);
@@ -170,7 +170,7 @@ export async function followParcels(
         return;
       }
       const left = Math.max(0, proofDeadline - new Date().getTime());
-      if (!(await o.waitForNews(seen, left))) {
+      if (!(await o.supplier.waitForNews(seen, left))) {
         o.completedWithoutProof(
           `delivered; not every parcel's proof of delivery after ${o.input.fulfillment.proofOfDeliveryWaitHours} h`,
         );
@@ -178,12 +178,12 @@ export async function followParcels(
       }
       continue;
     }
-    const stale = o.news.stale;
+    const stale = o.supplier.news.stale;
     if (stale !== undefined && stale !== staleSeen && STALE_STAGES.includes(o.stage)) {
       staleSeen = stale;
       await flaggedStale(o, stale);
       continue;
     }
-    if (o.newsVersion === seen) await o.waitForNews(seen);
+    if (o.supplier.version === seen) await o.supplier.waitForNews(seen);
   }
 }

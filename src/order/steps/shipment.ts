@@ -88,12 +88,12 @@ export async function followDelivery(o: Order, acts: Activities): Promise<void> 
   for (;;) {
     if (o.parcels.unsettled) await settleSplits(o, activities());
     if (o.parcels.split) return followParcels(o, activities(), proofWaitMs);
-    const seen = o.newsVersion;
+    const seen = o.supplier.version;
     if (pushedShipping(o) && patched(Patch.ShippingConfirmed)) await confirmShipping(o, acts);
-    const s = o.news.orderStatus;
+    const s = o.supplier.news.orderStatus;
     o.trackingHeard();
     if (endedStatus(s)) {
-      if (o.statusFromPush && patched(Patch.PushesConfirmed)) {
+      if (o.supplier.statusFromPush && patched(Patch.PushesConfirmed)) {
         const confirmed = await confirmEnded(o, acts, s!);
         if (!confirmed) continue;
       }
@@ -108,12 +108,12 @@ export async function followDelivery(o: Order, acts: Activities): Promise<void> 
       proofDeadline = new Date().getTime() + proofWaitMs;
     }
     if (o.stage === Stage.DELIVERED && proofDeadline !== undefined) {
-      if ((o.news.proofOfDelivery?.length ?? 0) > 0) {
-        o.proofOfDeliveryReceived(o.news.proofOfDelivery!);
+      if ((o.supplier.news.proofOfDelivery?.length ?? 0) > 0) {
+        o.proofOfDeliveryReceived(o.supplier.news.proofOfDelivery!);
         return;
       }
       const left = Math.max(0, proofDeadline - new Date().getTime());
-      const arrived = await o.waitForNews(seen, left);
+      const arrived = await o.supplier.waitForNews(seen, left);
       if (!arrived) {
         if (!(await deliveryShown(o, acts))) continue;
         o.completedWithoutProof(
@@ -127,7 +127,7 @@ export async function followDelivery(o: Order, acts: Activities): Promise<void> 
       await storeCancelledAfterPayment(o, o.storeSide.cancelWaiting);
       continue;
     }
-    const stale = o.news.stale;
+    const stale = o.supplier.news.stale;
     if (stale !== undefined && stale !== staleSeen && STALE_STAGES.includes(o.stage)) {
       staleSeen = stale;
       staleFlags ??= patched(Patch.TrackingStaleFlags);
@@ -136,19 +136,19 @@ export async function followDelivery(o: Order, acts: Activities): Promise<void> 
         continue;
       }
     }
-    await o.waitForNews(seen);
+    await o.supplier.waitForNews(seen);
   }
 }
 
 /** A webhook's word that would ship or deliver the order, or tell the store a tracking. */
 function pushedShipping(o: Order): boolean {
-  const s = o.news.orderStatus;
+  const s = o.supplier.news.orderStatus;
   const moves =
-    o.statusFromPush &&
+    o.supplier.statusFromPush &&
     !endedStatus(s) &&
     ((o.stage === Stage.AWAITING_SHIPMENT && reachedStatus(s, OrderStatus.Shipped)) ||
       (o.stage !== Stage.DELIVERED && reachedStatus(s, OrderStatus.Delivered)));
-  return moves || o.trackingFromPush;
+  return moves || o.supplier.trackingFromPush;
 }
 
 /**
@@ -157,11 +157,11 @@ function pushedShipping(o: Order): boolean {
  * the push is noted and forgotten: no stage, no tracking, nothing told to the store.
  */
 async function confirmShipping(o: Order, acts: Activities): Promise<void> {
-  const status = o.statusFromPush ? o.news.orderStatus : undefined;
+  const status = o.supplier.statusFromPush ? o.supplier.news.orderStatus : undefined;
   const atLeast = reachedStatus(status, OrderStatus.Delivered)
     ? OrderStatus.Delivered
     : OrderStatus.Shipped;
-  const number = o.trackingFromPush ? o.news.trackNumber : undefined;
+  const number = o.supplier.trackingFromPush ? o.supplier.news.trackNumber : undefined;
   const claim = [status, number !== undefined && `tracking ${number}`]
     .filter(Boolean)
     .join(' with ');
@@ -177,9 +177,9 @@ async function confirmShipping(o: Order, acts: Activities): Promise<void> {
     },
   });
   const found = answer.confirmed ? answer.value : own(answer.shown);
-  if (answer.confirmed) o.supplierShows(found);
-  else o.pushNotConfirmed(claim, answer.reason, found);
-  o.trackingShown(found);
+  if (answer.confirmed) o.supplier.shows(found);
+  else o.supplier.pushNotConfirmed(claim, answer.reason, found);
+  o.supplier.trackingShown(found);
 }
 
 /**
@@ -197,10 +197,10 @@ async function confirmEnded(o: Order, acts: Activities, status: string): Promise
     },
   });
   if (answer.confirmed) {
-    o.supplierShows(answer.value);
+    o.supplier.shows(answer.value);
     return true;
   }
-  o.pushNotConfirmed(status, answer.reason, own(answer.shown));
+  o.supplier.pushNotConfirmed(status, answer.reason, own(answer.shown));
   return false;
 }
 
@@ -210,7 +210,8 @@ async function confirmEnded(o: Order, acts: Activities, status: string): Promise
  * NEEDS_ATTENTION (resume looks again, news from the supplier ends the stop) and false.
  */
 async function deliveryShown(o: Order, acts: Activities): Promise<boolean> {
-  const shown = !o.statusFromPush && reachedStatus(o.news.orderStatus, OrderStatus.Delivered);
+  const shown =
+    !o.supplier.statusFromPush && reachedStatus(o.supplier.news.orderStatus, OrderStatus.Delivered);
   if (shown || !patched(Patch.PushesConfirmed)) return true;
   const own = (answer: readonly OrderSnapshot[]) => ownOrder(o, answer);
   const answer = await supplierConfirms(o, acts, {
@@ -222,15 +223,15 @@ async function deliveryShown(o: Order, acts: Activities): Promise<boolean> {
     },
   });
   if (answer.confirmed) {
-    o.supplierShows(answer.value);
+    o.supplier.shows(answer.value);
     return true;
   }
-  const seen = o.newsVersion;
-  o.pushNotConfirmed(OrderStatus.Delivered, answer.reason, own(answer.shown));
+  const seen = o.supplier.version;
+  o.supplier.pushNotConfirmed(OrderStatus.Delivered, answer.reason, own(answer.shown));
   await o.needsAttention(
     { step: 'delivery', message: `a webhook said DELIVERED: ${answer.reason}` },
     'resume to look at the supplier again, or open a dispute',
-    { until: () => o.newsVersion !== seen },
+    { until: () => o.supplier.version !== seen },
   );
   return false;
 }

@@ -12,7 +12,7 @@ export const STALE_STAGES: readonly Stage[] = [Stage.AWAITING_SHIPMENT, Stage.SH
  * the supplier (a webhook) ends the wait by itself.
  */
 export async function flaggedStale(o: Order, stale: StaleNews): Promise<void> {
-  const seen = o.newsVersion;
+  const seen = o.supplier.version;
   o.enter(Stage.NEEDS_ATTENTION, stale.note);
   o.failed({ step: 'tracking', message: stale.note });
   for (;;) {
@@ -20,12 +20,12 @@ export async function flaggedStale(o: Order, stale: StaleNews): Promise<void> {
       Stage.NEEDS_ATTENTION,
       'resume to look at the supplier again, or open a dispute',
       ['resume'],
-      { until: () => o.newsVersion !== seen },
+      { until: () => o.supplier.version !== seen },
     );
     if (action !== undefined) {
       o.actions.answer(action, 'following the supplier again');
       return;
     }
-    if (o.newsVersion !== seen) return;
+    if (o.supplier.version !== seen) return;
   }
 }
