@@ -75,7 +75,7 @@ export async function checkoutAndPay(
     return;
   }
   const shares = bounded();
-  if (shares) o.checkingOutAlone();
+  if (shares) o.money.checkingOutAlone();
   const from: CheckoutProgress = outcome.progress;
   if (outcome.kind === 'intercepted') {
     await intercepted(o, acts, outcome.step, outcome.reasons);
@@ -97,7 +97,7 @@ export async function checkoutAndPay(
     awaitFunds: fundsFromCoordinator,
     ...(shares && { paidElsewhere: () => o.paidBySibling() }),
   });
-  if (shares && o.paidItsShipment) await tellSiblings(o);
+  if (shares && o.money.paidItsShipment) await tellSiblings(o);
 }
 
 /**
@@ -177,7 +177,7 @@ async function paidByItsPayer(o: Order, acts: Activities, parent: ParentOrder): 
       Stage.AWAITING_PAYMENT,
       `shipment ${shipmentOrderId}, which the supplier pays only whole, to be paid by its order ${payer} (looked up every ${Math.round(every / 1000)} s; if that order runs no more, the next one pays); resume pays it from this order`,
       ['resume'],
-      { timeout: every, until: () => o.siblingPaidHeard },
+      { timeout: every, until: () => o.money.siblingPayment !== undefined },
     );
     if (action) {
       o.actions.answer(action, `paying shipment ${shipmentOrderId} from this order`);
@@ -208,7 +208,7 @@ function confirmedInBatch(o: Order, from: CheckoutProgress, shares: boolean): vo
 
 /** One payment settles every order of a shipment: its siblings hear it (signals may fail). */
 async function tellSiblings(o: Order): Promise<void> {
-  if (o.siblings.length === 0) return;
+  if (o.money.siblings.length === 0) return;
   const paid: CheckoutOutcome = {
     kind: 'paid',
     batchId: `shipment ${o.status.shipmentOrderId!}`,
@@ -216,7 +216,9 @@ async function tellSiblings(o: Order): Promise<void> {
     payId: o.status.payId!,
     note: `paid with its shipment ${o.status.shipmentOrderId!} by order ${o.status.orderNumber}`,
   };
-  const told = await Promise.all(o.siblings.map((id) => signal(id, checkoutOutcomeSignal, paid)));
+  const told = await Promise.all(
+    o.money.siblings.map((id) => signal(id, checkoutOutcomeSignal, paid)),
+  );
   const missed = told.filter((ok) => !ok).length;
   o.note(
     `told ${told.length - missed} other order(s) of shipment ${paid.shipmentOrderId} that it is paid` +
@@ -272,7 +274,7 @@ async function inBatch(o: Order, acts: Activities): Promise<Settled> {
   let short: { why: string; failure?: FailureInfo } | undefined;
   let bound: number | undefined;
   for (;;) {
-    const news = o.nextCheckoutNews();
+    const news = o.checkoutNews.next();
     if (news !== undefined) {
       switch (news.kind) {
         case 'withdrawn':
@@ -321,7 +323,7 @@ async function inBatch(o: Order, acts: Activities): Promise<Settled> {
       short ? ['resume'] : [],
       {
         until: () =>
-          o.hasCheckoutNews() || (short !== undefined && o.supplier.news.toppedUp === true),
+          o.checkoutNews.waiting || (short !== undefined && o.supplier.news.toppedUp === true),
         cancelReturns: true,
         brief: short === undefined,
         ...(bound !== undefined && {
@@ -340,7 +342,11 @@ async function inBatch(o: Order, acts: Activities): Promise<Settled> {
     } else if (action?.kind === 'resume') {
       await fundsNews({ kind: 'toppedUp' });
       o.actions.answer(action, 'reading the balance now');
-    } else if (bound !== undefined && !o.hasCheckoutNews() && o.supplier.news.toppedUp !== true) {
+    } else if (
+      bound !== undefined &&
+      !o.checkoutNews.waiting &&
+      o.supplier.news.toppedUp !== true
+    ) {
       lost = !(await stillHeld(acts));
     }
     if (!lost) continue;
@@ -416,7 +422,7 @@ async function withoutCoordinator(
       progress: {
         inCart: true,
         shipmentOrderId,
-        ...(o.siblings.length > 0 && { siblings: [...o.siblings] }),
+        ...(o.money.siblings.length > 0 && { siblings: [...o.money.siblings] }),
         unknownStep: PAYMENT_STEP,
       },
     };
@@ -425,7 +431,7 @@ async function withoutCoordinator(
   const seen = await settleOutcome(o, CART_STEP, () => orderReached(o, acts, OrderStatus.InCart));
   o.outcomeSettled(seen.done);
   // Its outcome came after all (the coordinator was slow, not gone): the wait takes it.
-  if (o.hasCheckoutNews()) return undefined;
+  if (o.checkoutNews.waiting) return undefined;
   if (!seen.done) {
     if (withdrawing) o.releaseCancel();
     o.note('not carted by any batch: joining its checkout again');
@@ -477,7 +483,7 @@ async function fundsFromCoordinator(
   // Without its coordinator the order checks the balance itself.
   if (wait !== undefined && !(await fundsNews(wait))) return awaitFunds(o, acts, amount, refusal);
   const covered = () => {
-    for (let n = o.nextCheckoutNews(); n !== undefined; n = o.nextCheckoutNews()) {
+    for (let n = o.checkoutNews.next(); n !== undefined; n = o.checkoutNews.next()) {
       if (n.kind === 'fundsAvailable') return true;
     }
     return false;
@@ -490,14 +496,14 @@ async function fundsFromCoordinator(
       `a balance top-up of at least ${amount ?? 'the order amount'} USD (makeup payment), resume, or cancel`,
       ['resume'],
       {
-        until: () => toppedUp() || o.hasCheckoutNews() || o.siblingPaidHeard,
+        until: () => toppedUp() || o.checkoutNews.waiting || o.money.siblingPayment !== undefined,
         ...(bound !== undefined && { timeout: bound }),
       },
     );
     if (action) o.actions.answer(action, 'retrying payment');
-    else if (o.siblingPaidHeard) o.note('another order of its shipment paid it');
+    else if (o.money.siblingPayment !== undefined) o.note('another order of its shipment paid it');
     else if (toppedUp()) o.note('balance topped up');
-    else if (!o.hasCheckoutNews() && wait !== undefined && bound !== undefined) {
+    else if (!o.checkoutNews.waiting && wait !== undefined && bound !== undefined) {
       // Past the bound: told again (a coordinator that holds it changes nothing), or on its own.
       if (await fundsNews(wait)) continue;
       return awaitFunds(o, acts, amount, refusal);

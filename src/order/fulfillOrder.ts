@@ -94,7 +94,7 @@ function registerHandlers(o: Order): void {
   setHandler(supplierEventSignal, (news) => void o.supplier.hear(news));
   setHandler(supplierStatusSignal, (news) => void o.supplier.hear(news));
   setHandler(checkoutOutcomeSignal, (outcome) => {
-    o.checkoutHeard(outcome);
+    o.checkoutNews.heard(outcome);
   });
   setHandler(storeOrderSignal, (news) => {
     o.storeHeard(news);

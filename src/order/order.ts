@@ -39,7 +39,6 @@ import {
 import { SupplierCode } from '../supplier/errors.js';
 import { storeEventDelivery } from '../durable/activityProxies.js';
 import type { StoreEventActivities } from '../storeEvents/activities.js';
-import type { CheckoutOutcome } from '../checkout/contract.js';
 import { paramErrorFields } from '../durable/failures.js';
 import { stopData } from './storeEventData.js';
 import { StoreEventOutbox, type OutboxHost } from '../storeEvents/outbox.js';
@@ -47,6 +46,7 @@ import { DEFAULT_SUPPLIER_LAG_SECONDS } from '../durable/supplierStep.js';
 import type { AttentionOptions, OutcomeInDoubt, StepHost } from '../durable/stepHost.js';
 import { OperatorActions, type ActionKind, type PendingAction } from './operatorActions.js';
 import { PaymentRules } from './paymentRules.js';
+import { CheckoutNews } from './checkoutNews.js';
 import { StatusProjection } from './statusProjection.js';
 import { StoreSide } from './storeSide.js';
 import type { StoreOrderLine, StoreOrderNews, StoreOrderRef } from '../store/contract.js';
@@ -106,9 +106,10 @@ export class Order implements StepHost, OutboxHost, SupplierWordHost {
   /** The payment's rules: who may cancel, approval, the shared shipment's payment. */
   readonly money = new PaymentRules();
   private readonly view: StatusProjection;
+  /** What the account's checkout coordinator told the order, in arrival order. */
+  readonly checkoutNews = new CheckoutNews(this.money, () => this.status.shipmentOrderId);
   /** The operator actions the order waits for, queued and answered. */
   readonly actions = new OperatorActions(() => this.stage);
-  private readonly checkoutInbox: CheckoutOutcome[] = [];
   private readonly outbox: StoreEventOutbox;
   /** Events told once in an order's life (all but needs_attention). */
   private readonly told = new Set<StoreEventType>();
@@ -596,20 +597,6 @@ export class Order implements StepHost, OutboxHost, SupplierWordHost {
 
   // ---- the account's checkout -----------------------------------------------------------------
 
-  /** What the checkout coordinator said, kept in arrival order (a sibling's `paid` aside). */
-  checkoutHeard(outcome: CheckoutOutcome): void {
-    if (this.money.heardPaid(outcome, this.status.shipmentOrderId)) return;
-    this.checkoutInbox.push(outcome);
-  }
-
-  hasCheckoutNews(): boolean {
-    return this.checkoutInbox.length > 0;
-  }
-
-  nextCheckoutNews(): CheckoutOutcome | undefined {
-    return this.checkoutInbox.shift();
-  }
-
   /** Paid with its batch: carted, confirmed into the batch's shipment, parent order, paid. */
   paidInBatch(shipmentOrderId: string, payId: string, batchId: string, note?: string): void {
     this.money.cartConfirmed();
@@ -635,16 +622,6 @@ export class Order implements StepHost, OutboxHost, SupplierWordHost {
     this.view.record({ shipmentOrderId });
   }
 
-  /** The other orders of the shipment (none known: empty). */
-  get siblings(): readonly string[] {
-    return this.money.siblings;
-  }
-
-  /** The order goes on by itself after its batch; a sibling's `paid` is kept from here on. */
-  checkingOutAlone(): void {
-    this.money.checkingOutAlone();
-  }
-
   /** A sibling paid the shared shipment: the order is paid with it (never paid again). */
   paidBySibling(): boolean {
     const news = this.money.siblingPayment;
@@ -653,16 +630,6 @@ export class Order implements StepHost, OutboxHost, SupplierWordHost {
     this.view.record({ payId: news.payId });
     this.paymentMade(news.note ?? `paid with its shipment ${news.shipmentOrderId}`);
     return true;
-  }
-
-  /** Whether a sibling's word that the shipment is paid waits to be taken. */
-  get siblingPaidHeard(): boolean {
-    return this.money.siblingPayment !== undefined;
-  }
-
-  /** Whether the shipment's payment was this order's own (its siblings are to be told). */
-  get paidItsShipment(): boolean {
-    return this.money.paidItsShipment;
   }
 
   // ---- the store's order (store connections) -----------------------------------------------------
