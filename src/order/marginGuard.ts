@@ -79,7 +79,7 @@ export async function guardAtCart(
   const check = checkMargin(marginTerms(o), cost);
   if (check.holds) {
     observeMargin(check, 'cart');
-    o.marginChecked(check, 'cart');
+    o.margin.checked(check, 'cart');
     return;
   }
   if (await rescuedByLogistics(o, acts, check)) return;
@@ -94,9 +94,9 @@ export async function guardAtCart(
 export async function guardAtPayment(o: Order, amount: number | undefined): Promise<void> {
   if (!marginGuarded(o) || amount === undefined || o.money.shipmentRefusal !== undefined) return;
   const check = checkMargin(marginTerms(o), amount);
-  if (check.holds || o.marginApprovedFor(amount)) {
+  if (check.holds || o.margin.approvedFor(amount)) {
     if (check.holds) observeMargin(check, 'payment');
-    o.marginChecked(check, 'payment');
+    o.margin.checked(check, 'payment');
     return;
   }
   observeMargin(check, 'payment');
@@ -154,7 +154,7 @@ async function rescuedByLogistics(
     );
     return false;
   }
-  o.marginRescued(rescue, from);
+  o.margin.rescued(rescue, from);
   observeMargin(rescue.check, 'cart');
   counterOf(metricMeter, METRICS.marginSavedCents).add(Math.round(rescue.savedUsd * 100), {
     account: workflowAccount(),
@@ -164,7 +164,7 @@ async function rescuedByLogistics(
 
 /** AWAITING_APPROVAL with the numbers until approvePayment (pay at this cost) or cancel. */
 async function holdForApproval(o: Order, check: MarginCheck, at: MarginMoment): Promise<void> {
-  o.marginHeld(check, at);
+  o.margin.held(check, at);
   for (;;) {
     const action = await o.waitAt(
       Stage.AWAITING_APPROVAL,
@@ -172,7 +172,7 @@ async function holdForApproval(o: Order, check: MarginCheck, at: MarginMoment): 
       ['approvePayment'],
     );
     if (!action) continue;
-    o.marginApproved(check.costNow);
+    o.margin.approved(check.costNow);
     o.actions.answer(
       action,
       `payment approved at a landed cost of ${check.costNow.toFixed(2)} USD`,

@@ -15,8 +15,6 @@ import {
   Stage,
   type ParcelView,
   type AmendInput,
-  type MarginMoment,
-  type MarginView,
   type OrderStatus,
   type Reason,
 } from './contract.js';
@@ -29,7 +27,7 @@ import {
   type StoreEventsView,
 } from '../storeEvents/contract.js';
 import type { Amounts } from './activities.js';
-import { checkText, type LogisticsRescue, type MarginCheck } from './margin.js';
+import { MarginRecord, type MarginHost } from './marginRecord.js';
 import {
   ParcelCodes,
   SlaBreached,
@@ -57,9 +55,6 @@ import { SupplierWord, type SupplierWordHost } from './supplierWord.js';
 export type { ActionKind, PendingAction } from './operatorActions.js';
 
 /** Thrown inside the workflow when an operator cancels; caught at the top. */
-/** The step name of the margin rule's check, as a stop's reason shows it. */
-export const MARGIN_STEP = 'marginGuard';
-
 export class CancelRequested extends Error {
   constructor(readonly reason: string) {
     super(`cancelled: ${reason}`);
@@ -95,7 +90,7 @@ export interface OrderOptions {
  * (PaymentRules), the operator's actions (OperatorActions), what the supplier told it
  * (SupplierWord) — with its amendments and its store events. Its methods say what happened and tell each part.
  */
-export class Order implements StepHost, OutboxHost, SupplierWordHost {
+export class Order implements StepHost, OutboxHost, SupplierWordHost, MarginHost {
   /** The order's parcels once the supplier split it (steps/parcels.ts follows them). */
   readonly parcels = new Parcels((parcels, open) => {
     this.view.record({ parcels });
@@ -108,6 +103,10 @@ export class Order implements StepHost, OutboxHost, SupplierWordHost {
   private readonly view: StatusProjection;
   /** What the account's checkout coordinator told the order, in arrival order. */
   readonly checkoutNews = new CheckoutNews(this.money, () => this.status.shipmentOrderId);
+  /** Where the order stands against its margin rule (marginGuard.ts checks it). */
+  readonly margin = new MarginRecord(this, (margin) => {
+    this.view.record({ margin });
+  });
   /** The operator actions the order waits for, queued and answered. */
   readonly actions = new OperatorActions(() => this.stage);
   private readonly outbox: StoreEventOutbox;
@@ -541,58 +540,6 @@ export class Order implements StepHost, OutboxHost, SupplierWordHost {
     this.money.approvalGiven();
     if (this.stage === Stage.AWAITING_PAYMENT) this.note('payment approved');
     else this.enter(Stage.AWAITING_PAYMENT, 'payment approved');
-  }
-
-  // ---- the margin rule (order/marginGuard.ts) -------------------------------------------------
-
-  /** The margin rule was checked at `at`: the status shows the numbers. */
-  marginChecked(check: MarginCheck, at: MarginMoment): void {
-    this.view.record({ margin: this.marginView(check, at) });
-  }
-
-  /** A new check, keeping an earlier approval and logistics change. */
-  private marginView(check: MarginCheck, at: MarginMoment): MarginView {
-    const { approvedCost, logistics } = this.status.margin ?? {};
-    return {
-      ...check,
-      at,
-      ...(logistics !== undefined && { logistics }),
-      ...(approvedCost !== undefined && { approvedCost }),
-    };
-  }
-
-  /** The rule fails: the order waits in AWAITING_APPROVAL, the numbers as its reason. */
-  marginHeld(check: MarginCheck, at: MarginMoment): void {
-    this.view.record({ margin: this.marginView(check, at) });
-    this.enter(Stage.AWAITING_APPROVAL);
-    this.failed({ step: MARGIN_STEP, message: `the margin rule fails: ${checkText(check)}` });
-  }
-
-  /** A person approved paying at this landed cost although the rule fails. */
-  marginApproved(cost: number): void {
-    const margin = this.status.margin;
-    if (margin !== undefined) this.view.record({ margin: { ...margin, approvedCost: cost } });
-    this.note(
-      `payment approved at a landed cost of ${cost.toFixed(2)} USD despite the margin rule`,
-    );
-  }
-
-  /** Whether a person already approved paying this landed cost. */
-  marginApprovedFor(cost: number): boolean {
-    const approved = this.status.margin?.approvedCost;
-    return approved !== undefined && cost <= approved + 0.005;
-  }
-
-  /** Another logistics line of the order keeps the rule; the supplier changed it. */
-  marginRescued(rescue: LogisticsRescue, from: string): void {
-    const to = rescue.offer.logisticsName;
-    this.logisticsChosen(to);
-    this.view.record({
-      margin: { ...rescue.check, at: 'cart', logistics: { from, to, savedUsd: rescue.savedUsd } },
-    });
-    this.note(
-      `margin rule kept by changing logistics from ${from} to ${to} (postage ${rescue.savedUsd.toFixed(2)} USD less)`,
-    );
   }
 
   // ---- the account's checkout -----------------------------------------------------------------
