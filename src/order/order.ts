@@ -20,7 +20,8 @@ import {
 } from './contract.js';
 import type { FailureInfo } from '../supplier/failureDetails.js';
 import type { DisputeSummaryNews } from '../dispute/contract.js';
-import { amendOrder, withChanges, type AmendableField, type OrderInput } from './orderInput.js';
+import { amendOrder, type AmendableField, type OrderInput } from './orderInput.js';
+import { amendRemedy, OrderBody } from './orderBody.js';
 import {
   StoreEventType,
   type StoreEventDataMap,
@@ -34,10 +35,8 @@ import {
   StoreEventsBehind,
   SvcOrderId,
 } from '../temporal/searchAttributes.js';
-import { SupplierCode } from '../supplier/errors.js';
 import { storeEventDelivery } from '../durable/activityProxies.js';
 import type { StoreEventActivities } from '../storeEvents/activities.js';
-import { paramErrorFields } from '../durable/failures.js';
 import { stopData } from './storeEventData.js';
 import { StoreEventOutbox, type OutboxHost } from '../storeEvents/outbox.js';
 import { DEFAULT_SUPPLIER_LAG_SECONDS } from '../durable/supplierStep.js';
@@ -47,7 +46,7 @@ import { PaymentRules } from './paymentRules.js';
 import { CheckoutNews } from './checkoutNews.js';
 import { StatusProjection } from './statusProjection.js';
 import { StoreSide } from './storeSide.js';
-import type { StoreOrderLine, StoreOrderNews, StoreOrderRef } from '../store/contract.js';
+import type { StoreOrderNews, StoreOrderRef } from '../store/contract.js';
 import { Milestone, type MissedDeadline, type SlaClock } from './slaClock.js';
 import { Parcels, storeParcel } from './parcels.js';
 import { SupplierWord, type SupplierWordHost } from './supplierWord.js';
@@ -119,16 +118,14 @@ export class Order implements StepHost, OutboxHost, SupplierWordHost, MarginHost
   /** The supplier order the store was told of with order.created. */
   private createdWith: string | undefined;
   /** The order as submitted, with the amendments taken since. */
-  private current: OrderInput;
-  /** The amended fields, as the create body must carry them (null: removed). */
-  private readonly amendments: Record<string, unknown> = {};
+  readonly body: OrderBody;
   /** The order's deadlines, when it keeps any (orders started before them keep none). */
   private sla: SlaClock | undefined;
   /** What its store said, for an order from a store connection. */
   readonly storeSide = new StoreSide();
 
   constructor(input: OrderInput, options: OrderOptions = {}) {
-    this.current = input;
+    this.body = new OrderBody(input, this);
     this.view = new StatusProjection(
       input,
       options.lean === true,
@@ -149,7 +146,7 @@ export class Order implements StepHost, OutboxHost, SupplierWordHost, MarginHost
 
   /** The order: as submitted, with the amendments taken since. */
   get input(): OrderInput {
-    return this.current;
+    return this.body.input;
   }
 
   // ---- what the order shows -------------------------------------------------------------------
@@ -226,39 +223,6 @@ export class Order implements StepHost, OutboxHost, SupplierWordHost, MarginHost
 
   // ---- amending the order before the supplier has it -------------------------------------------
 
-  /** The createOrderV3 body planned from the order, with the amendments taken since. */
-  createBody<T extends object>(planned: T): T {
-    return withChanges(planned, this.amendments);
-  }
-
-  /** Whether the supplier has nothing of the order, and no create of it is in doubt. */
-  get amendable(): boolean {
-    return (
-      this.status.atSupplier !== true &&
-      this.status.outcomeUnknown?.step !== CREATE_STEP &&
-      !FINAL_STAGES.includes(this.stage)
-    );
-  }
-
-  /** Why an amend is not taken now. */
-  amendRefusal(): string {
-    if (FINAL_STAGES.includes(this.stage)) return 'the order is finished';
-    if (this.status.outcomeUnknown?.step === CREATE_STEP) {
-      return "the create's answer was lost; dropflow looks it up first";
-    }
-    if (this.status.atSupplier === true) {
-      const which = this.status.svcOrderId ?? 'unconnected, flow C';
-      return (
-        `the supplier has created the order (${which}) and its API changes no address or ` +
-        'products of an order it has (only its logistics line: changeLogistics while intercepted); cancel it instead'
-      );
-    }
-    return (
-      'the order is at work: amend is taken while it stops before the supplier has it ' +
-      `(NEEDS_ATTENTION, or INTERCEPTED at ${CREATE_STEP})`
-    );
-  }
-
   /**
    * Takes an amend action: the order's body becomes the amended one (checked again), its later
    * create carries the changes, and the timeline names the changed fields (never their values).
@@ -267,15 +231,13 @@ export class Order implements StepHost, OutboxHost, SupplierWordHost, MarginHost
    */
   amended(action: PendingAction): AmendableField[] | undefined {
     const { order: changes, by } = (action.input ?? {}) as AmendInput;
-    const result = amendOrder(this.current, changes);
+    const result = this.body.amend(changes);
     if (!result.ok) {
       const issues = result.issues.map((i) => `${i.field}: ${i.rule}`).join('; ');
       this.actions.answer(action, `amend refused: ${issues}`, false);
       return undefined;
     }
-    this.current = result.input;
     const after = result.input.order as Record<string, unknown>;
-    for (const field of result.fields) this.amendments[field] = after[field] ?? null;
     if (result.fields.includes('logisticName') && after['logisticName'] !== undefined) {
       this.view.record({ logisticName: after['logisticName'] as string });
     }
@@ -599,7 +561,7 @@ export class Order implements StepHost, OutboxHost, SupplierWordHost, MarginHost
     if (news.order === undefined || news.lines === undefined || FINAL_STAGES.includes(this.stage)) {
       return;
     }
-    const edit = amendOrder(this.current, news.order);
+    const edit = amendOrder(this.input, news.order);
     if (!edit.ok) return; // nothing changed, or nothing dropflow can take: the order stays
     if (this.stage === Stage.ON_HOLD || this.stage === Stage.AWAITING_MAPPING) {
       void this.actions.request('amend', {
@@ -621,34 +583,6 @@ export class Order implements StepHost, OutboxHost, SupplierWordHost, MarginHost
     if (this.money.paid || !this.money.cancellable || this.actions.cancelUnderWay) return;
     this.storeSide.cancelPassed();
     void this.actions.request('cancel', { reason, by: 'store' });
-  }
-
-  /** The store's lines now (an edit taken): each waits for its variant again. */
-  storeLinesEdited(lines: StoreOrderLine[]): void {
-    if (this.current.store === undefined) return;
-    this.current = { ...this.current, store: { ...this.current.store, lines } };
-  }
-
-  /**
-   * Store lines resolved to supplier variants (by store line id): the order's products carry the
-   * variant from now on, never the store's SKU.
-   */
-  storeLinesResolved(vids: ReadonlyMap<string, string>): void {
-    const store = this.current.store;
-    if (store === undefined || vids.size === 0) return;
-    const products = this.current.order.products.map((p) => {
-      const vid = vids.get(p.storeLineItemId ?? '');
-      if (vid === undefined) return p;
-      const { sku: _storeSku, ...rest } = p;
-      return { ...rest, vid };
-    });
-    const lines = store.lines.map((l) => ({ ...l, vid: vids.get(l.storeLineId) ?? l.vid }));
-    this.current = {
-      ...this.current,
-      order: { ...this.current.order, products },
-      store: { ...store, lines },
-    };
-    if ('products' in this.amendments) this.amendments['products'] = products;
   }
 
   // ---- waiting for people and events ------------------------------------------------------------
@@ -721,7 +655,7 @@ export class Order implements StepHost, OutboxHost, SupplierWordHost, MarginHost
     this.failed(info);
     for (;;) {
       // Before the supplier has the order, what stops it may be in the order itself.
-      const amendable = this.amendable;
+      const amendable = this.body.amendable;
       const action = await this.waitAt(
         Stage.NEEDS_ATTENTION,
         amendable
@@ -783,22 +717,6 @@ export class Order implements StepHost, OutboxHost, SupplierWordHost, MarginHost
 
 /** The step whose unknown outcome is a payment in doubt. */
 export const PAYMENT_STEP = 'payBalanceV2';
-/** The supplier step that creates the order. */
-export const CREATE_STEP = 'createOrderV3';
-
-/**
- * What moves an order on that stopped before the supplier has it. A parameter error (1600100) at
- * the create names the field when the supplier's message does (`Param error: field: rule; …`).
- */
-function amendRemedy(info: FailureInfo, remedy: string | undefined): string {
-  if (info.step === CREATE_STEP && info.code === SupplierCode.ParamError) {
-    const fields = paramErrorFields(info.message);
-    const named = fields.length > 0 ? ` (field ${fields.join(', ')})` : '';
-    return `amend the order${named} or cancel; resume sends it again unchanged`;
-  }
-  return `${remedy ?? `resume after the cause of ${info.step} is fixed, or cancel`}; or amend the order`;
-}
-
 /**
  * The outbox's delivery: an order from a connected store names its store order on each attempt,
  * and the activity writes the event there (src/storeEvents/storeDelivery.ts). Only the activity's
