@@ -97,7 +97,7 @@ function registerHandlers(o: Order): void {
     o.checkoutNews.heard(outcome);
   });
   setHandler(storeOrderSignal, (news) => {
-    o.storeHeard(news);
+    o.storeSide.heard(news);
   });
   setHandler(storeSkuMappedSignal, (news) => {
     if (news.connection === o.input.store?.connection) o.storeSide.skuMapped();

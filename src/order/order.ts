@@ -10,7 +10,6 @@
 import type { Duration } from '@temporalio/common';
 import { condition } from '@temporalio/workflow';
 import {
-  FINAL_STAGES,
   ParcelStage,
   Stage,
   type ParcelView,
@@ -20,8 +19,8 @@ import {
 } from './contract.js';
 import type { FailureInfo } from '../supplier/failureDetails.js';
 import type { DisputeSummaryNews } from '../dispute/contract.js';
-import { amendOrder, type AmendableField, type OrderInput } from './orderInput.js';
-import { amendRemedy, OrderBody } from './orderBody.js';
+import type { AmendableField, OrderInput } from './orderInput.js';
+import { amendRemedy, OrderBody, type OrderBodyHost } from './orderBody.js';
 import {
   StoreEventType,
   type StoreEventDataMap,
@@ -45,8 +44,8 @@ import { OperatorActions, type ActionKind, type PendingAction } from './operator
 import { PaymentRules } from './paymentRules.js';
 import { CheckoutNews } from './checkoutNews.js';
 import { StatusProjection } from './statusProjection.js';
-import { StoreSide } from './storeSide.js';
-import type { StoreOrderNews, StoreOrderRef } from '../store/contract.js';
+import { StoreSide, type StoreSideHost } from './storeSide.js';
+import type { StoreOrderRef } from '../store/contract.js';
 import { Milestone, type MissedDeadline, type SlaClock } from './slaClock.js';
 import { Parcels, storeParcel } from './parcels.js';
 import { SupplierWord, type SupplierWordHost } from './supplierWord.js';
@@ -89,7 +88,9 @@ export interface OrderOptions {
  * (PaymentRules), the operator's actions (OperatorActions), what the supplier told it
  * (SupplierWord) — with its amendments and its store events. Its methods say what happened and tell each part.
  */
-export class Order implements StepHost, OutboxHost, SupplierWordHost, MarginHost {
+export class Order
+  implements StepHost, OutboxHost, SupplierWordHost, MarginHost, OrderBodyHost, StoreSideHost
+{
   /** The order's parcels once the supplier split it (steps/parcels.ts follows them). */
   readonly parcels = new Parcels((parcels, open) => {
     this.view.record({ parcels });
@@ -122,7 +123,9 @@ export class Order implements StepHost, OutboxHost, SupplierWordHost, MarginHost
   /** The order's deadlines, when it keeps any (orders started before them keep none). */
   private sla: SlaClock | undefined;
   /** What its store said, for an order from a store connection. */
-  readonly storeSide = new StoreSide();
+  readonly storeSide = new StoreSide(this, () => {
+    this.supplier.woken();
+  });
 
   constructor(input: OrderInput, options: OrderOptions = {}) {
     this.body = new OrderBody(input, this);
@@ -541,50 +544,6 @@ export class Order implements StepHost, OutboxHost, SupplierWordHost, MarginHost
     return true;
   }
 
-  // ---- the store's order (store connections) -----------------------------------------------------
-
-  /**
-   * The store's news (signal `storeOrder`): a cancellation becomes the order's cancel while it
-   * may be cancelled, and asks a person after payment (steps/shipment.ts); an edit is taken while
-   * the order is held or waits for a mapping (steps/storeIntake.ts), and noted otherwise.
-   */
-  storeHeard(news: StoreOrderNews): void {
-    if (this.input.store === undefined || !this.storeSide.fresh(news)) return;
-    if (news.kind === 'cancelled') {
-      const reason = `the store cancelled ${this.input.store.orderName} (${news.reason ?? 'no reason given'})`;
-      this.storeSide.cancelled(reason);
-      this.passStoreCancel();
-      // Wakes an order that follows its parcel: a paid order stops for a person.
-      this.supplier.woken();
-      return;
-    }
-    if (news.order === undefined || news.lines === undefined || FINAL_STAGES.includes(this.stage)) {
-      return;
-    }
-    const edit = amendOrder(this.input, news.order);
-    if (!edit.ok) return; // nothing changed, or nothing dropflow can take: the order stays
-    if (this.stage === Stage.ON_HOLD || this.stage === Stage.AWAITING_MAPPING) {
-      void this.actions.request('amend', {
-        order: news.order,
-        by: 'store',
-        storeLines: news.lines,
-      });
-    } else {
-      this.note(
-        `the store changed ${edit.fields.join(', ')} after the order left its hold window: not taken (amend or cancel it)`,
-      );
-    }
-  }
-
-  /** A pending store cancellation becomes the order's cancel, when the money allows it now. */
-  private passStoreCancel(): void {
-    const reason = this.storeSide.cancelWaiting;
-    if (reason === undefined || FINAL_STAGES.includes(this.stage)) return;
-    if (this.money.paid || !this.money.cancellable || this.actions.cancelUnderWay) return;
-    this.storeSide.cancelPassed();
-    void this.actions.request('cancel', { reason, by: 'store' });
-  }
-
   // ---- waiting for people and events ------------------------------------------------------------
 
   /**
@@ -603,7 +562,7 @@ export class Order implements StepHost, OutboxHost, SupplierWordHost, MarginHost
   ): Promise<PendingAction | undefined> {
     if (this.stage !== stage) this.enter(stage);
     this.view.waitingFor(waitingFor);
-    this.passStoreCancel();
+    this.storeSide.passCancel();
     if (this.view.needsPerson && !this.stopTold) {
       this.stopTold = true;
       this.outbox.emit(StoreEventType.OrderNeedsAttention, this.stage, stopData(this.status));
@@ -696,7 +655,7 @@ export class Order implements StepHost, OutboxHost, SupplierWordHost, MarginHost
 
   /** Cancels now if an operator asked to and the order still can be (checked between steps). */
   checkCancel(): void {
-    this.passStoreCancel();
+    this.storeSide.passCancel();
     const cancel = this.actions.take(['cancel']);
     if (cancel) this.cancelWith(cancel);
   }
