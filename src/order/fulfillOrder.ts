@@ -76,7 +76,7 @@ export async function fulfillOrder(input: OrderInput): Promise<OrderStatus> {
     }
     await cancelOrder(o, acts, err.reason);
   }
-  o.deadlinesEnded();
+  o.deadlines.ended();
   // Actions that arrived as the order finished are answered, so every Update completes.
   o.actions.refuseWaiting(`the order is ${o.stage}: nothing left to act on`);
   await o.storeEventsDelivered();

@@ -46,7 +46,8 @@ import { CheckoutNews } from './checkoutNews.js';
 import { StatusProjection } from './statusProjection.js';
 import { StoreSide, type StoreSideHost } from './storeSide.js';
 import type { StoreOrderRef } from '../store/contract.js';
-import { Milestone, type MissedDeadline, type SlaClock } from './slaClock.js';
+import { Milestone } from './slaClock.js';
+import { Deadlines } from './deadlines.js';
 import { Parcels, storeParcel } from './parcels.js';
 import { SupplierWord, type SupplierWordHost } from './supplierWord.js';
 
@@ -96,6 +97,18 @@ export class Order
     this.view.record({ parcels });
     if (open !== undefined) this.view.upsert([{ key: ParcelCodes, value: open }]);
   });
+  /** The order's deadlines, when it keeps any (slaWatch.ts holds their timer). */
+  readonly deadlines = new Deadlines(this.parcels, {
+    shown: (deadlines) => {
+      this.view.record({ deadlines });
+    },
+    late: (data, breached, note) => {
+      this.note(note);
+      this.view.upsert([{ key: SlaBreached, value: breached }]);
+      this.flush();
+      this.outbox.emit(StoreEventType.OrderLate, this.stage, data);
+    },
+  });
   /** What the supplier told the order: its latest facts, and which of them a push said. */
   readonly supplier = new SupplierWord(this.parcels, this);
   /** The payment's rules: who may cancel, approval, the shared shipment's payment. */
@@ -120,8 +133,6 @@ export class Order
   private createdWith: string | undefined;
   /** The order as submitted, with the amendments taken since. */
   readonly body: OrderBody;
-  /** The order's deadlines, when it keeps any (orders started before them keep none). */
-  private sla: SlaClock | undefined;
   /** What its store said, for an order from a store connection. */
   readonly storeSide = new StoreSide(this, () => {
     this.supplier.woken();
@@ -305,8 +316,8 @@ export class Order
       trackingEvents: n.trackingEvents,
       logisticName: n.logisticName,
     });
-    if (this.status.trackNumber !== undefined) this.reached(Milestone.Shipped);
-    if ((this.status.trackingEvents?.length ?? 0) > 0) this.reached(Milestone.FirstScan);
+    if (this.status.trackNumber !== undefined) this.deadlines.reached(Milestone.Shipped);
+    if ((this.status.trackingEvents?.length ?? 0) > 0) this.deadlines.reached(Milestone.FirstScan);
     // A tracking number that changed after shipping is told again.
     if (
       this.told.has(StoreEventType.OrderShipped) &&
@@ -317,7 +328,7 @@ export class Order
   }
 
   shipped(): void {
-    this.reached(Milestone.Shipped);
+    this.deadlines.reached(Milestone.Shipped);
     this.enter(Stage.SHIPPED);
     if (!this.told.has(StoreEventType.OrderShipped)) this.tellShipped();
   }
@@ -337,7 +348,7 @@ export class Order
 
   /** Delivered: the order's one parcel, or (split) the last of its parcels delivered or cancelled. */
   delivered(): void {
-    this.reached(Milestone.Delivered);
+    this.deadlines.reached(Milestone.Delivered);
     this.enter(Stage.DELIVERED);
     const p = this.parcels;
     const delivered = p.split ? p.delivered : [this.whole()];
@@ -384,7 +395,7 @@ export class Order
 
   /** A parcel left: the order is SHIPPED with its first (milestone and stage only). */
   parcelShipped(): void {
-    this.reached(Milestone.Shipped);
+    this.deadlines.reached(Milestone.Shipped);
     if (this.stage === Stage.AWAITING_SHIPMENT) this.enter(Stage.SHIPPED);
   }
 
@@ -409,47 +420,6 @@ export class Order
   /** The waybill's carrier (platform logistics), else the logistics line. */
   private carrier(): string | undefined {
     return this.input.fulfillment.waybill?.carrier ?? this.status.logisticName;
-  }
-
-  // ---- deadlines (docs/delivery-promises.md) ---------------------------------------------------
-
-  /** The order keeps these deadlines from now on (slaWatch.ts holds their timer). */
-  keepDeadlines(clock: SlaClock): void {
-    this.sla = clock;
-    this.view.record({ deadlines: clock.view });
-  }
-
-  /** The supplier quoted the chosen logistics line's delivery time, in days. */
-  deliveryQuoted(maxDays: number | undefined): void {
-    if (this.sla === undefined || maxDays === undefined) return;
-    this.sla.deliveryQuoted(maxDays);
-    this.view.record({ deadlines: this.sla.view });
-  }
-
-  /** A deadline passed unmet: flagged, told to the store; the order goes on where it is. */
-  deadlineMissed(missed: MissedDeadline): void {
-    if (this.sla === undefined) return;
-    this.view.record({ deadlines: this.sla.view });
-    const late = this.parcels.split ? this.parcels.missed(missed.deadline).map((p) => p.code) : [];
-    const which = late.length > 0 ? `: parcel ${late.join(', ')}` : '';
-    this.note(`late: ${missed.deadline} was due ${missed.dueAt} (within ${missed.within})${which}`);
-    this.view.upsert([{ key: SlaBreached, value: this.sla.breached }]);
-    this.flush();
-    this.outbox.emit(StoreEventType.OrderLate, this.stage, {
-      ...missed,
-      ...(late.length > 0 && { parcels: late }),
-    });
-  }
-
-  /** The order ended: its deadlines stop. */
-  deadlinesEnded(): void {
-    this.sla?.stop();
-  }
-
-  private reached(milestone: Milestone): void {
-    if (this.sla === undefined) return;
-    this.sla.reached(milestone, new Date().getTime());
-    this.view.record({ deadlines: this.sla.view });
   }
 
   // ---- the store ------------------------------------------------------------------------------
@@ -482,7 +452,7 @@ export class Order
   /** The supplier took the money (its answer, or its own view of the order shows it). */
   paymentMade(note?: string): void {
     this.money.made();
-    this.reached(Milestone.Paid);
+    this.deadlines.reached(Milestone.Paid);
     this.enter(Stage.PAID, note);
     this.tellOnce(StoreEventType.OrderPaid, {
       ...(this.status.amounts?.orderAmount !== undefined && {

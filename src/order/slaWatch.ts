@@ -21,14 +21,14 @@ export function keepDeadlines(o: Order): void {
     storeDeadlines(),
     workflowInfo().runStartTime.getTime(),
   );
-  o.keepDeadlines(clock);
+  o.deadlines.kept(clock);
   void watchDeadlines(clock, (missed) => {
     // Skipped while replaying, like every workflow metric.
     counterOf(metricMeter, METRICS.ordersLate).add(1, {
       deadline: missed.deadline,
       account: workflowAccount(),
     });
-    o.deadlineMissed(missed);
+    o.deadlines.missed(missed);
   });
 }
 

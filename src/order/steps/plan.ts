@@ -70,7 +70,7 @@ async function pickLogistics(o: Order, acts: Activities): Promise<string> {
     )[0];
     if (best) {
       o.note(`logistics: ${best.logisticName} (${policy}, ${best.price} USD)`);
-      o.deliveryQuoted(best.maxDays);
+      o.deadlines.deliveryQuoted(best.maxDays);
       return best.logisticName;
     }
     await o.needsAttention(
