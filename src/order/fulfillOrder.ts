@@ -79,7 +79,7 @@ export async function fulfillOrder(input: OrderInput): Promise<OrderStatus> {
   o.deadlines.ended();
   // Actions that arrived as the order finished are answered, so every Update completes.
   o.actions.refuseWaiting(`the order is ${o.stage}: nothing left to act on`);
-  await o.storeEventsDelivered();
+  await o.notices.allDelivered();
   await condition(allHandlersFinished);
   o.flush();
   return o.status;

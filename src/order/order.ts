@@ -21,11 +21,7 @@ import type { FailureInfo } from '../supplier/failureDetails.js';
 import type { DisputeSummaryNews } from '../dispute/contract.js';
 import type { AmendableField, OrderInput } from './orderInput.js';
 import { amendRemedy, OrderBody, type OrderBodyHost } from './orderBody.js';
-import {
-  StoreEventType,
-  type StoreEventDataMap,
-  type StoreEventsView,
-} from '../storeEvents/contract.js';
+import { StoreEventType, type StoreEventsView } from '../storeEvents/contract.js';
 import type { Amounts } from './activities.js';
 import { MarginRecord, type MarginHost } from './marginRecord.js';
 import {
@@ -34,10 +30,8 @@ import {
   StoreEventsBehind,
   SvcOrderId,
 } from '../temporal/searchAttributes.js';
-import { storeEventDelivery } from '../durable/activityProxies.js';
-import type { StoreEventActivities } from '../storeEvents/activities.js';
 import { stopData } from './storeEventData.js';
-import { StoreEventOutbox, type OutboxHost } from '../storeEvents/outbox.js';
+import { StoreNotices, type StoreNoticesHost } from './storeNotices.js';
 import { DEFAULT_SUPPLIER_LAG_SECONDS } from '../durable/supplierStep.js';
 import type { AttentionOptions, OutcomeInDoubt, StepHost } from '../durable/stepHost.js';
 import { OperatorActions, type ActionKind, type PendingAction } from './operatorActions.js';
@@ -45,7 +39,6 @@ import { PaymentRules } from './paymentRules.js';
 import { CheckoutNews } from './checkoutNews.js';
 import { StatusProjection } from './statusProjection.js';
 import { StoreSide, type StoreSideHost } from './storeSide.js';
-import type { StoreOrderRef } from '../store/contract.js';
 import { Milestone } from './slaClock.js';
 import { Deadlines } from './deadlines.js';
 import { Parcels, storeParcel } from './parcels.js';
@@ -90,7 +83,7 @@ export interface OrderOptions {
  * (SupplierWord) — with its amendments and its store events. Its methods say what happened and tell each part.
  */
 export class Order
-  implements StepHost, OutboxHost, SupplierWordHost, MarginHost, OrderBodyHost, StoreSideHost
+  implements StepHost, StoreNoticesHost, SupplierWordHost, MarginHost, OrderBodyHost, StoreSideHost
 {
   /** The order's parcels once the supplier split it (steps/parcels.ts follows them). */
   readonly parcels = new Parcels((parcels, open) => {
@@ -106,7 +99,7 @@ export class Order
       this.note(note);
       this.view.upsert([{ key: SlaBreached, value: breached }]);
       this.flush();
-      this.outbox.emit(StoreEventType.OrderLate, this.stage, data);
+      this.notices.late(data);
     },
   });
   /** What the supplier told the order: its latest facts, and which of them a push said. */
@@ -122,15 +115,8 @@ export class Order
   });
   /** The operator actions the order waits for, queued and answered. */
   readonly actions = new OperatorActions(() => this.stage);
-  private readonly outbox: StoreEventOutbox;
-  /** Events told once in an order's life (all but needs_attention). */
-  private readonly told = new Set<StoreEventType>();
-  /** The store has heard of the stop the order is in (reset by every stage entered). */
-  private stopTold = false;
-  /** The tracking number the store was told with order.shipped. */
-  private shippedWith: string | undefined;
-  /** The supplier order the store was told of with order.created. */
-  private createdWith: string | undefined;
+  /** What the order tells its store, each event through its outbox. */
+  readonly notices: StoreNotices;
   /** The order as submitted, with the amendments taken since. */
   readonly body: OrderBody;
   /** What its store said, for an order from a store connection. */
@@ -145,7 +131,7 @@ export class Order
       options.lean === true,
       () => this.money.awaitingApproval,
     );
-    this.outbox = new StoreEventOutbox(input.order.orderNumber, deliveryFor(input.store), this);
+    this.notices = new StoreNotices(input, this);
     this.enter(Stage.RECEIVED);
   }
 
@@ -167,7 +153,7 @@ export class Order
 
   /** Moves to a stage: timeline, search attributes and the UI's current details follow. */
   enter(stage: Stage, note?: string): void {
-    this.stopTold = false;
+    this.notices.stageEntered();
     this.view.enter(stage, note);
   }
 
@@ -217,13 +203,7 @@ export class Order
     this.view.record({ svcOrderId, atSupplier: true, amounts });
     this.view.upsert([{ key: SvcOrderId, value: svcOrderId }]);
     this.enter(Stage.CREATED, note);
-    // Told again when an amend replaced the order at the supplier (a new svcOrderId).
-    if (this.createdWith === svcOrderId) return;
-    this.createdWith = svcOrderId;
-    this.outbox.emit(StoreEventType.OrderCreated, this.stage, {
-      svcOrderId,
-      amounts: { ...this.status.amounts, currency: 'USD' },
-    });
+    this.notices.created({ svcOrderId, amounts: { ...this.status.amounts, currency: 'USD' } });
   }
 
   createdUnconnected(amounts: Amounts): void {
@@ -319,25 +299,18 @@ export class Order
     if (this.status.trackNumber !== undefined) this.deadlines.reached(Milestone.Shipped);
     if ((this.status.trackingEvents?.length ?? 0) > 0) this.deadlines.reached(Milestone.FirstScan);
     // A tracking number that changed after shipping is told again.
-    if (
-      this.told.has(StoreEventType.OrderShipped) &&
-      this.status.trackNumber !== this.shippedWith
-    ) {
-      this.tellShipped();
-    }
+    if (this.notices.retracked(this.status.trackNumber)) this.tellShipped();
   }
 
   shipped(): void {
     this.deadlines.reached(Milestone.Shipped);
     this.enter(Stage.SHIPPED);
-    if (!this.told.has(StoreEventType.OrderShipped)) this.tellShipped();
+    if (!this.notices.shippedTold) this.tellShipped();
   }
 
   private tellShipped(): void {
     const s = this.status;
-    this.told.add(StoreEventType.OrderShipped);
-    this.shippedWith = s.trackNumber;
-    this.outbox.emit(StoreEventType.OrderShipped, this.stage, {
+    this.notices.shipped({
       parcel: storeParcel(this.whole(), this.carrier()),
       ...(s.trackNumber !== undefined && { trackNumber: s.trackNumber }),
       ...(s.trackingUrl !== undefined && { trackingUrl: s.trackingUrl }),
@@ -353,7 +326,7 @@ export class Order
     const p = this.parcels;
     const delivered = p.split ? p.delivered : [this.whole()];
     const trackNumber = delivered.at(-1)?.trackNumber;
-    this.tellOnce(StoreEventType.OrderDelivered, {
+    this.notices.once(StoreEventType.OrderDelivered, {
       deliveredAt: new Date().toISOString(),
       ...(trackNumber !== undefined && { trackNumber }),
       parcels: delivered.map((d) => storeParcel(d, this.carrier())),
@@ -384,15 +357,6 @@ export class Order
     }));
   }
 
-  /** Tells the store of one of the order's parcels (steps/parcels.ts: split, shipped). */
-  tell<T extends typeof StoreEventType.OrderSplit | typeof StoreEventType.OrderShipped>(
-    type: T,
-    data: StoreEventDataMap[T],
-  ): void {
-    if (type === StoreEventType.OrderShipped) this.told.add(type);
-    this.outbox.emit(type, this.stage, data);
-  }
-
   /** A parcel left: the order is SHIPPED with its first (milestone and stage only). */
   parcelShipped(): void {
     this.deadlines.reached(Milestone.Shipped);
@@ -402,19 +366,19 @@ export class Order
   proofOfDeliveryReceived(urls: string[]): void {
     this.view.record({ proofOfDelivery: urls });
     this.enter(Stage.COMPLETED, 'proof of delivery received');
-    this.tellOnce(StoreEventType.OrderCompleted, { proofOfDelivery: urls });
+    this.notices.once(StoreEventType.OrderCompleted, { proofOfDelivery: urls });
   }
 
   /** Delivered, and the supplier had no proof of delivery within the wait. */
   completedWithoutProof(why: string): void {
     this.enter(Stage.COMPLETED, why);
-    this.tellOnce(StoreEventType.OrderCompleted, { proofOfDelivery: [], noProofReason: why });
+    this.notices.once(StoreEventType.OrderCompleted, { proofOfDelivery: [], noProofReason: why });
   }
 
   /** Cancelled here (an operator) or by the supplier. */
   cancelled(reason: string, by: 'operator' | 'supplier'): void {
     this.enter(Stage.CANCELLED, reason);
-    this.tellOnce(StoreEventType.OrderCancelled, { reason, by });
+    this.notices.once(StoreEventType.OrderCancelled, { reason, by });
   }
 
   /** The waybill's carrier (platform logistics), else the logistics line. */
@@ -423,12 +387,6 @@ export class Order
   }
 
   // ---- the store ------------------------------------------------------------------------------
-
-  private tellOnce<T extends StoreEventType>(type: T, data: StoreEventDataMap[T]): void {
-    if (this.told.has(type)) return;
-    this.told.add(type);
-    this.outbox.emit(type, this.stage, data);
-  }
 
   storeEventsChanged(view: StoreEventsView): void {
     this.view.record({ storeEvents: view });
@@ -440,13 +398,6 @@ export class Order
     this.flush();
   }
 
-  /** At the end: what the order shows is written, then its events reach the store. */
-  async storeEventsDelivered(): Promise<void> {
-    if (!this.outbox.delivering) return;
-    this.flush();
-    await this.outbox.allDelivered();
-  }
-
   // ---- money ----------------------------------------------------------------------------------
 
   /** The supplier took the money (its answer, or its own view of the order shows it). */
@@ -454,7 +405,7 @@ export class Order
     this.money.made();
     this.deadlines.reached(Milestone.Paid);
     this.enter(Stage.PAID, note);
-    this.tellOnce(StoreEventType.OrderPaid, {
+    this.notices.once(StoreEventType.OrderPaid, {
       ...(this.status.amounts?.orderAmount !== undefined && {
         amount: this.status.amounts.orderAmount,
       }),
@@ -533,10 +484,7 @@ export class Order
     if (this.stage !== stage) this.enter(stage);
     this.view.waitingFor(waitingFor);
     this.storeSide.passCancel();
-    if (this.view.needsPerson && !this.stopTold) {
-      this.stopTold = true;
-      this.outbox.emit(StoreEventType.OrderNeedsAttention, this.stage, stopData(this.status));
-    }
+    if (this.view.needsPerson) this.notices.stopped(() => stopData(this.status));
     if (options.brief !== true) this.flush();
     const withCancel = this.money.cancellable && !this.actions.holdsCancel;
     const kinds: readonly ActionKind[] = withCancel ? [...actions, 'cancel'] : actions;
@@ -646,12 +594,3 @@ export class Order
 
 /** The step whose unknown outcome is a payment in doubt. */
 export const PAYMENT_STEP = 'payBalanceV2';
-/**
- * The outbox's delivery: an order from a connected store names its store order on each attempt,
- * and the activity writes the event there (src/storeEvents/storeDelivery.ts). Only the activity's
- * input differs: the workflow's commands stay the same, so histories replay.
- */
-function deliveryFor(store: StoreOrderRef | undefined): StoreEventActivities['deliverStoreEvent'] {
-  const deliver = storeEventDelivery();
-  return store === undefined ? deliver : (input) => deliver({ ...input, store });
-}

@@ -56,7 +56,7 @@ export async function settleSplits(o: Order, acts: Activities): Promise<void> {
       o.note(
         `split by the supplier: ${v.parent.code} into ${v.children.map((c) => c.code).join(', ')}`,
       );
-      o.tell(StoreEventType.OrderSplit, {
+      o.notices.parcel(StoreEventType.OrderSplit, {
         parentCode: v.parent.code,
         parcels: v.children.map((c) => storeParcel({ code: c.code, lines: c.lines })),
       });
@@ -128,7 +128,7 @@ function applied(o: Order, change: ParcelChange): void {
     return;
   }
   o.parcelShipped();
-  o.tell(StoreEventType.OrderShipped, {
+  o.notices.parcel(StoreEventType.OrderShipped, {
     parcel: storeParcel(parcel, o.input.fulfillment.waybill?.carrier ?? parcel.logisticName),
     ...(parcel.trackNumber !== undefined && { trackNumber: parcel.trackNumber }),
     ...(parcel.trackingUrl !== undefined && { trackingUrl: parcel.trackingUrl }),
