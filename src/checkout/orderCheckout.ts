@@ -14,7 +14,7 @@ import type { CheckoutProgress } from './contract.js';
 import type { Activities } from '../durable/activityProxies.js';
 import { isBusiness } from '../durable/failures.js';
 import type { Order, PendingAction } from '../order/order.js';
-import { CREATE_STEP } from '../order/orderBody.js';
+import { CREATE_STEP } from '../order/currentOrder.js';
 import { awaitConnection } from '../order/steps/connection.js';
 import { intercepted } from '../order/steps/interception.js';
 import { lookUpOrder, orderReached, ownOrder } from '../order/steps/lookup.js';
@@ -144,7 +144,7 @@ async function createOnce(o: Order, acts: Activities, body: CreateOrderRequest):
   const result = await supplierStep<CreatedOrder>(o, {
     name: CREATE_STEP,
     // Read at each attempt: an amend taken while the create stopped changes what is sent.
-    send: () => acts.supplierOnce.createOrderV3(o.body.withAmendments(body)),
+    send: () => acts.supplierOnce.createOrderV3(o.current.withAmendments(body)),
     lookUp: async () => {
       const found = await createdOrder(o, acts);
       if (!found) return { done: false };

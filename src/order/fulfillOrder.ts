@@ -165,7 +165,7 @@ function registerHandlers(o: Order): void {
           nonRetryable: true,
         });
       }
-      if (!o.actions.accepting.has('amend')) refuse(o, 'amend', o.body.refusal());
+      if (!o.actions.accepting.has('amend')) refuse(o, 'amend', o.current.refusal());
     },
   });
 }

@@ -1,11 +1,11 @@
 /**
- * The state of one order workflow, as one object that composes its writers: what the order shows
- * (statusProjection.ts: stage, timeline, reasons, search attributes, current details), where its
- * money stands and what that allows (paymentRules.ts: payment, approval, the shipment, cancel),
- * the operator's actions (operatorActions.ts: requested, waited for, answered) and what the
- * supplier told it (supplierWord.ts: its latest facts, and which a push said) — with the
- * amendments and the store's events. Steps say what happened through its methods or its parts';
- * they never set its fields.
+ * The state of one order workflow, as one object that composes its parts, each the only writer
+ * of its share (docs/architecture.md §5.4): what the order shows (statusProjection.ts: stage,
+ * timeline, reasons, search attributes), where its money stands (paymentRules.ts), the operator's
+ * actions, what the supplier, the checkout and the store told it, the order as amended, its
+ * margin, deadlines, parcels and what it tells its store. Steps say what happened through its
+ * methods or its parts; they never set its fields. A part that must move the stage or write the
+ * timeline does so through the narrow host the order lends it.
  */
 import type { Duration } from '@temporalio/common';
 import { condition } from '@temporalio/workflow';
@@ -20,10 +20,10 @@ import {
 import type { FailureInfo } from '../supplier/failureDetails.js';
 import type { DisputeSummaryNews } from '../dispute/contract.js';
 import type { AmendableField, OrderInput } from './orderInput.js';
-import { amendRemedy, OrderBody, type OrderBodyHost } from './orderBody.js';
+import { amendRemedy, CurrentOrder } from './currentOrder.js';
 import { StoreEventType, type StoreEventsView } from '../storeEvents/contract.js';
 import type { Amounts } from './activities.js';
-import { MarginRecord, type MarginHost } from './marginRecord.js';
+import { MarginRecord } from './marginRecord.js';
 import {
   ParcelCodes,
   SlaBreached,
@@ -38,11 +38,11 @@ import { OperatorActions, type ActionKind, type PendingAction } from './operator
 import { PaymentRules } from './paymentRules.js';
 import { CheckoutNews } from './checkoutNews.js';
 import { StatusProjection } from './statusProjection.js';
-import { StoreSide, type StoreSideHost } from './storeSide.js';
+import { StoreSide } from './storeSide.js';
 import { Milestone } from './slaClock.js';
 import { Deadlines } from './deadlines.js';
 import { Parcels, storeParcel } from './parcels.js';
-import { SupplierWord, type SupplierWordHost } from './supplierWord.js';
+import { SupplierWord } from './supplierWord.js';
 
 export type { ActionKind, PendingAction } from './operatorActions.js';
 
@@ -78,13 +78,10 @@ export interface OrderOptions {
 }
 
 /**
- * Composes the order's writers — what it shows (StatusProjection), where its money stands
- * (PaymentRules), the operator's actions (OperatorActions), what the supplier told it
- * (SupplierWord) — with its amendments and its store events. Its methods say what happened and tell each part.
+ * Composes the order's parts. Its own methods say what happened where it takes more than one
+ * part (a stage entered with what the store is told, the money with the timeline) and tell each.
  */
-export class Order
-  implements StepHost, StoreNoticesHost, SupplierWordHost, MarginHost, OrderBodyHost, StoreSideHost
-{
+export class Order implements StepHost, StoreNoticesHost {
   /** The order's parcels once the supplier split it (steps/parcels.ts follows them). */
   readonly parcels = new Parcels((parcels, open) => {
     this.view.record({ parcels });
@@ -118,14 +115,14 @@ export class Order
   /** What the order tells its store, each event through its outbox. */
   readonly notices: StoreNotices;
   /** The order as submitted, with the amendments taken since. */
-  readonly body: OrderBody;
+  readonly current: CurrentOrder;
   /** What its store said, for an order from a store connection. */
   readonly storeSide = new StoreSide(this, () => {
     this.supplier.woken();
   });
 
   constructor(input: OrderInput, options: OrderOptions = {}) {
-    this.body = new OrderBody(input, this);
+    this.current = new CurrentOrder(input, this);
     this.view = new StatusProjection(
       input,
       options.lean === true,
@@ -146,7 +143,7 @@ export class Order
 
   /** The order: as submitted, with the amendments taken since. */
   get input(): OrderInput {
-    return this.body.input;
+    return this.current.input;
   }
 
   // ---- what the order shows -------------------------------------------------------------------
@@ -225,7 +222,7 @@ export class Order
    */
   amended(action: PendingAction): AmendableField[] | undefined {
     const { order: changes, by } = (action.input ?? {}) as AmendInput;
-    const result = this.body.amend(changes);
+    const result = this.current.amend(changes);
     if (!result.ok) {
       const issues = result.issues.map((i) => `${i.field}: ${i.rule}`).join('; ');
       this.actions.answer(action, `amend refused: ${issues}`, false);
@@ -532,7 +529,7 @@ export class Order
     this.failed(info);
     for (;;) {
       // Before the supplier has the order, what stops it may be in the order itself.
-      const amendable = this.body.amendable;
+      const amendable = this.current.amendable;
       const action = await this.waitAt(
         Stage.NEEDS_ATTENTION,
         amendable

@@ -48,7 +48,7 @@ function takeEdit(o: Order, action: PendingAction): void {
   const fields = o.amended(action);
   if (fields === undefined) return; // answered as refused
   const lines = (action.input as Partial<StoreEditInput> | undefined)?.storeLines;
-  if (lines !== undefined) o.body.storeLinesEdited(lines);
+  if (lines !== undefined) o.current.storeLinesEdited(lines);
   o.actions.answer(action, `amended ${fields.join(', ')}`);
 }
 
@@ -89,7 +89,7 @@ async function resolveLines(o: Order, acts: Activities): Promise<void> {
       else
         problems.push(`SKU ${sku} matches ${found.length} supplier variants (${found.join(', ')})`);
     }
-    o.body.storeLinesResolved(vids);
+    o.current.storeLinesResolved(vids);
     if (problems.length === 0) {
       const note = `store lines mapped to supplier variants (${store.orderName})`;
       if (o.stage === Stage.AWAITING_MAPPING) o.enter(Stage.RECEIVED, note);

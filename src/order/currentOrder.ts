@@ -15,19 +15,19 @@ import type { StoreOrderLine } from '../store/contract.js';
 export const CREATE_STEP = 'createOrderV3';
 
 /** Where the order stands, which says whether an amend is taken. */
-export interface OrderBodyHost {
+export interface CurrentOrderHost {
   readonly status: Readonly<OrderStatus>;
   readonly stage: Stage;
 }
 
-export class OrderBody {
+export class CurrentOrder {
   private current: OrderInput;
   /** The amended fields, as the create body must carry them (null: removed). */
   private readonly changes: Record<string, unknown> = {};
 
   constructor(
     input: OrderInput,
-    private readonly host: OrderBodyHost,
+    private readonly host: CurrentOrderHost,
   ) {
     this.current = input;
   }
