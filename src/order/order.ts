@@ -10,7 +10,6 @@
 import type { Duration } from '@temporalio/common';
 import { condition } from '@temporalio/workflow';
 import {
-  ParcelStage,
   Stage,
   type ParcelView,
   type AmendInput,
@@ -41,7 +40,7 @@ import { StatusProjection } from './statusProjection.js';
 import { StoreSide } from './storeSide.js';
 import { Milestone } from './slaClock.js';
 import { Deadlines } from './deadlines.js';
-import { Parcels, storeParcel } from './parcels.js';
+import { Parcels, storeParcel, wholeParcel } from './parcels.js';
 import { SupplierWord } from './supplierWord.js';
 
 export type { ActionKind, PendingAction } from './operatorActions.js';
@@ -331,29 +330,6 @@ export class Order implements StepHost, StoreNoticesHost {
     });
   }
 
-  /** The order as its one parcel: the supplier's order id, all its lines, its tracking. */
-  whole(): ParcelView {
-    const s = this.status;
-    return {
-      code: s.svcOrderId ?? s.orderNumber,
-      lines: this.lines(),
-      stage: ParcelStage.AWAITING_SHIPMENT,
-      timeline: [],
-      ...(s.logisticName !== undefined && { logisticName: s.logisticName }),
-      ...(s.trackNumber !== undefined && { trackNumber: s.trackNumber }),
-      ...(s.trackingUrl !== undefined && { trackingUrl: s.trackingUrl }),
-    };
-  }
-
-  /** The order's lines as parcels hold them: vid, quantity and the store's line id. */
-  lines(): { vid: string; quantity: number; storeLineId?: string }[] {
-    return this.input.order.products.map((l) => ({
-      vid: l.vid ?? l.sku ?? '',
-      quantity: Number(l.quantity),
-      ...(l.storeLineItemId != null && { storeLineId: l.storeLineItemId }),
-    }));
-  }
-
   /** A parcel left: the order is SHIPPED with its first (milestone and stage only). */
   parcelShipped(): void {
     this.deadlines.reached(Milestone.Shipped);
@@ -376,6 +352,11 @@ export class Order implements StepHost, StoreNoticesHost {
   cancelled(reason: string, by: 'operator' | 'supplier'): void {
     this.enter(Stage.CANCELLED, reason);
     this.notices.once(StoreEventType.OrderCancelled, { reason, by });
+  }
+
+  /** The order as its one parcel: the supplier's order id, all its lines, its tracking. */
+  whole(): ParcelView {
+    return wholeParcel(this.status, this.input.order.products);
   }
 
   /** The waybill's carrier (platform logistics), else the logistics line. */

@@ -5,7 +5,13 @@
  * heard and not settled yet, and what the supplier said of each parcel. It decides nothing about
  * the order: steps/parcels.ts moves the order from what it says. Sandbox-safe.
  */
-import { ParcelStage, type ParcelView, type SupplierNews } from './contract.js';
+import {
+  ParcelStage,
+  type OrderStatus as OrderView,
+  type ParcelView,
+  type SupplierNews,
+} from './contract.js';
+import type { OrderLine } from './orderInput.js';
 import type { Parcel, ParcelLine } from '../storeEvents/contract.js';
 export { parcelsGlance } from './orderGlance.js';
 import { endedStatus, OrderStatus, reachedStatus } from '../supplier/api/constants.js';
@@ -65,6 +71,24 @@ export function sameLines(a: readonly ParcelLine[], b: readonly ParcelLine[]): b
 /** `2 × V1, 1 × V2`: lines in words, for reasons and notes. */
 export function linesText(lines: readonly ParcelLine[]): string {
   return [...tally(lines)].map(([vid, q]) => `${q} × ${vid}`).join(', ') || 'no lines';
+}
+
+/** The order as its one parcel: the supplier's order id, all its lines, its tracking. */
+export function wholeParcel(s: Readonly<OrderView>, products: readonly OrderLine[]): ParcelView {
+  return {
+    code: s.svcOrderId ?? s.orderNumber,
+    // The order's lines as parcels hold them: vid, quantity and the store's line id.
+    lines: products.map((l) => ({
+      vid: l.vid ?? l.sku ?? '',
+      quantity: Number(l.quantity),
+      ...(l.storeLineItemId != null && { storeLineId: l.storeLineItemId }),
+    })),
+    stage: ParcelStage.AWAITING_SHIPMENT,
+    timeline: [],
+    ...(s.logisticName !== undefined && { logisticName: s.logisticName }),
+    ...(s.trackNumber !== undefined && { trackNumber: s.trackNumber }),
+    ...(s.trackingUrl !== undefined && { trackingUrl: s.trackingUrl }),
+  };
 }
 
 export class Parcels {
