@@ -112,7 +112,7 @@ function registerHandlers(o: Order): void {
     validator: (input: ChangeLogisticsInput) => {
       if (!o.actions.accepting.has('changeLogistics'))
         refuse(o, 'changeLogistics', 'only an intercepted order changes logistics');
-      if (o.confirmed)
+      if (o.money.confirmed)
         refuse(o, 'changeLogistics', 'the cart is confirmed (the supplier answers 8002)');
       if (typeof input.logisticName !== 'string' || input.logisticName.trim() === '') {
         refuse(o, 'changeLogistics', 'logisticName is required');

@@ -251,11 +251,6 @@ export class Order implements StepHost, StoreNoticesHost {
     this.enter(Stage.CONFIRMED, note);
   }
 
-  /** The supplier confirmed the cart: the order can no longer be deleted. */
-  get confirmed(): boolean {
-    return this.money.confirmed;
-  }
-
   parentOrderGenerated(payId: string): void {
     this.view.record({ payId });
   }

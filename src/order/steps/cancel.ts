@@ -15,7 +15,7 @@ export async function cancelOrder(o: Order, acts: Activities, reason: string): P
         ? await createdUnanswered(o, acts)
         : [];
   for (const svcOrderId of made) {
-    if (!o.confirmed) {
+    if (!o.money.confirmed) {
       // Deleting twice is harmless; a refusal is noted, the order is cancelled here either way.
       const deleted = await supplierStep(o, {
         name: 'deleteOrder',
