@@ -6,7 +6,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 
 import { statusQuery, type OrderStatus } from '../../src/order/contract.js';
 import { eventually } from '../support/eventually.js';
-import type { accountStats } from '../support/sandbox.js';
+import { takenCalls, type accountStats } from '../support/sandbox.js';
 
 type Stats = Awaited<ReturnType<typeof accountStats>>;
 
@@ -30,7 +30,7 @@ const ACTING = [
 export function actingCalls(before: Stats, after: Stats): Record<string, number> {
   const out: Record<string, number> = {};
   for (const path of ACTING) {
-    const n = (after.calls[path] ?? 0) - (before.calls[path] ?? 0);
+    const n = takenCalls(after, path) - takenCalls(before, path);
     if (n > 0) out[path] = n;
   }
   return out;

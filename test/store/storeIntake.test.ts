@@ -18,7 +18,7 @@ import {
 } from '../../src/store/contract.js';
 import { releaseWaiting } from '../../src/cli/commands/storeMap.js';
 import { eventually } from '../support/eventually.js';
-import { accountStats } from '../support/sandbox.js';
+import { accountStats, takenCalls } from '../support/sandbox.js';
 import { reachStage, useOrderHarness } from '../support/orders.js';
 import { hmac, useTestGateway } from '../gateway/support.js';
 
@@ -130,7 +130,7 @@ const handleOf = (store: string, orderId: number | string) =>
   h.client.workflow.getHandle(orderWorkflowId(storeOrderNumber(store, String(orderId))));
 
 const creates = async () =>
-  (await accountStats(h.account.openId)).calls['shopping/order/createOrderV3'] ?? 0;
+  takenCalls(await accountStats(h.account.openId), 'shopping/order/createOrderV3');
 
 describe('Shopify orders in', () => {
   const shop = `shop-${tag}`;

@@ -47,6 +47,7 @@ import {
   injectFault,
   newSandboxAccount,
   sandboxUrl,
+  takenCalls,
 } from '../support/sandbox.js';
 import { advance, usOrder } from '../supplier/orderHelpers.js';
 import { lookUpsKeepFailing, splitBeforeCreate } from './reconcile-support.js';
@@ -194,8 +195,7 @@ beforeAll(() => {
   orders = new OrderClient(h.client, h.queues);
 });
 
-type Stats = Awaited<ReturnType<typeof accountStats>>;
-const calls = (s: Stats, path: string) => s.calls[path] ?? 0;
+const calls = takenCalls;
 
 function flowB(overrides: Record<string, unknown> = {}, fulfillment: Record<string, unknown> = {}) {
   return { ...usOrder(), ...overrides, fulfillment: { flow: 'B', ...fulfillment } };

@@ -24,7 +24,7 @@ import {
   validOrder,
   useOrderHarness,
 } from '../support/orders.js';
-import { accountStats, setBalance as setAccountBalance } from '../support/sandbox.js';
+import { accountStats, setBalance as setAccountBalance, takenCalls } from '../support/sandbox.js';
 import { orderNumber, usOrder } from '../supplier/orderHelpers.js';
 
 /** Long enough that only the test closes a batch. */
@@ -184,7 +184,7 @@ describe('an order and a coordinator that is gone', () => {
         ),
       ).toBe(true);
       const after = await accountStats(h.account.openId);
-      expect((after.calls[PAY] ?? 0) - (before.calls[PAY] ?? 0)).toBe(1);
+      expect(takenCalls(after, PAY) - takenCalls(before, PAY)).toBe(1);
       expect(after.payments).toBe(before.payments + 1);
       expect(after.repeatedPaymentsRefused).toBe(before.repeatedPaymentsRefused);
     } finally {

@@ -18,7 +18,13 @@ import { OrderNumber } from '../../src/temporal/searchAttributes.js';
 import { OrderClient } from '../../src/client/orderClient.js';
 import { disputeReaches as disputeAt, shippableOrder as paidOrder } from '../support/disputes.js';
 import { eventually } from '../support/eventually.js';
-import { accountStats, clearFaults, injectFault, sandboxUrl } from '../support/sandbox.js';
+import {
+  accountStats,
+  clearFaults,
+  injectFault,
+  sandboxUrl,
+  takenCalls,
+} from '../support/sandbox.js';
 import { useOrderHarness } from '../support/orders.js';
 import { StoreReceiver } from '../support/storeReceiver.js';
 
@@ -28,8 +34,7 @@ const disputeReaches = (workflowId: string, stage: DisputeStatus['stage'], harne
   disputeAt(harness, workflowId, stage);
 const shippableOrder = (harness = h) => paidOrder(harness);
 
-const createCalls = async () =>
-  (await accountStats(h.account.openId)).calls['disputes/create'] ?? 0;
+const createCalls = async () => takenCalls(await accountStats(h.account.openId), 'disputes/create');
 
 async function sandboxPost(path: string, body: unknown): Promise<Response> {
   return fetch(`${sandboxUrl()}${path}`, {

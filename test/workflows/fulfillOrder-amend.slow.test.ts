@@ -17,7 +17,7 @@ import {
 import type { CreateOrderRequest } from '../../src/supplier/api/orders.js';
 import { nameScenario } from '../support/histories.js';
 import { reachStage, sweepOnce, useOrderHarness } from '../support/orders.js';
-import { accountStats, injectFault } from '../support/sandbox.js';
+import { accountStats, injectFault, takenCalls } from '../support/sandbox.js';
 import { advance, usOrder } from '../supplier/orderHelpers.js';
 import { lookUpsKeepFailing, recoverAndResume, stoppedForLookUp } from './reconcile-support.js';
 
@@ -46,7 +46,11 @@ async function submit(raw: Raw): Promise<WorkflowHandle> {
 
 async function stats() {
   const s = await accountStats(h.account.openId);
-  return { creates: s.calls[CREATE] ?? 0, deletes: s.calls[DELETE] ?? 0, created: s.ordersCreated };
+  return {
+    creates: takenCalls(s, CREATE),
+    deletes: takenCalls(s, DELETE),
+    created: s.ordersCreated,
+  };
 }
 
 const notes = (s: OrderStatus) => s.timeline.map((t) => t.note ?? '');

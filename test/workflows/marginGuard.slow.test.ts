@@ -14,7 +14,7 @@ import { configureCheckout } from '../../src/checkout/startActivities.js';
 import { DEFAULT_CHECKOUT_SETTINGS } from '../../src/checkout/contract.js';
 import { findLine, findVariant, postage } from '../../tools/src/sandbox/seed.js';
 import { reachStage, startOrder, useOrderHarness, validOrder } from '../support/orders.js';
-import { accountStats } from '../support/sandbox.js';
+import { accountStats, takenCalls } from '../support/sandbox.js';
 import { orderNumber, raisePostage, raisePrice, usOrder } from '../supplier/orderHelpers.js';
 
 const NEVER = 600_000;
@@ -44,7 +44,7 @@ function order(tag: string, margin?: unknown, salePrice?: number, logisticName =
 
 const waitsForBatch = (s: OrderStatus) => /checkout batch/.test(s.waitingFor ?? '');
 const calls = async (path: string) =>
-  (await accountStats(h.account.openId)).calls[`shopping/${path}`] ?? 0;
+  takenCalls(await accountStats(h.account.openId), `shopping/${path}`);
 
 describe('margin guard', () => {
   it('a price rise between create and pay: the batch takes the order out before it confirms, pays the other, and the order waits for approval with the numbers', async () => {

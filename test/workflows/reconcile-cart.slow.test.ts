@@ -7,7 +7,7 @@
 import { expect, it } from 'vitest';
 import { Stage } from '../../src/order/contract.js';
 import { reachStage, startOrder, validOrder, useOrderHarness } from '../support/orders.js';
-import { accountStats, injectFault } from '../support/sandbox.js';
+import { accountStats, injectFault, takenCalls } from '../support/sandbox.js';
 import { usOrder } from '../supplier/orderHelpers.js';
 import {
   atStage,
@@ -25,7 +25,7 @@ const delta = (
   after: Awaited<ReturnType<typeof accountStats>>,
   before: Awaited<ReturnType<typeof accountStats>>,
   path: string,
-) => (after.calls[path] ?? 0) - (before.calls[path] ?? 0);
+) => takenCalls(after, path) - takenCalls(before, path);
 
 it('a lost addCart whose look-up keeps failing stops at NEEDS_ATTENTION; after resume it is seen done, not sent again', async () => {
   const { openId } = h.account;

@@ -8,7 +8,7 @@ import { expect, it } from 'vitest';
 import { cancelUpdate, Stage, type OrderStatus } from '../../src/order/contract.js';
 import { changeSettings } from '../sandbox/controls.js';
 import { reachStage, startOrder, validOrder, useOrderHarness } from '../support/orders.js';
-import { accountStats, clearFaults, injectFault } from '../support/sandbox.js';
+import { accountStats, clearFaults, injectFault, takenCalls } from '../support/sandbox.js';
 import { usOrder } from '../supplier/orderHelpers.js';
 import {
   lookUpsKeepFailing,
@@ -52,7 +52,7 @@ it('a lost create whose look-up keeps failing stops at NEEDS_ATTENTION; after re
   expect(noted(waiting, /found at the supplier after an unanswered create/)).toBe(true);
 
   const after = await accountStats(openId);
-  expect(after.calls[CREATE]! - (before.calls[CREATE] ?? 0)).toBe(1);
+  expect(takenCalls(after, CREATE) - takenCalls(before, CREATE)).toBe(1);
   expect(after.ordersCreated - before.ordersCreated).toBe(1);
   expect(after.duplicateCreatesRefused - before.duplicateCreatesRefused).toBe(0);
   expect(after.payments - before.payments).toBe(1);
@@ -78,13 +78,13 @@ it('a lost create whose look-up lags is found once the view catches up, and is n
     expect(stagesOf(waiting)).not.toContain(Stage.NEEDS_ATTENTION);
 
     const after = await accountStats(openId);
-    expect(after.calls[CREATE]! - (before.calls[CREATE] ?? 0)).toBe(1);
+    expect(takenCalls(after, CREATE) - takenCalls(before, CREATE)).toBe(1);
     expect(after.ordersCreated - before.ordersCreated).toBe(1);
     expect(after.duplicateCreatesRefused - before.duplicateCreatesRefused).toBe(0);
     // The view was consulted more than once before it showed the order.
     expect(
-      (after.calls['shopping/order/getOrderDetailBatch'] ?? 0) -
-        (before.calls['shopping/order/getOrderDetailBatch'] ?? 0),
+      takenCalls(after, 'shopping/order/getOrderDetailBatch') -
+        takenCalls(before, 'shopping/order/getOrderDetailBatch'),
     ).toBeGreaterThanOrEqual(2);
   });
 });
@@ -116,7 +116,7 @@ it('a create that did not act (5xx before acting) is sent again only once the la
     expect(noted(waiting, /found at the supplier after an unanswered create/)).toBe(false);
 
     const after = await accountStats(openId);
-    expect(after.calls[CREATE]! - (before.calls[CREATE] ?? 0)).toBe(2);
+    expect(takenCalls(after, CREATE) - takenCalls(before, CREATE)).toBe(2);
     expect(after.ordersCreated - before.ordersCreated).toBe(1);
     expect(after.duplicateCreatesRefused - before.duplicateCreatesRefused).toBe(0);
     expect(after.payments - before.payments).toBe(1);
@@ -147,10 +147,10 @@ it('cancelling at NEEDS_ATTENTION while a create is in doubt removes the order t
   // order number is free again and no unpaid order lingers in the merchant's account.
   expect(await h.account.client.api.getOrderDetailBatch({ orderIds: [orderNumber] })).toEqual([]);
   const after = await accountStats(openId);
-  expect(after.calls[CREATE]! - (before.calls[CREATE] ?? 0)).toBe(1);
+  expect(takenCalls(after, CREATE) - takenCalls(before, CREATE)).toBe(1);
   expect(
-    (after.calls['shopping/order/deleteOrder'] ?? 0) -
-      (before.calls['shopping/order/deleteOrder'] ?? 0),
+    takenCalls(after, 'shopping/order/deleteOrder') -
+      takenCalls(before, 'shopping/order/deleteOrder'),
   ).toBe(1);
   expect(after.payments - before.payments).toBe(0);
 });

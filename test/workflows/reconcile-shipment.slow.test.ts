@@ -7,7 +7,7 @@ import { expect, it } from 'vitest';
 import { Stage, statusQuery } from '../../src/order/contract.js';
 import { eventually } from '../support/eventually.js';
 import { reachStage, startOrder, validOrder, useOrderHarness } from '../support/orders.js';
-import { accountStats, injectFault } from '../support/sandbox.js';
+import { accountStats, injectFault, takenCalls } from '../support/sandbox.js';
 import { advance, storeFlowOrder, usOrder } from '../supplier/orderHelpers.js';
 import {
   lookUpsKeepFailing,
@@ -22,7 +22,7 @@ const h = useOrderHarness('reconcile-ship');
 
 type Stats = Awaited<ReturnType<typeof accountStats>>;
 const delta = (after: Stats, before: Stats, path: string) =>
-  (after.calls[path] ?? 0) - (before.calls[path] ?? 0);
+  takenCalls(after, path) - takenCalls(before, path);
 
 it('flow A: a lost waybill upload whose look-up keeps failing stops at NEEDS_ATTENTION; after resume the warehouse is seen to have it, no second upload', async () => {
   const { openId } = h.account;

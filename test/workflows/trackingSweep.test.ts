@@ -63,6 +63,7 @@ import {
   injectFault,
   newSandboxAccount,
   type TestAccount,
+  takenCalls,
 } from '../support/sandbox.js';
 import { changeSettings } from '../sandbox/controls.js';
 import { advance, usOrder } from '../supplier/orderHelpers.js';
@@ -204,11 +205,11 @@ async function statusSignals(handle: WorkflowHandle): Promise<number> {
 }
 
 async function batchCalls(): Promise<{ detailBatch: number; detail: number; proof: number }> {
-  const { calls } = await accountStats(account.openId);
+  const stats = await accountStats(account.openId);
   return {
-    detailBatch: calls[DETAIL_BATCH] ?? 0,
-    detail: calls[DETAIL] ?? 0,
-    proof: calls[PROOF] ?? 0,
+    detailBatch: takenCalls(stats, DETAIL_BATCH),
+    detail: takenCalls(stats, DETAIL),
+    proof: takenCalls(stats, PROOF),
   };
 }
 
