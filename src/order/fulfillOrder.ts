@@ -33,7 +33,8 @@ import {
 import { amendOrder, usesPlatformLogistics, type OrderInput } from './orderInput.js';
 import { activities } from '../durable/activityProxies.js';
 import { checkoutOutcomeSignal } from '../checkout/contract.js';
-import { CancelRequested, Order } from './order.js';
+import { Order } from './order.js';
+import { CancelRequested } from './operatorActions.js';
 import { checkoutAndPay } from '../checkout/batchedCheckout.js';
 import { cancelOrder } from './steps/cancel.js';
 import { checkout } from '../checkout/orderCheckout.js';

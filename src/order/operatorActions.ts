@@ -4,6 +4,7 @@
  * the order accepts right now, and the cancel being carried out or held. Each Update resolves
  * once the workflow has answered its action.
  */
+import type { Duration } from '@temporalio/common';
 import { condition } from '@temporalio/workflow';
 import type { ActionResult, Stage } from './contract.js';
 
@@ -18,6 +19,29 @@ const ALL_ACTIONS: readonly ActionKind[] = [
   'cancel',
   'amend',
 ];
+
+/** Thrown inside the workflow when an operator cancels; caught at the top. */
+export class CancelRequested extends Error {
+  constructor(readonly reason: string) {
+    super(`cancelled: ${reason}`);
+  }
+}
+
+export interface WaitOptions {
+  /** Ends the wait without an action (an outside event arrived). */
+  until?: () => boolean;
+  /** Ends the wait after this long without either; the order stays in the stage. */
+  timeout?: Duration;
+  /** A cancel ends the wait and is returned to the caller instead of thrown. */
+  cancelReturns?: boolean;
+  /**
+   * A short wait that is part of the work (the checkout batch): the stage reached is written with
+   * the next one instead of now (lean mode).
+   */
+  brief?: boolean;
+  /** A brief wait that lasts this long is no longer brief: what the order shows is written. */
+  flushAfter?: Duration;
+}
 
 export interface PendingAction {
   id: number;

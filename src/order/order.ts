@@ -7,7 +7,6 @@
  * methods or its parts; they never set its fields. A part that must move the stage or write the
  * timeline does so through the narrow host the order lends it.
  */
-import type { Duration } from '@temporalio/common';
 import { condition } from '@temporalio/workflow';
 import {
   Stage,
@@ -33,7 +32,13 @@ import { stopData } from './storeEventData.js';
 import { StoreNotices, type StoreNoticesHost } from './storeNotices.js';
 import { DEFAULT_SUPPLIER_LAG_SECONDS } from '../durable/supplierStep.js';
 import type { AttentionOptions, OutcomeInDoubt, StepHost } from '../durable/stepHost.js';
-import { OperatorActions, type ActionKind, type PendingAction } from './operatorActions.js';
+import {
+  CancelRequested,
+  OperatorActions,
+  type ActionKind,
+  type PendingAction,
+  type WaitOptions,
+} from './operatorActions.js';
 import { PaymentRules } from './paymentRules.js';
 import { CheckoutNews } from './checkoutNews.js';
 import { StatusProjection } from './statusProjection.js';
@@ -44,29 +49,6 @@ import { Parcels, storeParcel, wholeParcel } from './parcels.js';
 import { SupplierWord } from './supplierWord.js';
 
 export type { ActionKind, PendingAction } from './operatorActions.js';
-
-/** Thrown inside the workflow when an operator cancels; caught at the top. */
-export class CancelRequested extends Error {
-  constructor(readonly reason: string) {
-    super(`cancelled: ${reason}`);
-  }
-}
-
-export interface WaitOptions {
-  /** Ends the wait without an action (an outside event arrived). */
-  until?: () => boolean;
-  /** Ends the wait after this long without either; the order stays in the stage. */
-  timeout?: Duration;
-  /** A cancel ends the wait and is returned to the caller instead of thrown. */
-  cancelReturns?: boolean;
-  /**
-   * A short wait that is part of the work (the checkout batch): the stage reached is written with
-   * the next one instead of now (lean mode).
-   */
-  brief?: boolean;
-  /** A brief wait that lasts this long is no longer brief: what the order shows is written. */
-  flushAfter?: Duration;
-}
 
 export interface OrderOptions {
   /**
