@@ -5,12 +5,12 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:net';
+import type { Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { afterAll, expect, it } from 'vitest';
-import { freePort, listening } from '../support/ports.js';
+import { freePort, holdPort, listening } from '../support/ports.js';
 
 const servers: Server[] = [];
 let dir: string | undefined;
@@ -19,15 +19,9 @@ afterAll(async () => {
   if (dir !== undefined) await rm(dir, { recursive: true, force: true });
 });
 
-async function listen(port = 0): Promise<Server> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(port, '127.0.0.1', done));
-  return server;
-}
-
 it('a taken port ends dev with the reason, and its Temporal server stops with it', async () => {
   dir = await mkdtemp(join(tmpdir(), 'dropflow-dev-port-'));
-  const taken = await listen();
+  const taken = await holdPort();
   servers.push(taken);
   const sandboxPort = (taken.address() as { port: number }).port;
   const [temporalPort, uiPort, gatewayPort] = [

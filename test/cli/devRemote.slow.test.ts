@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { createServer, type Server } from 'node:net';
+import type { Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -19,7 +19,7 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 import { cleanEnv, startDev, type RunningDev } from '../support/dev.js';
 import { eventually } from '../support/eventually.js';
 import { newSandboxAccount, type TestAccount } from '../support/sandbox.js';
-import { freePort } from '../support/ports.js';
+import { freePort, holdPort } from '../support/ports.js';
 
 describe('devSupplier', () => {
   it('is the sandbox without SUPPLIER_BASE_URL, on the given port or SANDBOX_PORT', () => {
@@ -71,8 +71,7 @@ describe('dropflow dev with SUPPLIER_BASE_URL', () => {
     account = await newSandboxAccount();
     // The sandbox port stays held by this test: dev starting at all shows it never tried to
     // bind a sandbox there (a taken sandbox port ends dev, see devPortTaken).
-    heldSandboxPort = createServer();
-    await new Promise<void>((done) => heldSandboxPort.listen(0, '127.0.0.1', done));
+    heldSandboxPort = await holdPort();
     sandboxPort = (heldSandboxPort.address() as { port: number }).port;
     const ports = await Promise.all([freePort(), freePort(), freePort()]);
     dev = await startDev(
