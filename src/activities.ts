@@ -14,6 +14,7 @@ import { planningActivities } from './order/planningActivities.js';
 import { waybillActivities } from './order/waybillActivities.js';
 import { lookupActivities } from './tracking/lookupActivities.js';
 import { storeSkuActivities } from './store/intake/skuActivities.js';
+import { storeConnectionActivities } from './store/intake/connectionActivities.js';
 
 export function supplierActivities(supplier: SupplierClient): SupplierActivities {
   return {
@@ -24,6 +25,7 @@ export function supplierActivities(supplier: SupplierClient): SupplierActivities
     ...planningActivities(supplier),
     ...disputeActivities(supplier),
     ...storeSkuActivities(supplier),
+    ...storeConnectionActivities(supplier),
   };
 }
 

@@ -38,6 +38,7 @@ export const SUPPLIER_ACTIVITY_PRIORITY: {
   queryInventoryByVid: SupplierPriority.Create,
   createConnection: SupplierPriority.Create,
   variantsBySku: SupplierPriority.Create,
+  connectedStoreVariants: SupplierPriority.Create,
   getOrderLogisticsInfo: SupplierPriority.Create,
   updateLogistics: SupplierPriority.Create,
   uploadWaybillInfo: SupplierPriority.Create,

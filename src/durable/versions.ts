@@ -182,4 +182,11 @@ export const Patch = {
    * (checkout/orderCheckout.ts). Asked only where such an answer is met: no recorded history had it.
    */
   SplitBeforeCreate: 'split-before-create-2026-11',
+  /**
+   * A store order's lines are first looked up among the supplier's connections of store products:
+   * connected lines order the catalogue variant the connection names, and an order whose every
+   * line is connected is created in the store flow (order/steps/storeIntake.ts). Asked where the
+   * store lines are resolved: store orders before it resolve them by mapping and SKU alone.
+   */
+  StoreConnectedFlow: 'store-connected-flow-2026-11',
 } as const;

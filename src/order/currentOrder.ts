@@ -10,6 +10,8 @@ import { SupplierCode } from '../supplier/errors.js';
 import { paramErrorFields } from '../durable/failures.js';
 import { amendOrder, withChanges, type AmendedOrder, type OrderInput } from './orderInput.js';
 import type { StoreOrderLine } from '../store/contract.js';
+import type { ConnectedVariant } from '../store/intake/connectionActivities.js';
+import { OrderFlow } from '../supplier/api/constants.js';
 
 /** The supplier step that creates the order. */
 export const CREATE_STEP = 'createOrderV3';
@@ -108,6 +110,55 @@ export class CurrentOrder {
     this.current = {
       ...this.current,
       order: { ...this.current.order, products },
+      store: { ...store, lines },
+    };
+    if ('products' in this.changes) this.changes['products'] = products;
+  }
+
+  /**
+   * Every store line is connected at the supplier (by store line id): the order is created in the
+   * store flow, each product named by its store variant, product and image, and continues as it
+   * would have (A or B). Its lines carry the catalogue variants the connections name.
+   */
+  storeFlowChosen(connected: ReadonlyMap<string, ConnectedVariant>): void {
+    const store = this.current.store;
+    if (store === undefined) return;
+    const products = this.current.order.products.map((p) => {
+      const c = connected.get(p.storeLineItemId ?? '');
+      if (c === undefined) return p;
+      const { sku: _storeSku, ...rest } = p;
+      return {
+        ...rest,
+        vid: c.storeVariantId,
+        storeProductId: c.storeProductId,
+        ...(c.image !== undefined && { storeProductImg: c.image }),
+      };
+    });
+    const connections = new Map(
+      [...connected.values()].map((c) => [
+        c.storeVariantId,
+        {
+          storeProductId: c.storeProductId,
+          storeVariantId: c.storeVariantId,
+          svcProductId: c.svcProductId,
+          svcVariantId: c.svcVariantId,
+        },
+      ]),
+    );
+    const f = this.current.fulfillment;
+    const lines = store.lines.map((l) => ({
+      ...l,
+      vid: connected.get(l.storeLineId)?.svcVariantId ?? l.vid,
+    }));
+    this.current = {
+      ...this.current,
+      order: { ...this.current.order, products, orderFlow: OrderFlow.Store },
+      fulfillment: {
+        ...f,
+        flow: 'C',
+        then: f.flow === 'A' ? 'A' : 'B',
+        connections: [...connections.values()],
+      },
       store: { ...store, lines },
     };
     if ('products' in this.changes) this.changes['products'] = products;

@@ -17,7 +17,8 @@ import {
 } from './contract.js';
 import type { FailureInfo } from '../supplier/failureDetails.js';
 import type { DisputeSummaryNews } from '../dispute/contract.js';
-import type { AmendableField, OrderInput } from './orderInput.js';
+import { flowLabel, type AmendableField, type OrderInput } from './orderInput.js';
+import type { ConnectedVariant } from '../store/intake/connectionActivities.js';
 import { amendRemedy, CurrentOrder } from './currentOrder.js';
 import { StoreEventType, type StoreEventsView } from '../storeEvents/contract.js';
 import type { Amounts } from './activities.js';
@@ -215,6 +216,12 @@ export class Order implements StepHost, StoreNoticesHost {
     }
     this.note(`amended: ${result.fields.join(', ')}${by !== undefined ? ` (by ${by})` : ''}`);
     return result.fields;
+  }
+
+  /** Every store line is connected at the supplier: the order is created in the store flow. */
+  storeFlowChosen(connected: ReadonlyMap<string, ConnectedVariant>): void {
+    this.current.storeFlowChosen(connected);
+    this.view.flowChanged(flowLabel(this.input.fulfillment));
   }
 
   /** The supplier deleted the order so that it can be created again as amended. */

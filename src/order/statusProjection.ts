@@ -220,6 +220,12 @@ export class StatusProjection {
     }
   }
 
+  /** The order goes on in another flow (a store order whose products are all connected). */
+  flowChanged(flow: string): void {
+    this.status.flow = flow;
+    this.upsert([{ key: FulfillmentFlow, value: flow }]);
+  }
+
   /** The supplier deleted its order (to create it again amended): it has nothing of it now. */
   supplierOrderDeleted(): void {
     delete this.status.svcOrderId;

@@ -21,6 +21,7 @@ import { eventually } from '../support/eventually.js';
 import { accountStats, takenCalls } from '../support/sandbox.js';
 import { reachStage, useOrderHarness } from '../support/orders.js';
 import { hmac, useTestGateway } from '../gateway/support.js';
+import { connectAtSupplier } from '../supplier/orderHelpers.js';
 
 const SHOPIFY_SECRET = 'shopify-client-secret-for-tests';
 const WOO_SECRET = 'woo-webhook-secret-for-tests';
@@ -68,7 +69,8 @@ const h = useOrderHarness('store-in', 5_000, { stores });
 const gateway = useTestGateway(h, { stores });
 
 let seq = 1000;
-function shopifyOrder(skus: string[]) {
+/** A Shopify order of these SKUs; its lines are products 7000… unless `productIds` names them. */
+function shopifyOrder(skus: string[], productIds?: number[]) {
   seq += 1;
   return {
     id: Number(`${Date.now()}${seq}`.slice(-15)),
@@ -94,8 +96,8 @@ function shopifyOrder(skus: string[]) {
       quantity: 1,
       price: '49.00',
       total_discount: '0.00',
-      product_id: 7000 + i,
-      variant_id: 8000 + i,
+      product_id: productIds?.[i] ?? 7000 + i,
+      variant_id: (productIds?.[i] ?? 7000 + i) + 1000,
       title: `Item ${i}`,
     })),
     shipping_lines: [{ title: 'Standard', code: 'standard' }],
@@ -198,6 +200,39 @@ describe('Shopify orders in', () => {
     expect(released.failed).toEqual([]);
     const created = await reachStage(handle, Stage.AWAITING_SHIPMENT);
     expect(created.svcOrderId).toMatch(/\w+/);
+  });
+});
+
+describe('store products the supplier knows', () => {
+  const shop = `shop-${tag}`;
+
+  it('an order whose every product is connected at the supplier is created in the store flow, with no SKU looked up', async () => {
+    const productId = Number(`${Date.now()}`.slice(-9));
+    const api = h.account.client.api;
+    await api.saveStoreProduct({
+      id: String(productId),
+      title: 'Store lamp',
+      image: 'https://shop.example/lamp.jpg',
+    });
+    await connectAtSupplier(h.account.client, {
+      storeProductId: String(productId),
+      storeVariantId: String(productId + 1000),
+      svcProductId: 'P0003',
+      svcVariantId: 'P0003-V1',
+    });
+    const calls = async (path: string) => takenCalls(await accountStats(h.account.openId), path);
+    const skuQueries = await calls('product/query');
+
+    // The merchant's own SKU maps to nothing: only the connection can place this order.
+    const order = shopifyOrder(['MERCHANT-LAMP-1'], [productId]);
+    expect((await shopify(shop, 'orders/create', order)).body).toEqual({ outcome: 'started' });
+    const created = await reachStage(handleOf(shop, order.id), Stage.AWAITING_SHIPMENT);
+    expect(created.svcOrderId).toMatch(/\w+/);
+    expect(created.flow).toBe('C+B');
+    expect(created.timeline.map((t) => t.note).join('\n')).toContain(
+      'every store product is connected at the supplier',
+    );
+    expect(await calls('product/query')).toBe(skuQueries);
   });
 });
 

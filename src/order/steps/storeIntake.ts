@@ -2,11 +2,12 @@
  * Before anything is bought, for an order from a store connection (docs/store-shopify.md): the
  * store's hold window (ON_HOLD), in which a cancellation or an edit in the store comes first; then
  * each store line resolved to a supplier variant — the store's explicit mapping, else the
- * supplier's own variant SKU. A line that maps to none or to several waits at AWAITING_MAPPING,
+ * supplier's connection of its store product, else the supplier's own variant SKU. An order whose
+ * every line is connected is created in the store flow (flow C). A line that maps to none or to several waits at AWAITING_MAPPING,
  * named with the command that mends it, and goes on by itself once mapped (`storeSkuMapped`, or
  * the periodic look).
  */
-import { workflowInfo } from '@temporalio/workflow';
+import { patched, workflowInfo } from '@temporalio/workflow';
 import { Stage } from '../contract.js';
 import { durationMs } from '../sla.js';
 import type { Activities } from '../../durable/activityProxies.js';
@@ -14,6 +15,8 @@ import { supplierCall } from '../../durable/supplierStep.js';
 import type { Order, PendingAction } from '../order.js';
 import type { StoreEditInput } from '../storeSide.js';
 import type { StoreOrderLine } from '../../store/contract.js';
+import type { ConnectedVariant } from '../../store/intake/connectionActivities.js';
+import { Patch } from '../../durable/versions.js';
 
 /** The bound of a wait for a mapping: the order looks at the mappings again after it. */
 export const MAPPING_RECHECK_MS = 15 * 60_000;
@@ -52,6 +55,38 @@ function takeEdit(o: Order, action: PendingAction): void {
   o.actions.answer(action, `amended ${fields.join(', ')}`);
 }
 
+/**
+ * The lines without an explicit mapping whose store variant the supplier has connected to a
+ * catalogue variant, by store line id. Only those with the store product's image can go in the
+ * store flow; the others still order the connected catalogue variant.
+ */
+async function connectedLines(
+  o: Order,
+  acts: Activities,
+  pending: readonly StoreOrderLine[],
+  mapped: Readonly<Record<string, string>>,
+): Promise<Map<string, ConnectedVariant>> {
+  const found = new Map<string, ConnectedVariant>();
+  const asked = pending.filter(
+    (l) =>
+      mapped[mappingKey(l)] === undefined &&
+      l.storeProductId !== undefined &&
+      l.storeVariantId !== undefined,
+  );
+  if (asked.length === 0 || !patched(Patch.StoreConnectedFlow)) return found;
+  const { value: variants } = await supplierCall(o, {
+    name: 'listConnections',
+    send: () => acts.supplier.connectedStoreVariants(asked.map((l) => l.storeProductId!)),
+  });
+  for (const line of asked) {
+    const c = variants.find(
+      (v) => v.storeProductId === line.storeProductId && v.storeVariantId === line.storeVariantId,
+    );
+    if (c !== undefined) found.set(line.storeLineId, c);
+  }
+  return found;
+}
+
 /** The key a line is mapped by: its SKU, or its store variant when it has none. */
 export function mappingKey(line: StoreOrderLine): string {
   return line.sku ?? `variant:${line.storeVariantId ?? line.storeLineId}`;
@@ -66,11 +101,22 @@ async function resolveLines(o: Order, acts: Activities): Promise<void> {
       connection: store.connection,
       skus: pending.map(mappingKey),
     });
+    const connected = await connectedLines(o, acts, pending, mapped);
+    const inStoreFlow =
+      connected.size === store.lines.length &&
+      [...connected.values()].every((c) => c.image !== undefined);
+    if (inStoreFlow && o.input.fulfillment.flow !== 'C') {
+      o.storeFlowChosen(connected);
+      const note = `every store product is connected at the supplier: store flow (${store.orderName})`;
+      if (o.stage === Stage.AWAITING_MAPPING) o.enter(Stage.RECEIVED, note);
+      else o.note(note);
+      return;
+    }
     const vids = new Map<string, string>();
     const problems: string[] = [];
     for (const line of pending) {
       const key = mappingKey(line);
-      const explicit = mapped[key];
+      const explicit = mapped[key] ?? connected.get(line.storeLineId)?.svcVariantId;
       if (explicit !== undefined) {
         vids.set(line.storeLineId, explicit);
         continue;
