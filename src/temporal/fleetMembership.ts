@@ -46,8 +46,8 @@ export interface FleetMembershipOptions {
   log: Logger;
   /** Shorter timings for tests; default FLEET_TIMING. */
   timing?: FleetTiming;
-  /** Poll and read intervals for tests. */
-  everyMs?: { poll: number; read: number };
+  /** Poll and read intervals (and how long a poll may last) for tests. */
+  everyMs?: { poll: number; read: number; pollTimeout?: number };
 }
 
 export class FleetMembership {
@@ -57,7 +57,9 @@ export class FleetMembership {
   private readonly timers: ReturnType<typeof setInterval>[] = [];
   private readonly taskQueue: string;
   private readonly timing: FleetTiming;
-  private readonly everyMs: { poll: number; read: number };
+  private readonly everyMs: { poll: number; read: number; pollTimeout?: number };
+  /** Polls sent since the start. */
+  pollsSent = 0;
   private reading: Promise<void> | undefined;
   private lastError = '';
 
@@ -121,9 +123,17 @@ export class FleetMembership {
   private poll(): void {
     const { client, namespace } = this.o;
     const { connection } = client;
+    // The client adds a listener to a call's signal and never removes it: each poll gets a signal
+    // of its own, let go when it ends, or the stop's listeners grow by one every poll.
+    const call = new AbortController();
+    const onStop = (): void => {
+      call.abort();
+    };
+    this.stop.signal.addEventListener('abort', onStop, { once: true });
+    this.pollsSent += 1;
     void connection
-      .withAbortSignal(this.stop.signal, () =>
-        connection.withDeadline(Date.now() + POLL_TIMEOUT_MS, () =>
+      .withAbortSignal(call.signal, () =>
+        connection.withDeadline(Date.now() + (this.everyMs.pollTimeout ?? POLL_TIMEOUT_MS), () =>
           client.workflowService.pollActivityTaskQueue({
             namespace,
             taskQueue: { name: this.taskQueue },
@@ -133,6 +143,9 @@ export class FleetMembership {
       )
       .catch((err: unknown) => {
         this.failed('poll', err);
+      })
+      .finally(() => {
+        this.stop.signal.removeEventListener('abort', onStop);
       });
   }
 

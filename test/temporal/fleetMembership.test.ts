@@ -9,7 +9,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 import { createLogger } from '../../src/log.js';
 import type { Seat } from '../../src/supplier/fleet.js';
-import { FleetMembership } from '../../src/temporal/fleetMembership.js';
+import {
+  FleetMembership,
+  type FleetMembershipOptions,
+} from '../../src/temporal/fleetMembership.js';
 import { taskQueues } from '../../src/temporal/taskQueues.js';
 import { eventually } from '../support/eventually.js';
 import { useNewNamespace } from '../support/temporal.js';
@@ -30,15 +33,18 @@ afterAll(() => {
   for (const m of members) m.close();
 });
 
-async function join(): Promise<FleetMembership> {
+async function join(
+  prefix = 'fleet-test',
+  everyMs: FleetMembershipOptions['everyMs'] = EVERY_MS,
+): Promise<FleetMembership> {
   const client = new Client({ connection: temporal.connection, namespace: temporal.namespace });
   const m = await FleetMembership.join({
     client,
     namespace: temporal.namespace,
-    supplierQueue: taskQueues('fleet-test').supplier,
+    supplierQueue: taskQueues(prefix).supplier,
     log: createLogger('fleet-test'),
     timing: TIMING,
-    everyMs: EVERY_MS,
+    everyMs,
   });
   members.push(m);
   return m;
@@ -90,5 +96,27 @@ describe('an elastic fleet found through Temporal', () => {
       (s) => s[0]?.kind === 'alone',
     );
     expect(b.view.seatAt(Date.now())).toEqual({ kind: 'out' });
+  });
+
+  it('a member keeps no listener of a finished poll (no MaxListenersExceededWarning after 80 polls)', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error): void => {
+      warnings.push(`${w.name}: ${w.message}`);
+    };
+    process.on('warning', onWarning);
+    try {
+      // A poll every 100 ms that lasts 1 s: about 10 in flight at once, far below the 64 allowed.
+      const m = await join('fleet-listeners', { poll: 100, read: 250, pollTimeout: 1_000 });
+      await eventually(
+        '80 polls sent',
+        () => Promise.resolve(m.pollsSent),
+        (n) => n >= 80,
+      );
+      // A warning is emitted on the next tick after the listener that crosses the limit.
+      await new Promise((r) => setImmediate(r));
+      expect(warnings.filter((w) => w.includes('MaxListenersExceeded'))).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 });
