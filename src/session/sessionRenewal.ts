@@ -80,15 +80,7 @@ export async function renewWithBackoff(
       const f = failureOf(err, call);
       const ms = pauses.after(state, call, f);
       if (ms === undefined) continue;
-      state.waitsFor(
-        `${f.endpoint} failed (${f.message}); trying again in ${Math.round(ms / 1000)} s`,
-      );
-      log.warn('supplier session: token call failed', {
-        endpoint: f.endpoint,
-        code: f.code,
-        retryable: f.retryable,
-        pauseMs: ms,
-      });
+      failedFor(state, f, ms);
       // An operator's reauth cuts the pause (the supplier's spacing still holds).
       await condition(() => state.reauthAsked || (state.drains && state.timeToContinue()), ms);
     }
@@ -179,18 +171,21 @@ export async function renewTheOldWay(state: SessionState, calls: TokenCalls): Pr
         continue;
       }
       const ms = pause(call, f, attempt);
-      state.waitsFor(
-        `${f.endpoint} failed (${f.message}); trying again in ${Math.round(ms / 1000)} s`,
-      );
-      log.warn('supplier session: token call failed', {
-        endpoint: f.endpoint,
-        code: f.code,
-        retryable: f.retryable,
-        pauseMs: ms,
-      });
+      failedFor(state, f, ms);
       await sleep(ms);
     }
   }
+}
+
+/** A token call failed: the session says so, and waits `ms` before the next. */
+function failedFor(state: SessionState, f: TokenCallFailure, ms: number): void {
+  state.waitsFor(`${f.endpoint} failed (${f.message}); trying again in ${Math.round(ms / 1000)} s`);
+  log.warn('supplier session: token call failed', {
+    endpoint: f.endpoint,
+    code: f.code,
+    retryable: f.retryable,
+    pauseMs: ms,
+  });
 }
 
 function spacingNote(call: TokenCall, wait: number): string {

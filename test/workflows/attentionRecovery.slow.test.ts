@@ -101,7 +101,7 @@ const ATTENTION_SITES: Record<string, { places: number; kinds: AttentionKind[] }
   'src/order/steps/parcels.ts': { places: 1, kinds: ['splitNotSettled'] },
   'src/checkout/payment.ts': { places: 1, kinds: ['splitPaymentUnknown'] },
   'src/checkout/orderCheckout.ts': { places: 1, kinds: ['splitBeforeCreate'] },
-  'src/dispute/disputeOrder.ts': {
+  'src/dispute/disputeSteps.ts': {
     places: 3,
     kinds: ['disputeLinesRefused', 'disputeNoReason', 'disputeNotListed'],
   },
@@ -171,7 +171,7 @@ describe('the kinds of NEEDS_ATTENTION', () => {
 
   it('the dispute reasons the sandbox cannot provoke still name their action', () => {
     const source = readFileSync(
-      join(import.meta.dirname, '..', '..', 'src/dispute/disputeOrder.ts'),
+      join(import.meta.dirname, '..', '..', 'src/dispute/disputeSteps.ts'),
       'utf8',
     );
     expect(source).toMatch(

@@ -15,10 +15,17 @@ import { resolve } from 'node:path';
 import { Client } from '@temporalio/client';
 import type { Command } from 'commander';
 import { watchAccountDirectory } from '../../accounts/registry.js';
-import { checkoutSettings, intakeLimits, loadConfig, storeEventsOptions } from '../../config.js';
+import {
+  checkoutSettings,
+  intakeLimits,
+  loadConfig,
+  storeEventsOptions,
+  type Config,
+} from '../../config.js';
+import type { StoreEventsOptions } from '../../storeEvents/contract.js';
 import { callbackUrlFor, enableWebhooks } from '../../gateway/registration.js';
 import { startGateway } from '../../gateway/server.js';
-import { createLogger } from '../../log.js';
+import { createLogger, type Logger } from '../../log.js';
 import { SupplierClient } from '../../supplier/client.js';
 import { startDevServer } from '../../temporal/devServer.js';
 import { dataConverterFor, EncryptionCodec } from '../../temporal/encryption.js';
@@ -30,10 +37,11 @@ import { sizedWorkerOptions } from '../../temporal/workerSizing.js';
 import { startTracing } from '../../temporal/tracing.js';
 import { ensureTrackingSweeper } from '../../tracking/sweeperStart.js';
 import { createWorkers } from '../../worker.js';
-import { DEV_STATE_FILE, writeDevState } from '../devState.js';
+import { devBanner } from '../devBanner.js';
+import { writeDevState } from '../devState.js';
 import { loadSandboxTools } from '../devtools.js';
 import { devStoreBanner, DEV_STORE_PORT, startDevStore } from '../devStore.js';
-import { devSupplier, shownSupplierUrl } from '../devSupplier.js';
+import { devSupplier, shownSupplierUrl, type DevSupplier } from '../devSupplier.js';
 import { nonNegativeInt, portOption, positiveNumber, untilSignal } from '../options.js';
 import { webhookRepairOptions } from '../webhookRepair.js';
 
@@ -94,274 +102,336 @@ export function register(program: Command): void {
       positiveNumber,
       10,
     )
-    .action(async (flags: DevFlags) => {
-      const config = loadConfig();
-      const storeEvents = storeEventsOptions(config);
-      const log = createLogger('dev');
-      // Before any client or worker is made: they take their interceptors from it.
-      const tracing = startTracing({ service: 'dropflow-dev' });
-      log.info(tracing === undefined ? 'tracing off (no OTLP endpoint)' : 'tracing on (OTLP)');
-      // The sandbox, unless SUPPLIER_BASE_URL names the supplier (as for `dropflow worker`). It is
-      // one of the dev tools, loaded before anything starts: the worker image has none.
-      const target = devSupplier(config, flags.sandboxPort);
-      const sandboxTools =
-        target.kind === 'sandbox' ? await loadSandboxTools('dropflow dev') : undefined;
-      // Before the dev server: it is the first user of the SDK runtime. Workers and gateway share
-      // this process, so one /metrics serves both.
-      const metricsPort = flags.metricsPort ?? config.METRICS_PORT;
-      installRuntimeLogger(
-        undefined,
-        metricsPort === 0 ? {} : { metricsAddress: `127.0.0.1:${metricsPort}` },
-      );
-      const dataDir = resolve(flags.dataDir ?? config.DROPFLOW_DATA_DIR);
-      await mkdir(dataDir, { recursive: true });
+    .action(runDev);
+}
 
-      // Payload encryption: the configured key, or the dev key (made once, kept with the state).
-      const configuredKeys = keyRingFromConfig(config);
-      const codec = new EncryptionCodec(
-        configuredKeys ?? (await devKeyRing(dataDir, { create: true }))!,
-      );
-      const keySource =
-        configuredKeys === undefined ? `${dataDir}/${DEV_KEY_FILE}` : 'DROPFLOW_ENCRYPTION_KEY';
-      // The UI decodes through the gateway, whose port must be known before the UI starts.
-      const gatewayPort = flags.gatewayPort ?? config.GATEWAY_PORT;
-      const codecEndpoint = gatewayPort === 0 ? undefined : `http://127.0.0.1:${gatewayPort}/codec`;
+/** What has started, stopped again in reverse if a later part cannot start (a port in use). */
+class StartedParts {
+  private readonly stops: (() => Promise<void>)[] = [];
 
-      const dbFilename = `${dataDir}/temporal.db`;
-      const temporal = await startDevServer({
-        log,
-        ui: true,
-        port: flags.temporalPort ?? config.TEMPORAL_PORT,
-        uiPort: flags.uiPort ?? config.TEMPORAL_UI_PORT,
-        dbFilename,
-        extraArgs: [
-          // The CLI's own banner (its random metrics port among it) would stand beside ours.
-          '--output',
-          'none',
-          ...(codecEndpoint === undefined ? [] : ['--ui-codec-endpoint', codecEndpoint]),
-        ],
-      });
-      // What has started, to stop again if a later part cannot start (a port in use, say):
-      // otherwise the process would stay up with its Temporal server and report nothing more.
-      const started: (() => Promise<void>)[] = [() => temporal.close()];
-      const undo = async (err: unknown): Promise<never> => {
-        for (const stop of started.reverse()) await stop().catch(() => undefined);
-        throw err;
-      };
+  add(stop: () => Promise<void>): void {
+    this.stops.push(stop);
+  }
 
-      const sandbox =
-        target.kind === 'sandbox' && sandboxTools !== undefined
-          ? await sandboxTools
-              .startSandbox({
-                log: createLogger('sandbox'),
-                port: target.port,
-                dataDir,
-                apiKey: target.apiKey,
-                lifecycleStepMs: flags.lifecycleMs,
-                refreshesPerMinute: flags.refreshesPerMinute,
-                allowLocalWebhooks: true,
-              })
-              .catch(undo)
-          : undefined;
-      if (sandbox !== undefined) started.push(() => sandbox.close());
-      const supplierUrl = sandbox?.url ?? (target.kind === 'remote' ? target.baseUrl : '');
-      const registryConfig = { ...config, DROPFLOW_DATA_DIR: dataDir };
-      // A store double beside the sandbox only: a real supplier never gets its made-up orders.
-      const devStore =
-        sandbox !== undefined && flags.store
-          ? await startDevStore(registryConfig, flags.storePort ?? DEV_STORE_PORT).catch(undo)
-          : undefined;
-      if (devStore?.ok === true) started.push(() => devStore.store.close());
-      const storeBanner = devStoreBanner(
-        devStore,
-        sandbox === undefined
-          ? 'no sandbox: no made-up order goes to a real supplier'
-          : '--no-store',
-      );
+  /** Stops what started, then rethrows: the process would otherwise stay up and say nothing. */
+  readonly undo = async (err: unknown): Promise<never> => {
+    for (const stop of this.stops.reverse()) await stop().catch(() => undefined);
+    throw err;
+  };
+}
 
-      // The workers of the supplier account, in this process, on the default task queues.
-      const queues = taskQueues(config.TEMPORAL_TASK_QUEUE_PREFIX);
-      // Workers, gateway and webhook registration share the account's one token (its session).
-      const sessionClient = new Client({
-        connection: temporal.env.nativeConnection,
-        namespace: temporal.namespace,
-        dataConverter: dataConverterFor(codec),
-      });
-      const supplier = new SupplierClient({
-        baseUrl: supplierUrl,
-        apiKey: target.apiKey,
-        ratePerSecond: config.SUPPLIER_RATE_PER_SECOND,
-        batchRatePerSecond: config.SUPPLIER_BATCH_RATE_PER_SECOND,
-        tokens: new SessionTokenSource(sessionClient, queues),
-      });
-      started.push(() => supplier.close());
-      // The account registry in the data directory (or ACCOUNTS_FILE), followed while dev runs.
-      const accounts = await watchAccountDirectory(registryConfig, log).catch(undo);
-      started.push(() => {
-        accounts.close();
-        return Promise.resolve();
-      });
-      const workers = await createWorkers({
-        connection: temporal.env.nativeConnection,
-        namespace: temporal.namespace,
-        queues,
-        supplier,
-        accounts,
-        stores: accounts,
-        ratePerSecond: config.SUPPLIER_RATE_PER_SECOND,
-        batchRatePerSecond: config.SUPPLIER_BATCH_RATE_PER_SECOND,
-        catalogueEventsUrl: config.CATALOGUE_EVENTS_URL,
-        checkout: checkoutSettings(config),
-        noTokenAttentionMs: config.NO_TOKEN_ATTENTION_MINUTES * 60_000,
-        ...sizedWorkerOptions(config),
-        ...(config.CHECKOUT_ORDER_BOUND_MS !== undefined && {
-          checkoutOrderBoundMs: config.CHECKOUT_ORDER_BOUND_MS,
-        }),
-        storeEvents,
-        dataConverter: dataConverterFor(codec),
-        log: createLogger('worker'),
-      }).catch(undo);
-      started.push(() => workers.shutdown());
-      const running = workers.run();
+async function runDev(flags: DevFlags): Promise<void> {
+  const config = loadConfig();
+  const storeEvents = storeEventsOptions(config);
+  const log = createLogger('dev');
+  // Before any client or worker is made: they take their interceptors from it.
+  const tracing = startTracing({ service: 'dropflow-dev' });
+  log.info(tracing === undefined ? 'tracing off (no OTLP endpoint)' : 'tracing on (OTLP)');
+  // The sandbox, unless SUPPLIER_BASE_URL names the supplier (as for `dropflow worker`). It is
+  // one of the dev tools, loaded before anything starts: the worker image has none.
+  const target = devSupplier(config, flags.sandboxPort);
+  const sandboxTools =
+    target.kind === 'sandbox' ? await loadSandboxTools('dropflow dev') : undefined;
+  // Before the dev server: it is the first user of the SDK runtime. Workers and gateway share
+  // this process, so one /metrics serves both.
+  const metricsPort = flags.metricsPort ?? config.METRICS_PORT;
+  installRuntimeLogger(
+    undefined,
+    metricsPort === 0 ? {} : { metricsAddress: `127.0.0.1:${metricsPort}` },
+  );
+  const dataDir = resolve(flags.dataDir ?? config.DROPFLOW_DATA_DIR);
+  await mkdir(dataDir, { recursive: true });
+  const encryption = await devEncryption(config, dataDir);
+  // The UI decodes through the gateway, whose port must be known before the UI starts.
+  const gatewayPort = flags.gatewayPort ?? config.GATEWAY_PORT;
+  const codecEndpoint = gatewayPort === 0 ? undefined : `http://127.0.0.1:${gatewayPort}/codec`;
+  const temporal = await startDevServer({
+    log,
+    ui: true,
+    port: flags.temporalPort ?? config.TEMPORAL_PORT,
+    uiPort: flags.uiPort ?? config.TEMPORAL_UI_PORT,
+    dbFilename: `${dataDir}/temporal.db`,
+    extraArgs: [
+      // The CLI's own banner (its random metrics port among it) would stand beside ours.
+      '--output',
+      'none',
+      ...(codecEndpoint === undefined ? [] : ['--ui-codec-endpoint', codecEndpoint]),
+    ],
+  });
+  const parts = new StartedParts();
+  parts.add(() => temporal.close());
 
-      // ---- gateway (docs/architecture.md §16) --------------------------------------------------
-      // Local only; the intake token is GATEWAY_TOKEN, or a fresh one printed below.
-      const intakeToken = config.GATEWAY_TOKEN ?? randomBytes(18).toString('base64url');
-      const gateway = await startGateway({
-        temporalClient: workers.client,
-        queues,
-        openId: () => supplier.tokens.openId(),
-        checkout: checkoutSettings(config),
-        marginDefault: config.MARGIN_RULE,
-        intakeLimits: intakeLimits(config),
-        intakeToken,
-        accounts,
-        stores: accounts,
-        log: createLogger('gateway'),
-        port: gatewayPort,
-        host: '127.0.0.1',
-        // The UI calls from the browser on its own origin; it cannot send a bearer token here.
-        codec: {
-          codec,
-          corsOrigins: [...uiOrigins(temporal.uiUrl), ...(config.CODEC_CORS_ORIGIN ?? [])],
-        },
-      }).catch(undo);
-      started.push(() => gateway.close());
-      if (devStore?.ok === true) devStore.store.connect(gateway.url);
-      // The sandbox accepts local callbacks (allowLocalWebhooks): it pushes every topic here. A
-      // remote supplier pushes to public HTTPS only, and its callback is the operator's to set.
-      const webhooks =
-        sandbox === undefined
-          ? 'not registered at a remote supplier: expose the gateway on public HTTPS and run ' +
-            '`npx dropflow webhooks register --base-url https://<public host>`; the tracking sweep follows the orders meanwhile'
-          : await enableWebhooks(supplier, callbackUrlFor(gateway.url, { allowLocal: true })).then(
-              () => `every topic pushed to ${gateway.webhookUrl}`,
-              (err: unknown) => {
-                log.warn({ err }, 'registering the gateway as the webhook callback failed');
-                return 'not registered (see the log); the tracking sweep still follows the orders';
-              },
-            );
+  const side = await startSupplierSide(flags, config, target, sandboxTools, dataDir, parts);
+  const fleet = await startDevWorkers({
+    config,
+    storeEvents,
+    log,
+    temporal,
+    codec: encryption.codec,
+    side,
+    target,
+    parts,
+  });
+  const gateway = await startDevGateway(
+    config,
+    temporal,
+    encryption.codec,
+    fleet,
+    gatewayPort,
+  ).catch(parts.undo);
+  parts.add(() => gateway.close());
+  if (side.devStore?.ok === true) side.devStore.store.connect(gateway.url);
+  const webhooks = await devWebhooks(log, side, fleet.supplier, gateway);
+  // One sweeper per supplier account; idempotent, so every start may call it.
+  const trackingEvery = Math.max(1, Math.round(flags.trackingEvery));
+  const sweeper = await ensureTrackingSweeper(fleet.workers.client, {
+    queues: fleet.queues,
+    everySeconds: trackingEvery,
+    staleAfterHours: config.TRACKING_STALE_AFTER_HOURS,
+    missingAfterMinutes: config.TRACKING_MISSING_AFTER_MINUTES,
+    // The sandbox pushes to the local gateway; a remote supplier to WEBHOOK_BASE_URL.
+    webhooks: webhookRepairOptions(
+      config,
+      side.sandbox === undefined ? undefined : { gatewayUrl: gateway.url },
+    ),
+  }).catch(parts.undo);
 
-      // ---- tracking sweeper ----------------------------------------------------------------------
-      // One sweeper per supplier account; idempotent, so every start may call it.
-      const trackingEvery = Math.max(1, Math.round(flags.trackingEvery));
-      const sweeper = await ensureTrackingSweeper(workers.client, {
-        queues,
-        everySeconds: trackingEvery,
-        staleAfterHours: config.TRACKING_STALE_AFTER_HOURS,
-        missingAfterMinutes: config.TRACKING_MISSING_AFTER_MINUTES,
-        // The sandbox pushes to the local gateway; a remote supplier to WEBHOOK_BASE_URL.
-        webhooks: webhookRepairOptions(
-          config,
-          sandbox === undefined ? undefined : { gatewayUrl: gateway.url },
-        ),
-      }).catch(undo);
-      // -----------------------------------------------------------------------------------------
+  // Where this dev is, for the other commands run on the same data directory.
+  const removeState = await writeDevState(dataDir, {
+    pid: process.pid,
+    startedAt: new Date().toISOString(),
+    temporal: {
+      address: temporal.address,
+      namespace: temporal.namespace,
+      taskQueuePrefix: config.TEMPORAL_TASK_QUEUE_PREFIX,
+    },
+    ports: {
+      temporal: portOf(`tcp://${temporal.address}`)!,
+      ui: portOf(temporal.uiUrl),
+      sandbox: portOf(side.sandbox?.url),
+      gateway: portOf(gateway.url)!,
+      metrics: metricsPort,
+    },
+    urls: {
+      ...(temporal.uiUrl !== undefined && { temporalUi: temporal.uiUrl }),
+      gateway: gateway.url,
+      supplier: shownSupplierUrl(side.supplierUrl),
+    },
+    intakeToken: fleet.intakeToken,
+  }).catch(parts.undo);
 
-      // Where this dev is, for the other commands run on the same data directory.
-      const removeState = await writeDevState(dataDir, {
-        pid: process.pid,
-        startedAt: new Date().toISOString(),
-        temporal: {
-          address: temporal.address,
-          namespace: temporal.namespace,
-          taskQueuePrefix: config.TEMPORAL_TASK_QUEUE_PREFIX,
-        },
-        ports: {
-          temporal: portOf(`tcp://${temporal.address}`)!,
-          ui: portOf(temporal.uiUrl),
-          sandbox: portOf(sandbox?.url),
-          gateway: portOf(gateway.url)!,
-          metrics: metricsPort,
-        },
-        urls: {
-          ...(temporal.uiUrl !== undefined && { temporalUi: temporal.uiUrl }),
-          gateway: gateway.url,
-          supplier: shownSupplierUrl(supplierUrl),
-        },
-        intakeToken,
-      }).catch(undo);
-      const sameDir = resolve(config.DROPFLOW_DATA_DIR) === dataDir;
-      const findsIt = sameDir
-        ? 'npx dropflow … in this directory'
-        : `npx dropflow … with DROPFLOW_DATA_DIR=${dataDir}`;
+  // Listening before saying so: a stop asked right after the banner must find the handler.
+  const stopAsked = untilSignal();
+  process.stdout.write(
+    devBanner({
+      config,
+      dataDir,
+      temporal,
+      encryption,
+      codecEndpoint,
+      gateway: gateway,
+      intakeToken: fleet.intakeToken,
+      sandboxUrl: side.sandbox?.url,
+      supplierUrl: side.supplierUrl,
+      queues: fleet.queues,
+      sweeperId: sweeper.workflowId,
+      trackingEvery,
+      metricsPort,
+      webhooks,
+      storeEventsUrl: storeEvents.url,
+      store: side.storeBanner,
+    }),
+  );
 
-      // Listening before saying so: a stop asked right after the banner must find the handler.
-      const stopAsked = untilSignal();
-      process.stdout.write(
-        [
-          '',
-          'dropflow dev is running:',
-          `  Temporal        ${temporal.address} (namespace ${temporal.namespace})`,
-          `  Temporal UI     ${temporal.uiUrl ?? '-'}`,
-          `  Encryption      payloads encrypted with key id ${codec.keyId} (${keySource})`,
-          `  Codec server    ${gateway.codecUrl ?? '-'}${codecEndpoint === undefined ? '  (not given to the UI: gateway port 0)' : '  (the UI decodes through it)'}`,
-          ...(sandbox === undefined
-            ? [
-                `  Supplier        ${shownSupplierUrl(supplierUrl)}  (SUPPLIER_BASE_URL; no sandbox)`,
-              ]
-            : [
-                `  Sandbox API     ${sandbox.url}/api2.0/v1/  (API key: ${config.SANDBOX_API_KEY === 'sandbox' ? 'sandbox' : 'from SANDBOX_API_KEY'})`,
-                `  Sandbox stats   ${sandbox.url}/__sandbox/stats`,
-              ]),
-          `  Workers         ${queues.orders}, ${queues.supplier} (draining ${queues.retiredBatch})`,
-          `  Tracking sweep  workflow ${sweeper.workflowId}, every ${trackingEvery} s (flags orders unchanged ${config.TRACKING_STALE_AFTER_HOURS} h or unlisted ${config.TRACKING_MISSING_AFTER_MINUTES} min)`,
-          `  Metrics         ${metricsPort === 0 ? 'off (metrics port 0)' : `http://127.0.0.1:${metricsPort}/metrics  (workers and gateway)`}`,
-          `  Gateway         ${gateway.url}  (intake token: ${config.GATEWAY_TOKEN === undefined ? intakeToken : 'from GATEWAY_TOKEN'})`,
-          `  Webhooks        ${webhooks}`,
-          `  Store events    ${storeEvents.url === undefined ? 'off (no STORE_EVENTS_URL)' : `signed, to ${new URL(storeEvents.url).host}`}`,
-          `  Store           ${storeBanner.line}`,
-          `  State           ${dataDir}  (this dev's addresses in ${DEV_STATE_FILE} while it runs)`,
-          '',
-          `Try an order (in another terminal; ${findsIt} finds this dev's Temporal by itself):`,
-          '  npx dropflow submit examples/order-flow-b.json',
-          '  npx dropflow status EXAMPLE-B-0001',
-          '  npx dropflow list',
-          `  curl -H 'authorization: Bearer <intake token>' ${gateway.url}/v1/orders/EXAMPLE-B-0001`,
-          '',
-          ...(storeBanner.tryIt.length === 0 ? [] : [...storeBanner.tryIt, '']),
-          'Ctrl-C stops everything.',
-          '',
-        ].join('\n'),
-      );
+  // Until Ctrl-C, or until the workers stop by themselves (a fatal error).
+  await Promise.race([stopAsked, fleet.running]).catch((err: unknown) => {
+    log.error({ err }, 'the workers stopped');
+  });
+  log.info('stopping');
+  try {
+    await removeState();
+    await gateway.close();
+    await fleet.workers.shutdown();
+  } finally {
+    fleet.accounts.close();
+    await fleet.supplier.close();
+    if (side.devStore?.ok === true) await side.devStore.store.close();
+    await side.sandbox?.close();
+    await temporal.close();
+  }
+}
 
-      // Until Ctrl-C, or until the workers stop by themselves (a fatal error).
-      await Promise.race([stopAsked, running]).catch((err: unknown) => {
-        log.error({ err }, 'the workers stopped');
-      });
-      log.info('stopping');
-      try {
-        await removeState();
-        await gateway.close();
-        await workers.shutdown();
-      } finally {
-        accounts.close();
-        await supplier.close();
-        if (devStore?.ok === true) await devStore.store.close();
-        await sandbox?.close();
-        await temporal.close();
-      }
-    });
+/** Payload encryption: the configured key, or the dev key (made once, kept with the state). */
+async function devEncryption(
+  config: Config,
+  dataDir: string,
+): Promise<{ codec: EncryptionCodec; keySource: string }> {
+  const configuredKeys = keyRingFromConfig(config);
+  const codec = new EncryptionCodec(
+    configuredKeys ?? (await devKeyRing(dataDir, { create: true }))!,
+  );
+  const keySource =
+    configuredKeys === undefined ? `${dataDir}/${DEV_KEY_FILE}` : 'DROPFLOW_ENCRYPTION_KEY';
+  return { codec, keySource };
+}
+
+type DevTemporal = Awaited<ReturnType<typeof startDevServer>>;
+type SandboxTools = Awaited<ReturnType<typeof loadSandboxTools>>;
+
+/** The sandbox (unless the supplier is remote) and, beside it, the store double. */
+async function startSupplierSide(
+  flags: DevFlags,
+  config: Config,
+  target: DevSupplier,
+  sandboxTools: SandboxTools | undefined,
+  dataDir: string,
+  parts: StartedParts,
+) {
+  const sandbox =
+    target.kind === 'sandbox' && sandboxTools !== undefined
+      ? await sandboxTools
+          .startSandbox({
+            log: createLogger('sandbox'),
+            port: target.port,
+            dataDir,
+            apiKey: target.apiKey,
+            lifecycleStepMs: flags.lifecycleMs,
+            refreshesPerMinute: flags.refreshesPerMinute,
+            allowLocalWebhooks: true,
+          })
+          .catch(parts.undo)
+      : undefined;
+  if (sandbox !== undefined) parts.add(() => sandbox.close());
+  const supplierUrl = sandbox?.url ?? (target.kind === 'remote' ? target.baseUrl : '');
+  const registryConfig = { ...config, DROPFLOW_DATA_DIR: dataDir };
+  // A store double beside the sandbox only: a real supplier never gets its made-up orders.
+  const devStore =
+    sandbox !== undefined && flags.store
+      ? await startDevStore(registryConfig, flags.storePort ?? DEV_STORE_PORT).catch(parts.undo)
+      : undefined;
+  if (devStore?.ok === true) parts.add(() => devStore.store.close());
+  const storeBanner = devStoreBanner(
+    devStore,
+    sandbox === undefined ? 'no sandbox: no made-up order goes to a real supplier' : '--no-store',
+  );
+  return { sandbox, supplierUrl, registryConfig, devStore, storeBanner };
+}
+type SupplierSide = Awaited<ReturnType<typeof startSupplierSide>>;
+
+/** The workers of the supplier account, in this process, on the default task queues. */
+async function startDevWorkers(o: {
+  config: Config;
+  storeEvents: StoreEventsOptions;
+  log: Logger;
+  temporal: DevTemporal;
+  codec: EncryptionCodec;
+  side: SupplierSide;
+  target: DevSupplier;
+  parts: StartedParts;
+}) {
+  const { config, temporal, codec, side, parts } = o;
+  const queues = taskQueues(config.TEMPORAL_TASK_QUEUE_PREFIX);
+  // Workers, gateway and webhook registration share the account's one token (its session).
+  const sessionClient = new Client({
+    connection: temporal.env.nativeConnection,
+    namespace: temporal.namespace,
+    dataConverter: dataConverterFor(codec),
+  });
+  const supplier = new SupplierClient({
+    baseUrl: side.supplierUrl,
+    apiKey: o.target.apiKey,
+    ratePerSecond: config.SUPPLIER_RATE_PER_SECOND,
+    batchRatePerSecond: config.SUPPLIER_BATCH_RATE_PER_SECOND,
+    tokens: new SessionTokenSource(sessionClient, queues),
+  });
+  parts.add(() => supplier.close());
+  // The account registry in the data directory (or ACCOUNTS_FILE), followed while dev runs.
+  const accounts = await watchAccountDirectory(side.registryConfig, o.log).catch(parts.undo);
+  parts.add(() => {
+    accounts.close();
+    return Promise.resolve();
+  });
+  const workers = await createWorkers({
+    connection: temporal.env.nativeConnection,
+    namespace: temporal.namespace,
+    queues,
+    supplier,
+    accounts,
+    stores: accounts,
+    ratePerSecond: config.SUPPLIER_RATE_PER_SECOND,
+    batchRatePerSecond: config.SUPPLIER_BATCH_RATE_PER_SECOND,
+    catalogueEventsUrl: config.CATALOGUE_EVENTS_URL,
+    checkout: checkoutSettings(config),
+    noTokenAttentionMs: config.NO_TOKEN_ATTENTION_MINUTES * 60_000,
+    ...sizedWorkerOptions(config),
+    ...(config.CHECKOUT_ORDER_BOUND_MS !== undefined && {
+      checkoutOrderBoundMs: config.CHECKOUT_ORDER_BOUND_MS,
+    }),
+    storeEvents: o.storeEvents,
+    dataConverter: dataConverterFor(codec),
+    log: createLogger('worker'),
+  }).catch(parts.undo);
+  parts.add(() => workers.shutdown());
+  const running = workers.run();
+  // Local only; the intake token is GATEWAY_TOKEN, or a fresh one printed in the banner.
+  const intakeToken = config.GATEWAY_TOKEN ?? randomBytes(18).toString('base64url');
+  return { queues, supplier, accounts, workers, running, intakeToken };
+}
+type DevFleet = Awaited<ReturnType<typeof startDevWorkers>>;
+
+/** The gateway (docs/architecture.md §16), on loopback; the UI decodes through its codec. */
+function startDevGateway(
+  config: Config,
+  temporal: DevTemporal,
+  codec: EncryptionCodec,
+  fleet: DevFleet,
+  port: number,
+) {
+  return startGateway({
+    temporalClient: fleet.workers.client,
+    queues: fleet.queues,
+    openId: () => fleet.supplier.tokens.openId(),
+    checkout: checkoutSettings(config),
+    marginDefault: config.MARGIN_RULE,
+    intakeLimits: intakeLimits(config),
+    intakeToken: fleet.intakeToken,
+    accounts: fleet.accounts,
+    stores: fleet.accounts,
+    log: createLogger('gateway'),
+    port,
+    host: '127.0.0.1',
+    // The UI calls from the browser on its own origin; it cannot send a bearer token here.
+    codec: {
+      codec,
+      corsOrigins: [...uiOrigins(temporal.uiUrl), ...(config.CODEC_CORS_ORIGIN ?? [])],
+    },
+  });
+}
+type DevGateway = Awaited<ReturnType<typeof startGateway>>;
+
+/**
+ * The sandbox accepts local callbacks (allowLocalWebhooks): it pushes every topic to the gateway.
+ * A remote supplier pushes to public HTTPS only, and its callback is the operator's to set.
+ */
+async function devWebhooks(
+  log: Logger,
+  side: SupplierSide,
+  supplier: SupplierClient,
+  gateway: DevGateway,
+): Promise<string> {
+  if (side.sandbox === undefined) {
+    return (
+      'not registered at a remote supplier: expose the gateway on public HTTPS and run ' +
+      '`npx dropflow webhooks register --base-url https://<public host>`; the tracking sweep follows the orders meanwhile'
+    );
+  }
+  return enableWebhooks(supplier, callbackUrlFor(gateway.url, { allowLocal: true })).then(
+    () => `every topic pushed to ${gateway.webhookUrl}`,
+    (err: unknown) => {
+      log.warn({ err }, 'registering the gateway as the webhook callback failed');
+      return 'not registered (see the log); the tracking sweep still follows the orders';
+    },
+  );
 }
 
 /** The port of a URL, or undefined. */
