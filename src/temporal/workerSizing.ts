@@ -5,7 +5,7 @@
  */
 import { getHeapStatistics } from 'node:v8';
 
-import type { Config } from '../config.js';
+import { checkoutSettings, type Config } from '../config.js';
 
 export interface WorkerSizing {
   /** V8's heap limit, MiB. */
@@ -52,5 +52,24 @@ export function sizedWorkerOptions(
     maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS ?? sizing.maxCachedWorkflows,
     workflowTaskSlots: config.WORKER_WORKFLOW_TASK_SLOTS ?? sizing.workflowTaskSlots,
     maxConcurrentActivities: config.WORKER_ACTIVITY_SLOTS ?? sizing.activitySlots,
+  };
+}
+
+/**
+ * What every worker takes from the environment, the same for `dropflow worker` and `dropflow dev`:
+ * the supplier's rates, checkout, the margin default, the token wait and the sizes.
+ */
+export function configuredWorkerOptions(config: Config) {
+  return {
+    ratePerSecond: config.SUPPLIER_RATE_PER_SECOND,
+    batchRatePerSecond: config.SUPPLIER_BATCH_RATE_PER_SECOND,
+    marginDefault: config.MARGIN_RULE,
+    catalogueEventsUrl: config.CATALOGUE_EVENTS_URL,
+    checkout: checkoutSettings(config),
+    noTokenAttentionMs: config.NO_TOKEN_ATTENTION_MINUTES * 60_000,
+    ...sizedWorkerOptions(config),
+    ...(config.CHECKOUT_ORDER_BOUND_MS !== undefined && {
+      checkoutOrderBoundMs: config.CHECKOUT_ORDER_BOUND_MS,
+    }),
   };
 }

@@ -33,7 +33,7 @@ import { DEV_KEY_FILE, devKeyRing, keyRingFromConfig } from '../../temporal/encr
 import { installRuntimeLogger } from '../../temporal/runtimeLogger.js';
 import { SessionTokenSource } from '../../session/sessionTokens.js';
 import { taskQueues } from '../../temporal/taskQueues.js';
-import { sizedWorkerOptions } from '../../temporal/workerSizing.js';
+import { configuredWorkerOptions } from '../../temporal/workerSizing.js';
 import { startTracing } from '../../temporal/tracing.js';
 import { ensureTrackingSweeper } from '../../tracking/sweeperStart.js';
 import { createWorkers } from '../../worker.js';
@@ -358,15 +358,7 @@ async function startDevWorkers(o: {
     supplier,
     accounts,
     stores: accounts,
-    ratePerSecond: config.SUPPLIER_RATE_PER_SECOND,
-    batchRatePerSecond: config.SUPPLIER_BATCH_RATE_PER_SECOND,
-    catalogueEventsUrl: config.CATALOGUE_EVENTS_URL,
-    checkout: checkoutSettings(config),
-    noTokenAttentionMs: config.NO_TOKEN_ATTENTION_MINUTES * 60_000,
-    ...sizedWorkerOptions(config),
-    ...(config.CHECKOUT_ORDER_BOUND_MS !== undefined && {
-      checkoutOrderBoundMs: config.CHECKOUT_ORDER_BOUND_MS,
-    }),
+    ...configuredWorkerOptions(config),
     storeEvents: o.storeEvents,
     dataConverter: dataConverterFor(codec),
     log: createLogger('worker'),

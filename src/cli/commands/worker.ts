@@ -11,7 +11,6 @@ import type { Command } from 'commander';
 import { watchAccountDirectory } from '../../accounts/registry.js';
 import pkg from '../../../package.json' with { type: 'json' };
 import {
-  checkoutSettings,
   loadConfig,
   metricsAddress,
   storeEventsOptions,
@@ -42,7 +41,7 @@ import {
 } from '../temporal.js';
 import { webhookRepairOptions } from '../webhookRepair.js';
 import { joinWorkerFleet } from '../workerFleet.js';
-import { sizedWorkerOptions, workerSizing } from '../../temporal/workerSizing.js';
+import { configuredWorkerOptions, workerSizing } from '../../temporal/workerSizing.js';
 
 interface WorkerFlags extends TemporalFlags {
   trackingSweeper: boolean;
@@ -147,17 +146,8 @@ export function register(program: Command): void {
         stores: accounts,
         // Each WooCommerce connection's order sweep (WooCommerce does not retry its webhooks).
         storeSweeps: {},
-        marginDefault: config.MARGIN_RULE,
-        ratePerSecond: config.SUPPLIER_RATE_PER_SECOND,
-        batchRatePerSecond: config.SUPPLIER_BATCH_RATE_PER_SECOND,
+        ...configuredWorkerOptions(config),
         fleet: fleet.view,
-        catalogueEventsUrl: config.CATALOGUE_EVENTS_URL,
-        checkout: checkoutSettings(config),
-        noTokenAttentionMs: config.NO_TOKEN_ATTENTION_MINUTES * 60_000,
-        ...sizedWorkerOptions(config),
-        ...(config.CHECKOUT_ORDER_BOUND_MS !== undefined && {
-          checkoutOrderBoundMs: config.CHECKOUT_ORDER_BOUND_MS,
-        }),
         storeEvents,
         dataConverter,
         ...(deployment !== undefined && { deployment }),
