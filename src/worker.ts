@@ -1,8 +1,8 @@
 /**
  * The workers of a queue set (a fleet), for every supplier account of its directory: Workers on
  * one NativeConnection. A task acts for the account of its fairness key (accounts/perAccount.ts):
- * that account's API key, token session and in-process pacer. At start and on every change of the
- * directory they ensure each account's singletons (accounts/singletons.ts).
+ * that account's API key, token session and in-process pacer. At start, on every change of the
+ * directory and every minute they ensure each account's singletons (accounts/singletonSupervisor.ts).
  *
  * - `orders`: the workflows, the activities that talk to Temporal itself (orchestration, the
  *   webhook inbox's replays), the forwarding of catalogue webhook events upstream, the delivery
@@ -37,7 +37,8 @@ import {
   type Account,
   type AccountDirectory,
 } from './accounts/contract.js';
-import { ensureAccountSingletons, type SingletonOptions } from './accounts/singletons.js';
+import type { SingletonOptions } from './accounts/singletons.js';
+import { superviseSingletons, type SingletonSupervisor } from './accounts/singletonSupervisor.js';
 import { staticAccountDirectory } from './accounts/staticDirectory.js';
 import type { AccountRef } from './temporal/accountStart.js';
 import { batchActivities, supplierActivities } from './activities.js';
@@ -100,7 +101,10 @@ export interface CreateWorkersOptions {
    * Besides each account's checkout coordinator, the singletons the workers ensure for it: the
    * tracking sweeper (with these settings) and the token session. Absent: neither.
    */
-  singletons?: Pick<SingletonOptions, 'trackingSweeper' | 'session'>;
+  singletons?: Pick<SingletonOptions, 'trackingSweeper' | 'session'> & {
+    /** How often each account's coordinator and sweeper are looked at (default 60 s). */
+    superviseEveryMs?: number;
+  };
   /** The batch queries' own limit (default 2): what drains the retired batch queue. */
   batchRatePerSecond?: number;
   /**
@@ -273,6 +277,7 @@ interface Held {
   budget?: ReturnType<typeof followSupplierBudget>;
   unsubscribe?: () => void;
   singletonsFollow?: (now: readonly Account[]) => void;
+  singletonsStop?: () => Promise<void>;
   sweeps?: SweepSupervisor;
 }
 
@@ -300,6 +305,7 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
     const workers = await queueWorkers(setup, work);
     const following = await ensureSingletons(setup);
     held.singletonsFollow = following.follow;
+    held.singletonsStop = following.stop;
     held.sweeps = sweepSupervisorOf(setup);
     const sweeps = held.sweeps;
     if (sweeps !== undefined)
@@ -308,12 +314,13 @@ export async function createWorkers(opts: CreateWorkersOptions): Promise<WorkerS
       held.unsubscribe?.();
       budget.stop();
       await sweeps?.stop();
-      await following.drained();
+      await following.stop();
     };
     return workerSet(setup, workers, work, stopFollowing);
   } catch (err) {
     held.unsubscribe?.();
     held.budget?.stop();
+    await held.singletonsStop?.();
     await held.sweeps?.stop();
     await held.work?.close();
     if (setup.owned) await setup.connection.close().catch(() => undefined);
@@ -497,20 +504,16 @@ function ordersActivities(s: Setup, work: PerAccount<AccountWork>) {
   };
 }
 
-/** Ensures each account's singletons now, then follows the directory's changes. */
-async function ensureSingletons(s: Setup): Promise<ReturnType<typeof followSingletons>> {
+/** Ensures each account's singletons now, then keeps them running (accounts/singletonSupervisor.ts). */
+function ensureSingletons(s: Setup): Promise<SingletonSupervisor> {
+  const { superviseEveryMs, ...chosen } = s.opts.singletons ?? {};
   const singletons: SingletonOptions = {
     queues: s.opts.queues,
     checkout: s.checkout,
-    ...s.opts.singletons,
+    ...chosen,
     ...(s.opts.fleet !== undefined && { fleetSize: s.opts.fleet.size() }),
   };
-  for (const ensured of await Promise.all(
-    s.accounts.list().map((a) => ensureAccountSingletons(s.client, a, singletons)),
-  )) {
-    s.log.info(ensured, 'account singletons ensured');
-  }
-  return followSingletons(s.client, s.accounts, singletons, s.log);
+  return superviseSingletons(s.client, s.accounts, singletons, s.log, superviseEveryMs);
 }
 
 function workerSet(
@@ -592,40 +595,4 @@ function defaultAccount(ratePerSecond: number): Account {
   const tier = RATE_TIERS.filter((t) => t <= ratePerSecond).at(-1) ?? RATE_TIERS[0];
   // Its supplier client is the workers' `supplier`: no key is read from here.
   return { id: DEFAULT_ACCOUNT, tier, apiKey: '', intakeTokenSha256: [] };
-}
-
-/**
- * Ensures the singletons of each account the directory adds or changes (`follow`, from the
- * worker's subscription), one change after the other; a failure is logged and tried again with
- * the next change (or the next start). `drained` waits for an ensure under way.
- */
-function followSingletons(
-  client: Client,
-  accounts: AccountDirectory,
-  singletons: SingletonOptions,
-  log: Logger,
-): { follow: (now: readonly Account[]) => void; drained: () => Promise<void> } {
-  const seen = new Map(accounts.list().map((a) => [a.id, a.tier]));
-  let chain = Promise.resolve();
-  const follow = (now: readonly Account[]): void => {
-    const changed = now.filter((a) => seen.get(a.id) !== a.tier);
-    // A removed account's singletons drain on their own; forgotten, so a re-added one is ensured.
-    for (const id of [...seen.keys()]) if (!now.some((a) => a.id === id)) seen.delete(id);
-    for (const a of now) seen.set(a.id, a.tier);
-    if (changed.length === 0) return;
-    chain = chain.then(async () => {
-      const results = await Promise.allSettled(
-        changed.map((a) => ensureAccountSingletons(client, a, singletons)),
-      );
-      results.forEach((r, i) => {
-        const account = changed[i]!.id;
-        if (r.status === 'fulfilled') log.info(r.value, 'account singletons ensured');
-        else {
-          seen.delete(account);
-          log.error({ account, err: r.reason as unknown }, 'account singletons not ensured');
-        }
-      });
-    });
-  };
-  return { follow, drained: () => chain };
 }
