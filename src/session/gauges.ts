@@ -26,8 +26,8 @@ export function sessionGaugesProbe(
   const sessionId = supplierSessionId(queuePrefix(queuesOf(ordersQueue)));
   return {
     name: 'session gauges',
-    async run() {
-      const view = await probeQuery(client, sessionId, sessionQuery);
+    async run(_count, stopped) {
+      const view = await probeQuery(client, sessionId, sessionQuery, stopped);
       keyRefused.set(view?.keyRefusedSince === undefined ? 0 : 1);
       const since = view?.noTokenSince === undefined ? undefined : Date.parse(view.noTokenSince);
       noTokenSeconds.set(since === undefined ? 0 : Math.max(0, Math.round((now() - since) / 1000)));

@@ -17,7 +17,8 @@ export type Count = (query: string) => Promise<CountWorkflowExecution>;
 export interface VisibilityProbe {
   /** Names the probe in the debug log of a failed count. */
   name: string;
-  run(count: Count): Promise<void>;
+  /** `stopped` aborts when the gauges stop: a probe's own call must give up then. */
+  run(count: Count, stopped: AbortSignal): Promise<void>;
 }
 
 export interface PollerOptions {
@@ -57,7 +58,7 @@ export function startVisibilityPoller(
   const tick = (): void => {
     counting = Promise.all(
       probes.map((probe) =>
-        probe.run(guarded).catch((err: unknown) => {
+        probe.run(guarded, stopping.signal).catch((err: unknown) => {
           if (stopping.signal.aborted) return;
           options.log.debug(
             { err, ...options.context, probe: probe.name },

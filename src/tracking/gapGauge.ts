@@ -22,8 +22,8 @@ export function webhookGapProbe(
   const sweeperId = trackingSweeperId(queuePrefix(queuesOf(ordersQueue)));
   return {
     name: 'webhook gap gauge',
-    async run() {
-      const status = await probeQuery(client, sweeperId, sweeperStatusQuery);
+    async run(_count, stopped) {
+      const status = await probeQuery(client, sweeperId, sweeperStatusQuery, stopped);
       gap.set(status?.webhooks?.gapSeconds ?? 0);
     },
   };

@@ -137,12 +137,12 @@ it('reads one grouped count where the server groups by stage', async () => {
 it('counts each stage where the server refuses to group, and does not ask again', async () => {
   const { count, queries } = fakeCount('refuse', { PAID: 2 });
   const probe = orderGaugesProbe(queue, noopMetricMeter);
-  await probe.run(count);
+  await probe.run(count, new AbortController().signal);
   const stages = Object.values(Stage).length;
   // The grouped try, one count per stage, and the orders needing a person.
   expect(queries).toHaveLength(1 + stages + 1);
   queries.length = 0;
-  await probe.run(count);
+  await probe.run(count, new AbortController().signal);
   expect(queries.filter((q) => q.includes('GROUP BY'))).toEqual([]);
   expect(queries).toHaveLength(stages + 1);
 });
