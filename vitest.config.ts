@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongFirstSequencer from './test/setup/sequencer.js';
 
 export default defineConfig({
   test: {
@@ -12,6 +13,8 @@ export default defineConfig({
     maxWorkers: 6,
     // One Temporal dev server (and, later, one sandbox) for the whole run.
     globalSetup: ['test/setup/global.ts', 'test/setup/sandbox.ts'],
+    // The long files first on a fresh clone, so that none of them ends the run alone.
+    sequence: { sequencer: LongFirstSequencer },
     // Integration tests run real workflows against a real server: be generous.
     testTimeout: 120_000,
     // Workers and servers log at info in production; tests show warnings and errors only.

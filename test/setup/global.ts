@@ -3,6 +3,9 @@
  * per run (docs/architecture.md §2.3, §19); the supplier sandbox has its own globalSetup
  * (sandbox.ts). Tests read them with `inject('temporalAddress')` etc.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 
 import { createLogger } from '../../src/log.js';
@@ -27,6 +30,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
     closers.push(() => temporal.close());
     project.provide('temporalAddress', temporal.address);
     project.provide('temporalNamespace', temporal.namespace);
+    // --- The run's shared workflow bundles (test/support/bundles.ts) ---------------------------
+    const bundles = await mkdtemp(join(tmpdir(), 'dropflow-bundles-'));
+    closers.push(() => rm(bundles, { recursive: true, force: true }));
+    project.provide('workflowBundleDir', bundles);
   } catch (err) {
     await teardown();
     throw err;

@@ -9,5 +9,7 @@ declare module 'vitest' {
     temporalNamespace: string;
     /** Base URL of the one supplier sandbox of this test run (started in global.ts). */
     sandboxUrl: string;
+    /** The run's folder of shared workflow bundles (test/support/bundles.ts). */
+    workflowBundleDir: string;
   }
 }

@@ -4,7 +4,6 @@
  */
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import type { WorkerDeploymentVersion } from '@temporalio/common';
-import { bundleWorkflowCode } from '@temporalio/worker';
 import { afterAll, beforeAll, inject } from 'vitest';
 import {
   ORDER_WORKFLOW,
@@ -35,6 +34,7 @@ import {
 } from '../../src/worker.js';
 import { DEFAULT_CHECKOUT_SETTINGS, type CheckoutSettings } from '../../src/checkout/contract.js';
 import type { trackingSweep } from '../../src/tracking/trackingSweep.js';
+import { sharedWorkflowBundle } from './bundles.js';
 import { eventually } from './eventually.js';
 import { nameScenario, recordHistories } from './histories.js';
 import { newSandboxAccount, type TestAccount } from './sandbox.js';
@@ -102,11 +102,10 @@ export async function orderHarness(
           ratePerSecond: options.pacedPerSecond,
         });
   const queues = taskQueues(`${tag}-${process.pid}-${Date.now().toString(36)}`);
-  const workflowBundle = await bundleWorkflowCode({
+  const workflowBundle = await sharedWorkflowBundle({
     workflowsPath: options.deployment === undefined ? WORKFLOWS_PATH : VERSIONED_WORKFLOWS_PATH,
     // Encrypting workers' workflow code encodes its failures (src/temporal/encryption.ts).
     failureConverterPath: options.encryptionKey === undefined ? undefined : FAILURE_CONVERTER_PATH,
-    logger: quietBundlerLogger,
     // With tracing started in the test file (src/temporal/tracing.ts), its workflow interceptors.
     ...workflowBundleOptions(),
   });
@@ -214,17 +213,6 @@ export function madeLater<T extends object>(get: () => T | undefined, what: stri
     },
   });
 }
-
-const quietBundlerLogger = {
-  trace: () => undefined,
-  debug: () => undefined,
-  info: () => undefined,
-  warn: () => undefined,
-  error: (message: string, meta?: Record<string, unknown>) => {
-    console.error(message, meta);
-  },
-  log: () => undefined,
-};
 
 /** Parses an order as dropflow submit would; fails the test on field issues. */
 export function validOrder(raw: unknown): OrderInput {
