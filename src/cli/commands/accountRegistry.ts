@@ -158,6 +158,14 @@ export function formatListing(listing: Listing): string[] {
 }
 
 export function registerRegistryCommands(account: Command): void {
+  addCommand(account);
+  setTierCommand(account);
+  listCommand(account);
+  removeCommand(account);
+}
+
+/** `dropflow account add`: adds an account to the registry, or changes one with --update. */
+function addCommand(account: Command): void {
   account
     .command('add')
     .description(
@@ -216,7 +224,10 @@ export function registerRegistryCommands(account: Command): void {
         }
       });
     });
+}
 
+/** `dropflow account set-tier`: changes an account's rate tier. */
+function setTierCommand(account: Command): void {
   account
     .command('set-tier')
     .description("change an account's rate tier; workers and singletons follow without a restart")
@@ -231,7 +242,10 @@ export function registerRegistryCommands(account: Command): void {
         else printLines([`account ${id}: tier ${tier}/s, revision ${doc.revision}`]);
       });
     });
+}
 
+/** `dropflow account list`: the accounts, never their secrets. */
+function listCommand(account: Command): void {
   account
     .command('list')
     .description('the accounts: ids, tiers and which secrets are set (never the secrets)')
@@ -244,7 +258,10 @@ export function registerRegistryCommands(account: Command): void {
         else printLines(formatListing(listing));
       });
     });
+}
 
+/** `dropflow account remove`: removes an account, refused while it has open workflows. */
+function removeCommand(account: Command): void {
   temporalOptions(
     account
       .command('remove')

@@ -27,7 +27,7 @@ import { callbackUrlFor, enableWebhooks } from '../../gateway/registration.js';
 import { startGateway } from '../../gateway/server.js';
 import { createLogger, type Logger } from '../../log.js';
 import { SupplierClient } from '../../supplier/client.js';
-import { startDevServer } from '../../temporal/devServer.js';
+import { startDevServer, type DevServer } from '../../temporal/devServer.js';
 import { dataConverterFor, EncryptionCodec } from '../../temporal/encryption.js';
 import { DEV_KEY_FILE, devKeyRing, keyRingFromConfig } from '../../temporal/encryptionKeys.js';
 import { installRuntimeLogger } from '../../temporal/runtimeLogger.js';
@@ -35,10 +35,10 @@ import { SessionTokenSource } from '../../session/sessionTokens.js';
 import { taskQueues } from '../../temporal/taskQueues.js';
 import { configuredWorkerOptions } from '../../temporal/workerSizing.js';
 import { startTracing } from '../../temporal/tracing.js';
-import { ensureTrackingSweeper } from '../../tracking/sweeperStart.js';
+import { ensureTrackingSweeper, type EnsuredSweeper } from '../../tracking/sweeperStart.js';
 import { createWorkers } from '../../worker.js';
 import { devBanner } from '../devBanner.js';
-import { writeDevState } from '../devState.js';
+import { writeDevState, type DevState } from '../devState.js';
 import { loadSandboxTools } from '../devtools.js';
 import { devStoreBanner, DEV_STORE_PORT, startDevStore } from '../devStore.js';
 import { devSupplier, shownSupplierUrl, type DevSupplier } from '../devSupplier.js';
@@ -145,19 +145,7 @@ async function runDev(flags: DevFlags): Promise<void> {
   // The UI decodes through the gateway, whose port must be known before the UI starts.
   const gatewayPort = flags.gatewayPort ?? config.GATEWAY_PORT;
   const codecEndpoint = gatewayPort === 0 ? undefined : `http://127.0.0.1:${gatewayPort}/codec`;
-  const temporal = await startDevServer({
-    log,
-    ui: true,
-    port: flags.temporalPort ?? config.TEMPORAL_PORT,
-    uiPort: flags.uiPort ?? config.TEMPORAL_UI_PORT,
-    dbFilename: `${dataDir}/temporal.db`,
-    extraArgs: [
-      // The CLI's own banner (its random metrics port among it) would stand beside ours.
-      '--output',
-      'none',
-      ...(codecEndpoint === undefined ? [] : ['--ui-codec-endpoint', codecEndpoint]),
-    ],
-  });
+  const temporal = await startDevTemporal(flags, config, log, dataDir, codecEndpoint);
   const parts = new StartedParts();
   parts.add(() => temporal.close());
 
@@ -182,43 +170,16 @@ async function runDev(flags: DevFlags): Promise<void> {
   parts.add(() => gateway.close());
   if (side.devStore?.ok === true) side.devStore.store.connect(gateway.url);
   const webhooks = await devWebhooks(log, side, fleet.supplier, gateway);
-  // One sweeper per supplier account; idempotent, so every start may call it.
   const trackingEvery = Math.max(1, Math.round(flags.trackingEvery));
-  const sweeper = await ensureTrackingSweeper(fleet.workers.client, {
-    queues: fleet.queues,
-    everySeconds: trackingEvery,
-    staleAfterHours: config.TRACKING_STALE_AFTER_HOURS,
-    missingAfterMinutes: config.TRACKING_MISSING_AFTER_MINUTES,
-    // The sandbox pushes to the local gateway; a remote supplier to WEBHOOK_BASE_URL.
-    webhooks: webhookRepairOptions(
-      config,
-      side.sandbox === undefined ? undefined : { gatewayUrl: gateway.url },
-    ),
-  }).catch(parts.undo);
+  const sweeper = await devSweeper(config, fleet, side, gateway.url, trackingEvery).catch(
+    parts.undo,
+  );
 
   // Where this dev is, for the other commands run on the same data directory.
-  const removeState = await writeDevState(dataDir, {
-    pid: process.pid,
-    startedAt: new Date().toISOString(),
-    temporal: {
-      address: temporal.address,
-      namespace: temporal.namespace,
-      taskQueuePrefix: config.TEMPORAL_TASK_QUEUE_PREFIX,
-    },
-    ports: {
-      temporal: portOf(`tcp://${temporal.address}`)!,
-      ui: portOf(temporal.uiUrl),
-      sandbox: portOf(side.sandbox?.url),
-      gateway: portOf(gateway.url)!,
-      metrics: metricsPort,
-    },
-    urls: {
-      ...(temporal.uiUrl !== undefined && { temporalUi: temporal.uiUrl }),
-      gateway: gateway.url,
-      supplier: shownSupplierUrl(side.supplierUrl),
-    },
-    intakeToken: fleet.intakeToken,
-  }).catch(parts.undo);
+  const removeState = await writeDevState(
+    dataDir,
+    devState(config, temporal, side, gateway.url, fleet.intakeToken, metricsPort),
+  ).catch(parts.undo);
 
   // Listening before saying so: a stop asked right after the banner must find the handler.
   const stopAsked = untilSignal();
@@ -248,6 +209,17 @@ async function runDev(flags: DevFlags): Promise<void> {
     log.error({ err }, 'the workers stopped');
   });
   log.info('stopping');
+  await stopDev(removeState, gateway, fleet, side, temporal);
+}
+
+/** Stops every part, the gateway first (no new work) and the dev server last. */
+async function stopDev(
+  removeState: () => Promise<void>,
+  gateway: { close: () => Promise<void> },
+  fleet: DevFleet,
+  side: SupplierSide,
+  temporal: DevServer,
+): Promise<void> {
   try {
     await removeState();
     await gateway.close();
@@ -259,6 +231,80 @@ async function runDev(flags: DevFlags): Promise<void> {
     await side.sandbox?.close();
     await temporal.close();
   }
+}
+
+/** The Temporal dev server and its UI, on the data directory's database. */
+function startDevTemporal(
+  flags: DevFlags,
+  config: Config,
+  log: Logger,
+  dataDir: string,
+  codecEndpoint: string | undefined,
+): Promise<DevServer> {
+  return startDevServer({
+    log,
+    ui: true,
+    port: flags.temporalPort ?? config.TEMPORAL_PORT,
+    uiPort: flags.uiPort ?? config.TEMPORAL_UI_PORT,
+    dbFilename: `${dataDir}/temporal.db`,
+    extraArgs: [
+      // The CLI's own banner (its random metrics port among it) would stand beside ours.
+      '--output',
+      'none',
+      ...(codecEndpoint === undefined ? [] : ['--ui-codec-endpoint', codecEndpoint]),
+    ],
+  });
+}
+
+/** One sweeper per supplier account; idempotent, so every start may call it. */
+function devSweeper(
+  config: Config,
+  fleet: DevFleet,
+  side: SupplierSide,
+  gatewayUrl: string,
+  everySeconds: number,
+): Promise<EnsuredSweeper> {
+  return ensureTrackingSweeper(fleet.workers.client, {
+    queues: fleet.queues,
+    everySeconds,
+    staleAfterHours: config.TRACKING_STALE_AFTER_HOURS,
+    missingAfterMinutes: config.TRACKING_MISSING_AFTER_MINUTES,
+    // The sandbox pushes to the local gateway; a remote supplier to WEBHOOK_BASE_URL.
+    webhooks: webhookRepairOptions(config, side.sandbox === undefined ? undefined : { gatewayUrl }),
+  });
+}
+
+/** Where this dev is, for the other commands run on the same data directory. */
+function devState(
+  config: Config,
+  temporal: DevServer,
+  side: SupplierSide,
+  gatewayUrl: string,
+  intakeToken: string,
+  metricsPort: number,
+): DevState {
+  return {
+    pid: process.pid,
+    startedAt: new Date().toISOString(),
+    temporal: {
+      address: temporal.address,
+      namespace: temporal.namespace,
+      taskQueuePrefix: config.TEMPORAL_TASK_QUEUE_PREFIX,
+    },
+    ports: {
+      temporal: portOf(`tcp://${temporal.address}`)!,
+      ui: portOf(temporal.uiUrl),
+      sandbox: portOf(side.sandbox?.url),
+      gateway: portOf(gatewayUrl)!,
+      metrics: metricsPort,
+    },
+    urls: {
+      ...(temporal.uiUrl !== undefined && { temporalUi: temporal.uiUrl }),
+      gateway: gatewayUrl,
+      supplier: shownSupplierUrl(side.supplierUrl),
+    },
+    intakeToken,
+  };
 }
 
 /** Payload encryption: the configured key, or the dev key (made once, kept with the state). */

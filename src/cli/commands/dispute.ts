@@ -202,7 +202,14 @@ export function register(program: Command): void {
     .description('disputes of a paid order: reasons, open, cancel, status')
     // Each subcommand's options follow its name.
     .enablePositionalOptions();
+  reasonsCommand(dispute);
+  openCommand(dispute);
+  cancelCommand(dispute);
+  statusCommand(dispute);
+}
 
+/** `dropflow dispute reasons`: what the supplier offers to dispute now. */
+function reasonsCommand(dispute: Command): void {
   temporalOptions(
     accountOption(
       dispute
@@ -223,7 +230,10 @@ export function register(program: Command): void {
       else printLines(formatTerms(terms));
     },
   );
+}
 
+/** `dropflow dispute open`: opens a dispute, once per request, with a reason the supplier offers. */
+function openCommand(dispute: Command): void {
   temporalOptions(
     accountOption(
       dispute
@@ -310,7 +320,10 @@ export function register(program: Command): void {
       `follow it: dropflow dispute status ${orderNumber}${flags.account !== undefined ? ` --account ${flags.account}` : ''}`,
     ]);
   });
+}
 
+/** `dropflow dispute cancel`: cancels the order's one open dispute (or the one named). */
+function cancelCommand(dispute: Command): void {
   temporalOptions(
     accountOption(
       dispute
@@ -346,7 +359,10 @@ export function register(program: Command): void {
     });
     reportAction('cancel dispute', orderNumber, result, flags.json === true);
   });
+}
 
+/** `dropflow dispute status`: the order's disputes. */
+function statusCommand(dispute: Command): void {
   temporalOptions(
     accountOption(
       dispute

@@ -64,7 +64,14 @@ export function register(program: Command): void {
   const webhooks = program
     .command('webhooks')
     .description('supplier webhooks: register the gateway, look at and replay held events');
+  registerCommand(webhooks);
+  inboxCommand(webhooks);
+  replayCommand(webhooks);
+  healthCommand(webhooks);
+}
 
+/** `dropflow webhooks register`: makes the supplier push every topic to the gateway. */
+function registerCommand(webhooks: Command): void {
   webhooks
     .command('register')
     .description('make the supplier push every topic to <base-url>/webhooks/supplier')
@@ -113,7 +120,10 @@ export function register(program: Command): void {
         await supplier.close();
       }
     });
+}
 
+/** `dropflow webhooks inbox`: the webhook events no workflow took yet. */
+function inboxCommand(webhooks: Command): void {
   temporalOptions(
     webhooks
       .command('inbox')
@@ -150,7 +160,10 @@ export function register(program: Command): void {
       await temporal.close();
     }
   });
+}
 
+/** `dropflow webhooks replay`: routes held events again. */
+function replayCommand(webhooks: Command): void {
   temporalOptions(
     webhooks
       .command('replay')
@@ -182,7 +195,10 @@ export function register(program: Command): void {
       await temporal.close();
     }
   });
+}
 
+/** `dropflow webhooks health`: the account's webhook health, from its tracking sweeper. */
+function healthCommand(webhooks: Command): void {
   temporalOptions(
     webhooks
       .command('health')

@@ -16,6 +16,7 @@ import {
   storeEventsOptions,
   supplierTarget,
   workerDeployment,
+  type Config,
 } from '../../config.js';
 import { createLogger, type Logger } from '../../log.js';
 import { SupplierClient } from '../../supplier/client.js';
@@ -28,7 +29,12 @@ import { workflowBundleOptions } from '../../temporal/workflowBundle.js';
 import { replayOpenWorkflows } from '../../temporal/replayCheck.js';
 import { refuseRunsOfRetiredCode } from '../frozenRuns.js';
 import { defaultBuildId, versionName } from '../../temporal/deployment.js';
-import { createWorkers, VERSIONED_WORKFLOWS_PATH, WORKFLOWS_PATH } from '../../worker.js';
+import {
+  createWorkers,
+  VERSIONED_WORKFLOWS_PATH,
+  WORKFLOWS_PATH,
+  type WorkerSet,
+} from '../../worker.js';
 import { nonNegativeInt, portOption, untilSignal } from '../options.js';
 import {
   connectTemporal,
@@ -38,6 +44,7 @@ import {
   temporalOptions,
   temporalTarget,
   type TemporalFlags,
+  type TemporalTarget,
 } from '../temporal.js';
 import { webhookRepairOptions } from '../webhookRepair.js';
 import { joinWorkerFleet } from '../workerFleet.js';
@@ -71,121 +78,150 @@ export function register(program: Command): void {
         "leave the accounts' tracking sweepers as they are (by default every worker ensures each account's runs with this worker's settings)",
       ),
     { queues: true },
-  ).action(async (flags: WorkerFlags) => {
-    const config = loadConfig();
-    // First: nothing starts that would store payloads in clear unless told to.
-    const codec = await requirePayloadCodec(config, 'worker', flags.insecure);
-    const storeEvents = storeEventsOptions(config);
-    const log = createLogger('worker');
-    log.info({ ...workerSizing(), memoryGiven: process.env.DROPFLOW_MEMORY_GIVEN }, 'sized');
-    const metricsPort = flags.metricsPort ?? config.METRICS_PORT;
-    // Before any client or bundle is made: they take their interceptors from it.
-    const tracing = startTracing({ service: 'dropflow-worker' });
-    log.info(tracing === undefined ? 'tracing off (no OTLP endpoint)' : 'tracing on (OTLP)');
-    // Before the SDK runtime starts (once it runs, a refusal would leave the process hanging).
-    await refuseUnfitNamespace(flags, log);
-    // First, before any connection: the runtime is installed once per process.
-    installRuntimeLogger(
-      undefined,
-      metricsPort === 0 ? {} : { metricsAddress: metricsAddress(config, metricsPort) },
-    );
-    const target = temporalTarget(flags, config);
-    if (codec === undefined) log.warn('payloads stored in clear (--insecure)');
-    else log.info({ encryptionKeyId: codec.keyId }, 'payloads encrypted');
-    const account = supplierTarget(config);
-    log.info(
-      { host: storeEvents.url === undefined ? undefined : new URL(storeEvents.url).host },
-      storeEvents.url === undefined ? 'store events off (no STORE_EVENTS_URL)' : 'store events on',
-    );
-    const dataConverter = dataConverterFor(codec);
-    const versioned = workerDeployment(config);
-    const workflowBundle = await bundleWorkflowCode({
-      workflowsPath: versioned === undefined ? WORKFLOWS_PATH : VERSIONED_WORKFLOWS_PATH,
-      ...workflowBundleOptions(),
-      ...(dataConverter?.failureConverterPath !== undefined && {
-        failureConverterPath: dataConverter.failureConverterPath,
-      }),
-    });
-    const deployment = versioned && deploymentVersion(versioned, workflowBundle);
-    log.info(
-      { version: deployment && versionName(deployment) },
-      deployment === undefined ? 'unversioned (no WORKER_DEPLOYMENT_NAME)' : 'versioned',
-    );
-    // The account registry, followed while the worker runs: accounts come and go without a restart.
-    const accounts = await watchAccountDirectory(config, log);
-    const limit = flags.replayCheck ?? config.REPLAY_CHECK_LIMIT;
-    if (limit > 0) await refuseBreakingCode(flags, workflowBundle, limit, log, deployment);
-    // The account's one token comes from its session workflow, asked through a client that
-    // encodes payloads like the workers.
-    const sessionClient = await connectTemporal(flags);
-    const fleet = await joinWorkerFleet(
-      config,
-      {
-        client: sessionClient.client,
-        namespace: target.namespace,
-        supplierQueue: target.queues.supplier,
-      },
-      log,
-    );
-    const supplier = new SupplierClient({
-      ...account,
-      ratePerSecond: config.SUPPLIER_RATE_PER_SECOND,
-      batchRatePerSecond: config.SUPPLIER_BATCH_RATE_PER_SECOND,
-      fleet: fleet.view,
-      tokens: new SessionTokenSource(sessionClient.client, target.queues),
-    });
-    try {
-      const workers = await createWorkers({
-        workflowBundle,
-        address: target.address,
-        connectionOptions: nativeConnectionOptions(target),
-        namespace: target.namespace,
-        queues: target.queues,
-        supplier,
-        accounts,
-        stores: accounts,
-        // Each WooCommerce connection's order sweep (WooCommerce does not retry its webhooks).
-        storeSweeps: {},
-        ...configuredWorkerOptions(config),
-        fleet: fleet.view,
-        storeEvents,
-        dataConverter,
-        ...(deployment !== undefined && { deployment }),
-        // Idempotent: every worker ensures each account's coordinator, session and sweeper.
-        singletons: {
-          session: {},
-          ...(flags.trackingSweeper && {
-            trackingSweeper: {
-              everySeconds: config.TRACKING_EVERY_SECONDS,
-              staleAfterHours: config.TRACKING_STALE_AFTER_HOURS,
-              missingAfterMinutes: config.TRACKING_MISSING_AFTER_MINUTES,
-              webhooks: webhookRepairOptions(config),
-            },
-          }),
-        },
-        log,
-      });
-      const running = workers.run();
-      const { orders, supplier: supplierQueue, retiredBatch } = target.queues;
-      // Listening before saying so: a stop asked right after the line must find the handler.
-      const stopAsked = untilSignal();
-      const as = deployment === undefined ? '' : ` as version ${versionName(deployment)}`;
-      process.stdout.write(
-        `worker: polling ${orders}${as}, ${supplierQueue} (draining ${retiredBatch}) on ${target.address} (namespace ${target.namespace})\n`,
-      );
-      // A fatal worker error ends `running` first; a signal starts the drain.
-      const signal = await Promise.race([stopAsked, running.then(() => undefined)]);
-      if (signal !== undefined) {
-        log.info({ signal }, 'stopping: finishing in-flight tasks');
-        await Promise.all([fleet.leave(), workers.shutdown()]);
-      }
-    } finally {
-      fleet.close();
-      accounts.close();
-      await supplier.close();
-      await sessionClient.close();
-    }
+  ).action(runWorker);
+}
+
+/** `dropflow worker`: the workers of every account of the registry, until a signal stops them. */
+async function runWorker(flags: WorkerFlags): Promise<void> {
+  const config = loadConfig();
+  // First: nothing starts that would store payloads in clear unless told to.
+  const codec = await requirePayloadCodec(config, 'worker', flags.insecure);
+  const storeEvents = storeEventsOptions(config);
+  const log = createLogger('worker');
+  log.info({ ...workerSizing(), memoryGiven: process.env.DROPFLOW_MEMORY_GIVEN }, 'sized');
+  const metricsPort = flags.metricsPort ?? config.METRICS_PORT;
+  // Before any client or bundle is made: they take their interceptors from it.
+  const tracing = startTracing({ service: 'dropflow-worker' });
+  log.info(tracing === undefined ? 'tracing off (no OTLP endpoint)' : 'tracing on (OTLP)');
+  // Before the SDK runtime starts (once it runs, a refusal would leave the process hanging).
+  await refuseUnfitNamespace(flags, log);
+  // First, before any connection: the runtime is installed once per process.
+  installRuntimeLogger(
+    undefined,
+    metricsPort === 0 ? {} : { metricsAddress: metricsAddress(config, metricsPort) },
+  );
+  const target = temporalTarget(flags, config);
+  if (codec === undefined) log.warn('payloads stored in clear (--insecure)');
+  else log.info({ encryptionKeyId: codec.keyId }, 'payloads encrypted');
+  const account = supplierTarget(config);
+  log.info(
+    { host: storeEvents.url === undefined ? undefined : new URL(storeEvents.url).host },
+    storeEvents.url === undefined ? 'store events off (no STORE_EVENTS_URL)' : 'store events on',
+  );
+  const dataConverter = dataConverterFor(codec);
+  const { workflowBundle, deployment } = await bundledWorkflows(config, dataConverter, log);
+  // The account registry, followed while the worker runs: accounts come and go without a restart.
+  const accounts = await watchAccountDirectory(config, log);
+  const limit = flags.replayCheck ?? config.REPLAY_CHECK_LIMIT;
+  if (limit > 0) await refuseBreakingCode(flags, workflowBundle, limit, log, deployment);
+  // The account's one token comes from its session workflow, asked through a client that
+  // encodes payloads like the workers.
+  const sessionClient = await connectTemporal(flags);
+  const fleet = await joinWorkerFleet(
+    config,
+    {
+      client: sessionClient.client,
+      namespace: target.namespace,
+      supplierQueue: target.queues.supplier,
+    },
+    log,
+  );
+  const supplier = new SupplierClient({
+    ...account,
+    ratePerSecond: config.SUPPLIER_RATE_PER_SECOND,
+    batchRatePerSecond: config.SUPPLIER_BATCH_RATE_PER_SECOND,
+    fleet: fleet.view,
+    tokens: new SessionTokenSource(sessionClient.client, target.queues),
   });
+  try {
+    const workers = await createWorkers({
+      workflowBundle,
+      address: target.address,
+      connectionOptions: nativeConnectionOptions(target),
+      namespace: target.namespace,
+      queues: target.queues,
+      supplier,
+      accounts,
+      stores: accounts,
+      // Each WooCommerce connection's order sweep (WooCommerce does not retry its webhooks).
+      storeSweeps: {},
+      ...configuredWorkerOptions(config),
+      fleet: fleet.view,
+      storeEvents,
+      dataConverter,
+      ...(deployment !== undefined && { deployment }),
+      // Idempotent: every worker ensures each account's coordinator, session and sweeper.
+      singletons: singletonsOf(config, flags),
+      log,
+    });
+    await pollUntilStopped(workers, target, deployment, () => fleet.leave(), log);
+  } finally {
+    fleet.close();
+    accounts.close();
+    await supplier.close();
+    await sessionClient.close();
+  }
+}
+
+/** The workflow code this worker runs, bundled, and the deployment version it polls as. */
+async function bundledWorkflows(
+  config: Config,
+  dataConverter: ReturnType<typeof dataConverterFor>,
+  log: Logger,
+): Promise<{ workflowBundle: WorkflowBundle; deployment: WorkerDeploymentVersion | undefined }> {
+  const versioned = workerDeployment(config);
+  const workflowBundle = await bundleWorkflowCode({
+    workflowsPath: versioned === undefined ? WORKFLOWS_PATH : VERSIONED_WORKFLOWS_PATH,
+    ...workflowBundleOptions(),
+    ...(dataConverter?.failureConverterPath !== undefined && {
+      failureConverterPath: dataConverter.failureConverterPath,
+    }),
+  });
+  const deployment = versioned && deploymentVersion(versioned, workflowBundle);
+  log.info(
+    { version: deployment && versionName(deployment) },
+    deployment === undefined ? 'unversioned (no WORKER_DEPLOYMENT_NAME)' : 'versioned',
+  );
+  return { workflowBundle, deployment };
+}
+
+/** Idempotent: every worker ensures each account's coordinator, session and sweeper. */
+function singletonsOf(config: Config, flags: WorkerFlags) {
+  return {
+    session: {},
+    ...(flags.trackingSweeper && {
+      trackingSweeper: {
+        everySeconds: config.TRACKING_EVERY_SECONDS,
+        staleAfterHours: config.TRACKING_STALE_AFTER_HOURS,
+        missingAfterMinutes: config.TRACKING_MISSING_AFTER_MINUTES,
+        webhooks: webhookRepairOptions(config),
+      },
+    }),
+  };
+}
+
+/** Runs the workers until a signal (then drains them) or a fatal worker error. */
+async function pollUntilStopped(
+  workers: WorkerSet,
+  target: TemporalTarget,
+  deployment: WorkerDeploymentVersion | undefined,
+  leaveFleet: () => Promise<void>,
+  log: Logger,
+): Promise<void> {
+  const running = workers.run();
+  const { orders, supplier: supplierQueue, retiredBatch } = target.queues;
+  // Listening before saying so: a stop asked right after the line must find the handler.
+  const stopAsked = untilSignal();
+  const as = deployment === undefined ? '' : ` as version ${versionName(deployment)}`;
+  process.stdout.write(
+    `worker: polling ${orders}${as}, ${supplierQueue} (draining ${retiredBatch}) on ${target.address} (namespace ${target.namespace})\n`,
+  );
+  // A fatal worker error ends `running` first; a signal starts the drain.
+  const signal = await Promise.race([stopAsked, running.then(() => undefined)]);
+  if (signal !== undefined) {
+    log.info({ signal }, 'stopping: finishing in-flight tasks');
+    await Promise.all([leaveFleet(), workers.shutdown()]);
+  }
 }
 
 /**
