@@ -82,27 +82,59 @@ function addressedAccount(req: FastifyRequest, caller: Caller | undefined): stri
   return DEFAULT_ACCOUNT;
 }
 
-function intakeRoutes(app: FastifyInstance, opts: IntakeRouteOptions, limits: IntakeLimiters) {
-  const { orders, log } = opts;
+type ByNumber = FastifyRequest<{
+  Params: { orderNumber: string };
+  Querystring: { account?: string };
+}>;
 
-  // onRequest: before the body is read, so a caller without the token learns nothing from it.
-  const requireToken = async (req: FastifyRequest, reply: FastifyReply) => {
+/** What every route handler of the intake reads. */
+interface Intake {
+  opts: IntakeRouteOptions;
+  /**
+   * Counted once the token is known good, before the body is read (per token) and after (per
+   * account): a stranger's requests count against nobody.
+   */
+  guarded: { onRequest: IntakeLimiters['perToken'][]; preHandler: IntakeLimiters['perAccount'] };
+}
+
+function intakeRoutes(app: FastifyInstance, opts: IntakeRouteOptions, limits: IntakeLimiters) {
+  const intake: Intake = {
+    opts,
+    guarded: { onRequest: [requireToken(opts), limits.perToken], preHandler: limits.perAccount },
+  };
+  submitRoute(app, intake);
+  statusRoute(app, intake);
+  amendRoute(app, intake);
+}
+
+/** onRequest: before the body is read, so a caller without the token learns nothing from it. */
+function requireToken(opts: IntakeRouteOptions) {
+  return async (req: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
     if (opts.caller(req.headers.authorization) === undefined) {
       return reply
         .code(401)
         .header('www-authenticate', 'Bearer')
         .send({ error: 'a valid bearer token is required' });
     }
+    return undefined;
   };
+}
 
-  const unavailable = (reply: FastifyReply, err: unknown, what: string) => {
-    if (err instanceof DeadlineExceeded) log.warn({ ms: err.ms }, `intake: ${what} timed out`);
-    else log.error({ err }, `intake: ${what} failed`);
-    return reply.code(503).send({ error: 'Temporal is not available; retry' });
-  };
+function unavailable(log: Logger, reply: FastifyReply, err: unknown, what: string) {
+  if (err instanceof DeadlineExceeded) log.warn({ ms: err.ms }, `intake: ${what} timed out`);
+  else log.error({ err }, `intake: ${what} failed`);
+  return reply.code(503).send({ error: 'Temporal is not available; retry' });
+}
 
+function callerOf(opts: IntakeRouteOptions, req: FastifyRequest): Caller {
+  return opts.caller(req.headers.authorization)!;
+}
+
+/** `POST /v1/orders`. */
+function submitRoute(app: FastifyInstance, { opts, guarded }: Intake): void {
+  const { orders, log } = opts;
   const submit = async (req: FastifyRequest, reply: FastifyReply) => {
-    const caller = callerOf(req);
+    const caller = callerOf(opts, req);
     const named = (req.body as { account?: unknown } | null)?.account;
     const account = named === undefined ? DEFAULT_ACCOUNT : named;
     // A malformed account is the submit's to refuse (400); a well-formed one must be the caller's.
@@ -127,86 +159,85 @@ function intakeRoutes(app: FastifyInstance, opts: IntakeRouteOptions, limits: In
           workflowId: err.workflowId,
         });
       }
-      return unavailable(reply, err, 'submit');
+      return unavailable(log, reply, err, 'submit');
     }
   };
-
-  // Counted once the token is known good, before the body is read (per token) and after (per
-  // account): a stranger's requests count against nobody.
-  const guarded = { onRequest: [requireToken, limits.perToken], preHandler: limits.perAccount };
   app.post('/v1/orders', { bodyLimit: opts.bodyLimit, ...guarded }, (req, reply) =>
     withRequestSpan('/v1/orders', req, reply, () => submit(req, reply)),
   );
+}
 
-  const callerOf = (req: FastifyRequest): Caller => opts.caller(req.headers.authorization)!;
-
-  /**
-   * The account a by-number request addresses, once the caller may act on it and the order's run
-   * belongs to it; otherwise the reply (400, 403, 404) has been sent.
-   */
-  const orderOf = async (
-    req: FastifyRequest<{ Params: { orderNumber: string }; Querystring: { account?: string } }>,
-    reply: FastifyReply,
-  ): Promise<OrderClient | undefined> => {
-    const { orderNumber } = req.params;
-    if (badOrderNumber(reply, orderNumber) !== undefined) return undefined;
-    const caller = callerOf(req);
-    const asked = req.query.account;
-    if (asked !== undefined && !isAccountId(asked)) {
-      await reply.code(400).send({ errors: [{ field: 'account', rule: ACCOUNT_ID_RULE }] });
-      return undefined;
-    }
-    const account = addressedAccount(req, caller);
-    if (!mayActOn(caller, account)) {
-      await reply.code(403).send(forbidden(caller, account));
-      return undefined;
-    }
-    const scoped = orders.forAccount(account);
-    const owner = await opts.withinDeadline(() => scoped.accountOf(orderNumber));
-    if (owner !== account || !mayActOn(caller, owner)) {
-      await reply.code(403).send(forbidden(caller, owner));
-      return undefined;
-    }
-    return scoped;
-  };
-
-  const badOrderNumber = (reply: FastifyReply, orderNumber: string) => {
-    if (orderNumber !== '' && orderNumber.length <= ORDER_NUMBER_MAX) return undefined;
-    return reply.code(400).send({
+/**
+ * The account a by-number request addresses, once the caller may act on it and the order's run
+ * belongs to it; otherwise the reply (400, 403, 404) has been sent.
+ */
+async function orderOf(
+  opts: IntakeRouteOptions,
+  req: ByNumber,
+  reply: FastifyReply,
+): Promise<OrderClient | undefined> {
+  const { orderNumber } = req.params;
+  if (orderNumber === '' || orderNumber.length > ORDER_NUMBER_MAX) {
+    await reply.code(400).send({
       errors: [{ field: 'orderNumber', rule: `must be 1 to ${ORDER_NUMBER_MAX} characters long` }],
     });
-  };
+    return undefined;
+  }
+  const caller = callerOf(opts, req);
+  const asked = req.query.account;
+  if (asked !== undefined && !isAccountId(asked)) {
+    await reply.code(400).send({ errors: [{ field: 'account', rule: ACCOUNT_ID_RULE }] });
+    return undefined;
+  }
+  const account = addressedAccount(req, caller);
+  if (!mayActOn(caller, account)) {
+    await reply.code(403).send(forbidden(caller, account));
+    return undefined;
+  }
+  const scoped = opts.orders.forAccount(account);
+  const owner = await opts.withinDeadline(() => scoped.accountOf(orderNumber));
+  if (owner !== account || !mayActOn(caller, owner)) {
+    await reply.code(403).send(forbidden(caller, owner));
+    return undefined;
+  }
+  return scoped;
+}
 
+/** `GET /v1/orders/:orderNumber`. */
+function statusRoute(app: FastifyInstance, { opts, guarded }: Intake): void {
   app.get<{ Params: { orderNumber: string }; Querystring: { account?: string } }>(
     '/v1/orders/:orderNumber',
     guarded,
     async (req, reply) => {
       const { orderNumber } = req.params;
       try {
-        const order = await orderOf(req, reply);
+        const order = await orderOf(opts, req, reply);
         if (order === undefined) return undefined; // answered already
         return await opts.withinDeadline(() => order.status(orderNumber));
       } catch (err) {
         if (err instanceof OrderNotFoundError) {
           return reply.code(404).send({ error: `no order ${orderNumber}` });
         }
-        return unavailable(reply, err, 'status');
+        return unavailable(opts.log, reply, err, 'status');
       }
     },
   );
+}
 
+/** `PATCH /v1/orders/:orderNumber`. */
+function amendRoute(app: FastifyInstance, { opts, guarded }: Intake): void {
   app.patch<{ Params: { orderNumber: string }; Querystring: { account?: string } }>(
     '/v1/orders/:orderNumber',
     { bodyLimit: opts.bodyLimit, ...guarded },
     async (req, reply) => {
       const { orderNumber } = req.params;
       try {
-        const order = await orderOf(req, reply);
+        const order = await orderOf(opts, req, reply);
         if (order === undefined) return undefined; // answered already
         const result = await opts.withinDeadline(() =>
           order.amend(orderNumber, { order: req.body as AmendInput['order'] }),
         );
-        log.info({ orderNumber, accepted: result.accepted }, 'intake: amend answered');
+        opts.log.info({ orderNumber, accepted: result.accepted }, 'intake: amend answered');
         if (!result.accepted) {
           return await reply
             .code(409)
@@ -221,7 +252,7 @@ function intakeRoutes(app: FastifyInstance, opts: IntakeRouteOptions, limits: In
         if (err instanceof OrderActionRejectedError) {
           return reply.code(409).send({ error: 'refused', message: err.reason });
         }
-        return unavailable(reply, err, 'amend');
+        return unavailable(opts.log, reply, err, 'amend');
       }
     },
   );

@@ -110,60 +110,9 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
     return503OnClosing: true,
   });
 
-  app.setErrorHandler((err: FastifyError, req, reply) => {
-    const status = err.statusCode ?? 500;
-    if (status >= 500) {
-      log.error({ err, method: req.method, url: req.url }, 'gateway: request failed');
-      return reply.code(status).send({ error: 'internal error' });
-    }
-    if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError) {
-      return reply.code(400).send({ errors: [{ field: '(body)', rule: 'must be JSON' }] });
-    }
-    // Fastify's own client errors (413 body too large, 415 media type, …): its message is safe.
-    return reply.code(status).send({ error: err.message });
-  });
-  app.setNotFoundHandler((_req, reply) => reply.code(404).send({ error: 'not found' }));
-  app.addHook('onResponse', (req, reply, done) => {
-    log.debug(
-      { method: req.method, url: req.url, status: reply.statusCode, ms: reply.elapsedTime },
-      'gateway request',
-    );
-    countResponse(req, reply);
-    done();
-  });
+  answerErrorsAndCount(app, log);
 
-  const webhookAccountOf = webhookAccounts({
-    client,
-    queues,
-    checkout: opts.checkout,
-    defaultOpenId: opts.openId,
-    ...(opts.accounts !== undefined && { accounts: opts.accounts }),
-  });
-  const pulses = new WebhookPulses({
-    client,
-    queues,
-    log,
-    ...(opts.webhookPulseMs !== undefined && { everyMs: opts.webhookPulseMs }),
-  });
-  app.addHook('onClose', (_app, done) => {
-    pulses.close();
-    done();
-  });
-  registerWebhookRoute(app, {
-    targetOf: (id) => {
-      const account = webhookAccountOf(id);
-      if (account === undefined) return undefined;
-      return {
-        signingKey: account.signingKey,
-        handOff: (message, receivedAt, ms) =>
-          withinDeadline(client, ms, () => account.handoff.handOff(message, receivedAt)),
-      };
-    },
-    deadlineMs: webhookDeadlineMs,
-    bodyLimit: opts.webhookBodyLimit ?? MiB,
-    log,
-    onAnswered: pulses.record,
-  });
+  registerWebhooks(app, opts, webhookDeadlineMs);
   const caller = callerCheck(opts.intakeToken, opts.accounts);
   registerIntakeRoutes(app, {
     orders: new OrderClient(client, queues, {
@@ -202,6 +151,68 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
     });
   }
   return app;
+}
+
+/** Errors answered without their internals; every answer logged at debug and counted. */
+function answerErrorsAndCount(app: FastifyInstance, log: Logger): void {
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    const status = err.statusCode ?? 500;
+    if (status >= 500) {
+      log.error({ err, method: req.method, url: req.url }, 'gateway: request failed');
+      return reply.code(status).send({ error: 'internal error' });
+    }
+    if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError) {
+      return reply.code(400).send({ errors: [{ field: '(body)', rule: 'must be JSON' }] });
+    }
+    // Fastify's own client errors (413 body too large, 415 media type, …): its message is safe.
+    return reply.code(status).send({ error: err.message });
+  });
+  app.setNotFoundHandler((_req, reply) => reply.code(404).send({ error: 'not found' }));
+  app.addHook('onResponse', (req, reply, done) => {
+    log.debug(
+      { method: req.method, url: req.url, status: reply.statusCode, ms: reply.elapsedTime },
+      'gateway request',
+    );
+    countResponse(req, reply);
+    done();
+  });
+}
+
+/** The supplier's pushes, per account, handed to Temporal within `deadlineMs`. */
+function registerWebhooks(app: FastifyInstance, opts: GatewayOptions, deadlineMs: number): void {
+  const { temporalClient: client, queues, log } = opts;
+  const webhookAccountOf = webhookAccounts({
+    client,
+    queues,
+    checkout: opts.checkout,
+    defaultOpenId: opts.openId,
+    ...(opts.accounts !== undefined && { accounts: opts.accounts }),
+  });
+  const pulses = new WebhookPulses({
+    client,
+    queues,
+    log,
+    ...(opts.webhookPulseMs !== undefined && { everyMs: opts.webhookPulseMs }),
+  });
+  app.addHook('onClose', (_app, done) => {
+    pulses.close();
+    done();
+  });
+  registerWebhookRoute(app, {
+    targetOf: (id) => {
+      const account = webhookAccountOf(id);
+      if (account === undefined) return undefined;
+      return {
+        signingKey: account.signingKey,
+        handOff: (message, receivedAt, ms) =>
+          withinDeadline(client, ms, () => account.handoff.handOff(message, receivedAt)),
+      };
+    },
+    deadlineMs,
+    bodyLimit: opts.webhookBodyLimit ?? MiB,
+    log,
+    onAnswered: pulses.record,
+  });
 }
 
 /**

@@ -65,138 +65,175 @@ export interface WebhookRouteOptions {
 }
 
 export function registerWebhookRoute(app: FastifyInstance, opts: WebhookRouteOptions): void {
-  const { log } = opts;
   const accepted = new AcceptedMessages();
   registerRawBodyRoutes(app, opts.bodyLimit, (scope) => {
-    const handler = async (account: string, req: FastifyRequest, reply: FastifyReply) => {
-      const target = isAccountId(account) ? opts.targetOf(account) : undefined;
-      if (target === undefined) return reply.code(404).send({ error: 'not found' });
-      const receivedAt = new Date();
-      countWebhookEvent('received', account);
-      const until = performance.now() + opts.deadlineMs;
-      const left = () => Math.max(1, Math.round(until - performance.now()));
-      const raw = rawBody(req);
-      const sign = req.headers['sign'];
-
-      let key: string;
-      try {
-        // Learning it may need a token call: bounded like the hand-off, the supplier waits 3 s.
-        key = await raceDeadline(target.signingKey(), left());
-      } catch (err) {
-        log.error({ err, account }, 'webhook: the signing key (openId) is not available');
-        countWebhookEvent('failed', account);
-        opts.onAnswered?.(account, undefined, false);
-        return reply.code(503).send({ error: 'not ready to verify webhooks; retry' });
-      }
-      if (!verifyWebhookSignature(key, raw, typeof sign === 'string' ? sign : undefined)) {
-        log.warn(
-          { account, bytes: raw.length, signed: sign !== undefined },
-          'webhook: bad signature',
-        );
-        countWebhookEvent('rejected', account);
-        return reply.code(401).send({ error: 'invalid or missing signature' });
-      }
-
-      const body = readJson(raw);
-      if (!body.ok) {
-        log.warn({ account, bytes: raw.length }, 'webhook: body is not JSON');
-        countWebhookEvent('rejected', account);
-        return reply.code(400).send({ errors: body.issues });
-      }
-      const parsed = parseWebhookMessage(body.value);
-      let message: IncomingWebhook;
-      let envelope: { messageId: string; type: string; messageType: string };
-      if (parsed.ok) {
-        message = envelope = parsed.message;
-      } else {
-        const unreadable = unreadableWebhook(body.value, parsed.issues, receivedAt);
-        if (unreadable === undefined) {
-          log.warn(
-            { account, issues: parsed.issues },
-            'webhook: invalid message without a messageId',
-          );
-          countWebhookEvent('rejected', account);
-          return reply.code(400).send({ errors: parsed.issues });
-        }
-        log.warn(
-          { messageId: unreadable.messageId, type: unreadable.event.type, issues: parsed.issues },
-          'webhook: unreadable message; holding it in the inbox',
-        );
-        message = unreadable;
-        envelope = unreadable.event;
-      }
-      const { messageId, type, messageType } = envelope;
-
-      const seenId = `${account}:${messageId}`;
-      const earlier = accepted.get(seenId);
-      if (earlier !== undefined) {
-        // Temporal took this message already (a retry, or a replay by someone who kept it): its
-        // recipients would drop it by messageId; answered as the first time, at no cost.
-        countWebhookEvent('duplicate', account);
-        log.debug({ account, messageId, type, messageType }, 'webhook: messageId seen before');
-        opts.onAnswered?.(account, type, true, false);
-        return reply.code(200).send({ messageId, outcome: earlier });
-      }
-      try {
-        const outcome = await target.handOff(message, receivedAt, left());
-        countWebhookEvent(handoffOutcome(outcome), account);
-        accepted.add(seenId, outcome.outcome);
-        if (outcome.outcome === 'held' && outcome.foreign === true) {
-          // A signed message naming another account's order: nothing reached that order.
-          log.warn(
-            { account, messageId, type, messageType },
-            "webhook: refused routing to another account's order; held as an unknown order",
-          );
-        }
-        const level = outcome.outcome === 'held' ? 'info' : 'debug';
-        log[level]({ account, messageId, type, messageType, ...outcome }, 'webhook accepted');
-        opts.onAnswered?.(account, type, true, outcome.outcome === 'delivered');
-        return await reply.code(200).send({ messageId, outcome: outcome.outcome });
-      } catch (err) {
-        countWebhookEvent('failed', account);
-        opts.onAnswered?.(account, type, false);
-        if (err instanceof DeadlineExceeded) {
-          log.warn({ messageId, type, ms: err.ms }, 'webhook: Temporal too slow; answered 503');
-        } else {
-          log.error({ err, messageId, type }, 'webhook: hand-off to Temporal failed');
-        }
-        return reply.code(503).send({ error: 'not accepted yet; retry' });
-      }
-    };
-    // Before the body is read: a push to no account (404) or without a signature (401) costs no
-    // read, and its connection is closed rather than drained.
-    const unread =
-      (accountOf: (req: FastifyRequest) => string) =>
-      async (req: FastifyRequest, reply: FastifyReply) => {
-        const account = accountOf(req);
-        if (!isAccountId(account) || opts.targetOf(account) === undefined) {
-          return reply.code(404).header('connection', 'close').send({ error: 'not found' });
-        }
-        const sign = req.headers['sign'];
-        if (typeof sign !== 'string' || sign === '') {
-          countWebhookEvent('rejected', account);
-          return reply
-            .code(401)
-            .header('connection', 'close')
-            .send({ error: 'invalid or missing signature' });
-        }
-        return undefined;
-      };
     const limits = { bodyLimit: opts.bodyLimit };
     scope.post(
       WEBHOOK_PATH,
-      { ...limits, onRequest: unread(() => DEFAULT_ACCOUNT) },
-      (req, reply) => handler(DEFAULT_ACCOUNT, req, reply),
+      { ...limits, onRequest: refuseUnread(opts, () => DEFAULT_ACCOUNT) },
+      (req, reply) => answerPush(opts, accepted, DEFAULT_ACCOUNT, req, reply),
     );
     scope.post<{ Params: { account: string } }>(
       '/webhooks/:account',
       {
         ...limits,
-        onRequest: unread((req) => (req.params as { account: string }).account),
+        onRequest: refuseUnread(opts, (req) => (req.params as { account: string }).account),
       },
-      (req, reply) => handler(req.params.account, req, reply),
+      (req, reply) => answerPush(opts, accepted, req.params.account, req, reply),
     );
   });
+}
+
+/**
+ * Before the body is read: a push to no account (404) or without a signature (401) costs no
+ * read, and its connection is closed rather than drained.
+ */
+function refuseUnread(opts: WebhookRouteOptions, accountOf: (req: FastifyRequest) => string) {
+  return async (req: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
+    const account = accountOf(req);
+    if (!isAccountId(account) || opts.targetOf(account) === undefined) {
+      return reply.code(404).header('connection', 'close').send({ error: 'not found' });
+    }
+    const sign = req.headers['sign'];
+    if (typeof sign !== 'string' || sign === '') {
+      countWebhookEvent('rejected', account);
+      return reply
+        .code(401)
+        .header('connection', 'close')
+        .send({ error: 'invalid or missing signature' });
+    }
+    return undefined;
+  };
+}
+
+/** One push of `account`: verified, read, then handed to Temporal once per messageId. */
+async function answerPush(
+  opts: WebhookRouteOptions,
+  accepted: AcceptedMessages,
+  account: string,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): Promise<unknown> {
+  const target = isAccountId(account) ? opts.targetOf(account) : undefined;
+  if (target === undefined) return reply.code(404).send({ error: 'not found' });
+  const receivedAt = new Date();
+  countWebhookEvent('received', account);
+  const until = performance.now() + opts.deadlineMs;
+  const left = () => Math.max(1, Math.round(until - performance.now()));
+  const raw = rawBody(req);
+  if (!(await signatureVerified(opts, target, account, raw, req, reply, left()))) return reply;
+  const read = readMessage(opts.log, account, raw, receivedAt);
+  if (!read.ok) return reply.code(400).send({ errors: read.issues });
+  const { message, envelope } = read;
+  const { messageId, type, messageType } = envelope;
+  const seenId = `${account}:${messageId}`;
+  const earlier = accepted.get(seenId);
+  if (earlier !== undefined) {
+    // Temporal took this message already (a retry, or a replay by someone who kept it): its
+    // recipients would drop it by messageId; answered as the first time, at no cost.
+    countWebhookEvent('duplicate', account);
+    opts.log.debug({ account, messageId, type, messageType }, 'webhook: messageId seen before');
+    opts.onAnswered?.(account, type, true, false);
+    return reply.code(200).send({ messageId, outcome: earlier });
+  }
+  try {
+    const outcome = await target.handOff(message, receivedAt, left());
+    countWebhookEvent(handoffOutcome(outcome), account);
+    accepted.add(seenId, outcome.outcome);
+    logAccepted(opts.log, account, envelope, outcome);
+    opts.onAnswered?.(account, type, true, outcome.outcome === 'delivered');
+    return await reply.code(200).send({ messageId, outcome: outcome.outcome });
+  } catch (err) {
+    countWebhookEvent('failed', account);
+    opts.onAnswered?.(account, type, false);
+    if (err instanceof DeadlineExceeded) {
+      opts.log.warn({ messageId, type, ms: err.ms }, 'webhook: Temporal too slow; answered 503');
+    } else {
+      opts.log.error({ err, messageId, type }, 'webhook: hand-off to Temporal failed');
+    }
+    return reply.code(503).send({ error: 'not accepted yet; retry' });
+  }
+}
+
+/**
+ * Whether the push is signed with the account's key; if not, the refusal has been sent: 503 when
+ * the key is not at hand, 401 when the signature is bad. (A boolean, not the reply: a reply is
+ * thenable, and awaiting it would not say that it was sent.)
+ */
+async function signatureVerified(
+  opts: WebhookRouteOptions,
+  target: WebhookTarget,
+  account: string,
+  raw: Buffer,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  ms: number,
+): Promise<boolean> {
+  const sign = req.headers['sign'];
+  let key: string;
+  try {
+    // Learning it may need a token call: bounded like the hand-off, the supplier waits 3 s.
+    key = await raceDeadline(target.signingKey(), ms);
+  } catch (err) {
+    opts.log.error({ err, account }, 'webhook: the signing key (openId) is not available');
+    countWebhookEvent('failed', account);
+    opts.onAnswered?.(account, undefined, false);
+    await reply.code(503).send({ error: 'not ready to verify webhooks; retry' });
+    return false;
+  }
+  if (!verifyWebhookSignature(key, raw, typeof sign === 'string' ? sign : undefined)) {
+    opts.log.warn(
+      { account, bytes: raw.length, signed: sign !== undefined },
+      'webhook: bad signature',
+    );
+    countWebhookEvent('rejected', account);
+    await reply.code(401).send({ error: 'invalid or missing signature' });
+    return false;
+  }
+  return true;
+}
+
+type Envelope = { messageId: string; type: string; messageType: string };
+type ReadMessage =
+  { ok: true; message: IncomingWebhook; envelope: Envelope } | { ok: false; issues: FieldIssue[] };
+
+/**
+ * A signed body as a message: a valid one, or an unreadable one with a messageId (held in the
+ * inbox); not JSON, or no messageId: refused (400).
+ */
+function readMessage(log: Logger, account: string, raw: Buffer, receivedAt: Date): ReadMessage {
+  const body = readJson(raw);
+  if (!body.ok) {
+    log.warn({ account, bytes: raw.length }, 'webhook: body is not JSON');
+    countWebhookEvent('rejected', account);
+    return body;
+  }
+  const parsed = parseWebhookMessage(body.value);
+  if (parsed.ok) return { ok: true, message: parsed.message, envelope: parsed.message };
+  const unreadable = unreadableWebhook(body.value, parsed.issues, receivedAt);
+  if (unreadable === undefined) {
+    log.warn({ account, issues: parsed.issues }, 'webhook: invalid message without a messageId');
+    countWebhookEvent('rejected', account);
+    return { ok: false, issues: parsed.issues };
+  }
+  log.warn(
+    { messageId: unreadable.messageId, type: unreadable.event.type, issues: parsed.issues },
+    'webhook: unreadable message; holding it in the inbox',
+  );
+  return { ok: true, message: unreadable, envelope: unreadable.event };
+}
+
+function logAccepted(log: Logger, account: string, e: Envelope, outcome: HandoffOutcome): void {
+  const { messageId, type, messageType } = e;
+  if (outcome.outcome === 'held' && outcome.foreign === true) {
+    // A signed message naming another account's order: nothing reached that order.
+    log.warn(
+      { account, messageId, type, messageType },
+      "webhook: refused routing to another account's order; held as an unknown order",
+    );
+  }
+  const level = outcome.outcome === 'held' ? 'info' : 'debug';
+  log[level]({ account, messageId, type, messageType, ...outcome }, 'webhook accepted');
 }
 
 type ReadJson = { ok: true; value: unknown } | { ok: false; issues: FieldIssue[] };
