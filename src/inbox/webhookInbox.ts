@@ -50,7 +50,39 @@ const earliest = (a: number | undefined, b: number | undefined): number | undefi
   a === undefined ? b : b === undefined ? a : Math.min(a, b);
 
 export async function webhookInbox(input: WebhookInboxInput = {}): Promise<void> {
-  const inbox = new InboxState(input, {
+  const inbox = inboxState(input);
+  const { attempt, idle, busy } = routing(inbox);
+  handleRequests(inbox, attempt);
+
+  for (;;) {
+    while (!idle()) await condition(idle);
+    inbox.expire(now());
+    const due = inbox.due(now());
+    if (due.length > 0) {
+      try {
+        await attempt(due);
+      } catch (err) {
+        if (!(err instanceof ActivityFailure)) throw err;
+        log.warn('inbox: an automatic replay failed; trying later', { error: err.message });
+        inbox.postpone(due, now());
+      }
+      continue;
+    }
+    if (shouldContinueAsNew()) {
+      await condition(() => !busy() && allHandlersFinished());
+      return continueAsNew<typeof webhookInbox>(inbox.snapshot());
+    }
+    const version = inbox.version;
+    const next = earliest(inbox.nextReplayAt(), inbox.nextExpiryAt());
+    const woke = () => busy() || inbox.version !== version || shouldContinueAsNew();
+    if (next === undefined) await condition(woke);
+    else await condition(woke, Math.max(1, next - now()));
+  }
+}
+
+/** The held events, with a log line (ids and topic only) for each one let go of. */
+function inboxState(input: WebhookInboxInput): InboxState {
+  return new InboxState(input, {
     // Ids and topic only: the params may hold personal data.
     onDrop: (held, cause) => {
       log.warn(
@@ -67,6 +99,18 @@ export async function webhookInbox(input: WebhookInboxInput = {}): Promise<void>
       );
     },
   });
+}
+
+/**
+ * The routing of held events, one attempt at a time, so an event is never routed by two attempts
+ * at once. Several waiters may be released in one activation: each checks again once it runs,
+ * and the first takes the lock before the next runs (no await between the check and the lock).
+ */
+function routing(inbox: InboxState): {
+  attempt: (events: readonly HeldEvent[]) => Promise<ReplayResult>;
+  idle: () => boolean;
+  busy: () => boolean;
+} {
   const { routeHeldEvents } = proxyActivities<InboxActivities>({
     taskQueue: workflowInfo().taskQueue,
     startToCloseTimeout: '1 minute',
@@ -74,9 +118,6 @@ export async function webhookInbox(input: WebhookInboxInput = {}): Promise<void>
     priority: accountPriority(),
   });
 
-  // One routing attempt at a time, so an event is never routed by two attempts at once. Several
-  // waiters may be released in one activation: each checks again once it runs, and the first
-  // takes the lock before the next runs (no await between the check and `busy = true`).
   let busy = false;
   // Read through a function: handlers change it while the workflow waits.
   const idle = () => !busy;
@@ -99,7 +140,14 @@ export async function webhookInbox(input: WebhookInboxInput = {}): Promise<void>
       busy = false;
     }
   }
+  return { attempt, idle, busy: () => busy };
+}
 
+/** The inbox's signal, query and updates: hold, look, replay, discard. */
+function handleRequests(
+  inbox: InboxState,
+  attempt: (events: readonly HeldEvent[]) => Promise<ReplayResult>,
+): void {
   setHandler(holdEventSignal, (request) => {
     if (inbox.hold(request, now())) {
       log.info('webhook event held', {
@@ -155,29 +203,4 @@ export async function webhookInbox(input: WebhookInboxInput = {}): Promise<void>
       },
     },
   );
-
-  for (;;) {
-    while (!idle()) await condition(idle);
-    inbox.expire(now());
-    const due = inbox.due(now());
-    if (due.length > 0) {
-      try {
-        await attempt(due);
-      } catch (err) {
-        if (!(err instanceof ActivityFailure)) throw err;
-        log.warn('inbox: an automatic replay failed; trying later', { error: err.message });
-        inbox.postpone(due, now());
-      }
-      continue;
-    }
-    if (shouldContinueAsNew()) {
-      await condition(() => !busy && allHandlersFinished());
-      return continueAsNew<typeof webhookInbox>(inbox.snapshot());
-    }
-    const version = inbox.version;
-    const next = earliest(inbox.nextReplayAt(), inbox.nextExpiryAt());
-    const woke = () => busy || inbox.version !== version || shouldContinueAsNew();
-    if (next === undefined) await condition(woke);
-    else await condition(woke, Math.max(1, next - now()));
-  }
 }

@@ -69,55 +69,11 @@ export async function sweepPage(
   counts: SweepCounts,
   policy: { staleAfterMs: number; missingAfterMs: number },
 ): Promise<void> {
-  const { getOrderDetailBatch, getProofOfDelivery } = batch();
   const now = new Date().getTime();
   counts.orders += tracked.length;
   const orders = byParcel(tracked);
-  const answers = new Map<string, OrderSnapshot>();
-  const unknown = new Set<string>();
-
-  /** Asks for `part` by `key`, 100 ids a call; the answers found are kept by workflow id. */
-  const ask = async (part: readonly TrackedOrder[], key: (o: TrackedOrder) => string) => {
-    await Promise.all(
-      chunk(part).map(async (slice) => {
-        counts.detailCalls += 1;
-        const found = await orFailed(
-          getOrderDetailBatch([...new Set(slice.map(key))]),
-          'getOrderDetailBatch',
-          counts,
-        );
-        if (found === undefined) for (const o of slice) unknown.add(o.workflowId);
-        else for (const [workflowId, s] of matchAnswers(slice, found)) answers.set(workflowId, s);
-      }),
-    );
-  };
-  await ask(orders, askKey);
-  // An id the supplier does not take as a key (or no longer knows) hides the order: its number.
-  await ask(
-    orders.filter(
-      (o) => !answers.has(o.workflowId) && !unknown.has(o.workflowId) && canAskByNumber(o),
-    ),
-    (o) => o.orderNumber!,
-  );
-
-  const proofs = new Map<string, string[]>();
-  const delivered = orders.filter((o) => needsProof(o, answers.get(o.workflowId)));
-  await Promise.all(
-    chunk(delivered).map(async (slice) => {
-      counts.proofCalls += 1;
-      const snapshots = slice.map((o) => answers.get(o.workflowId)!);
-      const found = await orFailed(
-        getProofOfDelivery([...new Set(snapshots.map((s) => s.svcOrderId))]),
-        'getProofOfDelivery',
-        counts,
-      );
-      if (found === undefined) return;
-      for (const o of slice) {
-        const urls = proofOf(answers.get(o.workflowId)!, found);
-        if (urls !== undefined) proofs.set(o.workflowId, urls);
-      }
-    }),
-  );
+  const { answers, unknown } = await askSupplier(orders, counts);
+  const proofs = await proofsOf(orders, answers, counts);
   counts.batchCalls = counts.detailCalls + counts.proofCalls;
 
   const signals: OrderSignal[] = [];
@@ -141,7 +97,81 @@ export async function sweepPage(
       keys.push(order.workflowId);
     }
   }
+  await tellOrders(signals, keys, memory, counts, now);
+}
 
+/**
+ * The supplier's answers by workflow id, asked 100 ids a call by the id each order stored, then
+ * by order number for those no answer listed; `unknown`: the orders whose call failed.
+ */
+async function askSupplier(
+  orders: readonly TrackedOrder[],
+  counts: SweepCounts,
+): Promise<{ answers: Map<string, OrderSnapshot>; unknown: Set<string> }> {
+  const { getOrderDetailBatch } = batch();
+  const answers = new Map<string, OrderSnapshot>();
+  const unknown = new Set<string>();
+  const ask = async (part: readonly TrackedOrder[], key: (o: TrackedOrder) => string) => {
+    await Promise.all(
+      chunk(part).map(async (slice) => {
+        counts.detailCalls += 1;
+        const found = await orFailed(
+          getOrderDetailBatch([...new Set(slice.map(key))]),
+          'getOrderDetailBatch',
+          counts,
+        );
+        if (found === undefined) for (const o of slice) unknown.add(o.workflowId);
+        else for (const [workflowId, s] of matchAnswers(slice, found)) answers.set(workflowId, s);
+      }),
+    );
+  };
+  await ask(orders, askKey);
+  // An id the supplier does not take as a key (or no longer knows) hides the order: its number.
+  await ask(
+    orders.filter(
+      (o) => !answers.has(o.workflowId) && !unknown.has(o.workflowId) && canAskByNumber(o),
+    ),
+    (o) => o.orderNumber!,
+  );
+  return { answers, unknown };
+}
+
+/** The proof of delivery of the delivered orders that need it, by workflow id. */
+async function proofsOf(
+  orders: readonly TrackedOrder[],
+  answers: ReadonlyMap<string, OrderSnapshot>,
+  counts: SweepCounts,
+): Promise<Map<string, string[]>> {
+  const { getProofOfDelivery } = batch();
+  const proofs = new Map<string, string[]>();
+  const delivered = orders.filter((o) => needsProof(o, answers.get(o.workflowId)));
+  await Promise.all(
+    chunk(delivered).map(async (slice) => {
+      counts.proofCalls += 1;
+      const snapshots = slice.map((o) => answers.get(o.workflowId)!);
+      const found = await orFailed(
+        getProofOfDelivery([...new Set(snapshots.map((s) => s.svcOrderId))]),
+        'getProofOfDelivery',
+        counts,
+      );
+      if (found === undefined) return;
+      for (const o of slice) {
+        const urls = proofOf(answers.get(o.workflowId)!, found);
+        if (urls !== undefined) proofs.set(o.workflowId, urls);
+      }
+    }),
+  );
+  return proofs;
+}
+
+/** Signals the news, a slice per call; a failed slice is told by the next sweep. */
+async function tellOrders(
+  signals: readonly OrderSignal[],
+  keys: readonly string[],
+  memory: SweepMemory,
+  counts: SweepCounts,
+  now: number,
+): Promise<void> {
   const { signalOrders } = orchestration();
   for (const [n, slice] of chunk(signals, SIGNALS_PER_CALL).entries()) {
     const sliceKeys = keys.slice(n * SIGNALS_PER_CALL, (n + 1) * SIGNALS_PER_CALL);

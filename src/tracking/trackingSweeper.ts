@@ -50,41 +50,68 @@ export interface TrackingSweeperInput {
 }
 
 export async function trackingSweeper(input: TrackingSweeperInput): Promise<void> {
-  const ordersQueue = workflowInfo().taskQueue;
-  let settings = input.settings;
-  /** Set by the signals, read by the wait between sweeps. */
-  const asked = { settings: false, sweep: false };
-  let last = input.last;
-  let nextSweepAt: string | undefined;
-  let memory: SweepMemory = input.memory ?? emptyMemory();
-  const repairs = patched(Patch.WebhookHealth);
-  const webhooks = new WebhookRepair(input.webhooks);
-
-  setHandler(sweeperSettingsSignal, (changed) => {
-    settings = changed;
-    asked.settings = true;
-  });
-  setHandler(sweepNowSignal, () => {
-    asked.sweep = true;
-  });
-  setHandler(webhookPulseSignal, (pulse) => {
-    webhooks.heardPulse(pulse);
-  });
-  followAccountTier();
-  setHandler(sweeperStatusQuery, () => ({
-    settings,
-    sweep: memory.sweep,
-    ...(nextSweepAt !== undefined && { nextSweepAt }),
-    ...(last !== undefined && { last }),
-    ...(repairs && { webhooks: webhooks.view(settings, last) }),
-  }));
-
+  const run = new SweeperRun(input);
+  run.handleRequests();
   // The first run takes up what the sweeps of the earlier schedule remembered.
-  if (input.memory === undefined) memory = (await previousMemory(ordersQueue)) ?? memory;
-  if (input.next === undefined) memory = { ...memory, sweep: memory.sweep + 1 };
+  if (input.memory === undefined) {
+    run.memory = (await previousMemory(run.ordersQueue)) ?? run.memory;
+  }
+  if (input.next === undefined) run.memory = { ...run.memory, sweep: run.memory.sweep + 1 };
 
   let resume = input.next;
   for (;;) {
+    await run.sweep(resume);
+    resume = undefined;
+    await run.untilNextSweep();
+    if (shouldContinueAsNew()) await continueAsNew<typeof trackingSweeper>(run.carried());
+  }
+}
+
+type Resume = NonNullable<TrackingSweeperInput['next']>;
+
+/** The sweeper's state between sweeps, written by its signals and its sweeps alone. */
+class SweeperRun {
+  readonly ordersQueue = workflowInfo().taskQueue;
+  settings: SweeperSettings;
+  memory: SweepMemory;
+  private last: LastSweep | undefined;
+  private nextSweepAt: string | undefined;
+  /** Set by the signals, read by the wait between sweeps. */
+  private readonly asked = { settings: false, sweep: false };
+  private readonly repairs = patched(Patch.WebhookHealth);
+  private readonly webhooks: WebhookRepair;
+
+  constructor(input: TrackingSweeperInput) {
+    this.settings = input.settings;
+    this.last = input.last;
+    this.memory = input.memory ?? emptyMemory();
+    this.webhooks = new WebhookRepair(input.webhooks);
+  }
+
+  handleRequests(): void {
+    setHandler(sweeperSettingsSignal, (changed) => {
+      this.settings = changed;
+      this.asked.settings = true;
+    });
+    setHandler(sweepNowSignal, () => {
+      this.asked.sweep = true;
+    });
+    setHandler(webhookPulseSignal, (pulse) => {
+      this.webhooks.heardPulse(pulse);
+    });
+    followAccountTier();
+    setHandler(sweeperStatusQuery, () => ({
+      settings: this.settings,
+      sweep: this.memory.sweep,
+      ...(this.nextSweepAt !== undefined && { nextSweepAt: this.nextSweepAt }),
+      ...(this.last !== undefined && { last: this.last }),
+      ...(this.repairs && { webhooks: this.webhooks.view(this.settings, this.last) }),
+    }));
+  }
+
+  /** One sweep, page by page; continues as new in its middle when the history grows heavy. */
+  async sweep(resume: Resume | undefined): Promise<void> {
+    const { settings } = this;
     const policy = {
       staleAfterMs: (settings.staleAfterSeconds ?? STALE_AFTER_SECONDS) * 1_000,
       missingAfterMs: (settings.missingAfterSeconds ?? MISSING_AFTER_SECONDS) * 1_000,
@@ -92,46 +119,41 @@ export async function trackingSweeper(input: TrackingSweeperInput): Promise<void
     const startedAt = resume?.startedAt ?? new Date().toISOString();
     const counts = resume?.counts ?? noCounts();
     const pageToken = resume?.pageToken;
-    resume = undefined;
     const end = await sweepPages({
-      ordersQueue,
+      ordersQueue: this.ordersQueue,
       pageSize: settings.pageSize ?? PAGE_SIZE,
       policy,
-      memory,
+      memory: this.memory,
       counts,
       ...(pageToken !== undefined && { pageToken }),
       stopBeforeNextPage: shouldContinueAsNew,
     });
     if (end.kind === 'stopped') {
       await continueAsNew<typeof trackingSweeper>({
-        settings,
-        memory: bounded(memory),
+        ...this.carried(),
         next: { pageToken: end.pageToken, counts, startedAt },
-        ...(last !== undefined && { last }),
-        ...(repairs && { webhooks: webhooks.state }),
       });
     }
-    last = { ...counts, sweep: memory.sweep, startedAt, endedAt: new Date().toISOString() };
-    log.info('tracking sweep done', { ...last });
-    memory = afterSweep(memory, new Date().getTime(), policy.staleAfterMs);
-    memory.sweep += 1;
+    this.last = {
+      ...counts,
+      sweep: this.memory.sweep,
+      startedAt,
+      endedAt: new Date().toISOString(),
+    };
+    log.info('tracking sweep done', { ...this.last });
+    this.memory = afterSweep(this.memory, new Date().getTime(), policy.staleAfterMs);
+    this.memory.sweep += 1;
+    if (this.repairs) this.webhooks.heardSweep(counts, startedAt);
+  }
 
-    if (repairs) {
-      webhooks.heardSweep(counts, startedAt);
-      await untilNextSweep();
-    } else {
-      await untilNextSweepV1();
-    }
-    asked.sweep = false;
-    nextSweepAt = undefined;
-    if (shouldContinueAsNew()) {
-      await continueAsNew<typeof trackingSweeper>({
-        settings,
-        memory: bounded(memory),
-        last,
-        ...(repairs && { webhooks: webhooks.state }),
-      });
-    }
+  /** What the next run takes over. */
+  carried(): TrackingSweeperInput {
+    return {
+      settings: this.settings,
+      memory: bounded(this.memory),
+      ...(this.last !== undefined && { last: this.last }),
+      ...(this.repairs && { webhooks: this.webhooks.state }),
+    };
   }
 
   /**
@@ -139,29 +161,36 @@ export async function trackingSweeper(input: TrackingSweeperInput): Promise<void
    * over, sweepNow or a gateway's news of failing pushes ends it. A repair due is made before the
    * next sweep, which is then the backfill.
    */
-  async function untilNextSweep(): Promise<void> {
-    for (;;) {
-      asked.settings = false;
-      const wait = webhooks.waitMs(settings);
-      nextSweepAt = new Date(new Date().getTime() + wait).toISOString();
-      if (wait <= 0) break;
-      const woken = await condition(() => asked.settings || asked.sweep || webhooks.trouble, wait);
-      if (!woken || asked.sweep || webhooks.trouble) break;
+  async untilNextSweep(): Promise<void> {
+    if (this.repairs) {
+      for (;;) {
+        this.asked.settings = false;
+        const wait = this.webhooks.waitMs(this.settings);
+        this.nextSweepAt = new Date(new Date().getTime() + wait).toISOString();
+        if (wait <= 0) break;
+        const woken = await condition(
+          () => this.asked.settings || this.asked.sweep || this.webhooks.trouble,
+          wait,
+        );
+        if (!woken || this.asked.sweep || this.webhooks.trouble) break;
+      }
+      this.webhooks.trouble = false;
+      await this.webhooks.repairIfDue(this.settings);
+    } else {
+      await this.untilNextSweepV1();
     }
-    webhooks.trouble = false;
-    await webhooks.repairIfDue(settings);
+    this.asked.sweep = false;
+    this.nextSweepAt = undefined;
   }
 
-  // Waits for the interval; a settings change starts it over, sweepNow ends it.
-  async function untilNextSweepV1(): Promise<void> {
+  /** Before webhook health: waits for the interval; a settings change starts it over, sweepNow ends it. */
+  private async untilNextSweepV1(): Promise<void> {
     for (;;) {
-      asked.settings = false;
-      nextSweepAt = new Date(new Date().getTime() + settings.everySeconds * 1_000).toISOString();
-      const woken = await condition(
-        () => asked.settings || asked.sweep,
-        settings.everySeconds * 1_000,
-      );
-      if (!woken || asked.sweep) break;
+      this.asked.settings = false;
+      const every = this.settings.everySeconds * 1_000;
+      this.nextSweepAt = new Date(new Date().getTime() + every).toISOString();
+      const woken = await condition(() => this.asked.settings || this.asked.sweep, every);
+      if (!woken || this.asked.sweep) break;
     }
   }
 }
