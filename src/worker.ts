@@ -70,7 +70,11 @@ import { startVisibilityGauges } from './order/gauges.js';
 import type { TaskQueues } from './temporal/taskQueues.js';
 import { tracingClientOptions, tracingWorkerOptions } from './temporal/tracing.js';
 import { SHARED_WORKFLOW_MODULES, workflowInterceptorModules } from './temporal/workflowBundle.js';
-import { DEFAULT_CHECKOUT_SETTINGS, type CheckoutSettings } from './checkout/contract.js';
+import {
+  checkoutOrderBoundMs,
+  DEFAULT_CHECKOUT_SETTINGS,
+  type CheckoutSettings,
+} from './checkout/contract.js';
 
 /** The workflow code the orders worker bundles when no prebuilt bundle is given. */
 export const WORKFLOWS_PATH = fileURLToPath(new URL('./workflows.ts', import.meta.url));
@@ -480,6 +484,7 @@ function ordersActivities(s: Setup, work: PerAccount<AccountWork>) {
         new OrderClient(client, queues, {
           ...(opts.accounts !== undefined && { accounts: opts.accounts }),
           marginDefault: opts.marginDefault,
+          checkoutBoundMs: checkoutOrderBoundMs(checkout, opts.checkoutOrderBoundMs),
         }),
       ),
       client,

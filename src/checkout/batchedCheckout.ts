@@ -31,6 +31,8 @@ import {
   checkoutWithdrawSignal,
   checkoutReadySignal,
   checkoutWorkflowId,
+  CHECKOUT_BOUND_MEMO,
+  MIN_ORDER_BOUND_MS,
   type CheckoutOutcome,
   type CheckoutProgress,
   type FundsNews,
@@ -47,10 +49,11 @@ import { marginGuarded, marginTerms } from '../order/marginGuard.js';
 
 type Settled = Extract<CheckoutOutcome, { kind: 'paid' | 'alone' | 'intercepted' }>;
 
-/** A wait on the batch that lasts this long is no longer brief: visibility shows its stage. */
+/**
+ * Before Patch.CheckoutBoundAtStart, a wait on the batch that lasted this long was no longer
+ * brief: visibility showed its stage.
+ */
 const BRIEF_WAIT = '10 seconds';
-/** The bound when the workers cannot say theirs (CHECKOUT_ORDER_BOUND_MS). */
-const DEFAULT_BOUND_MS = 5 * 60_000;
 /** The least bound of a wait for funds. */
 const FUNDS_BOUND_MS = 30 * 60_000;
 /** How often an order whose shared shipment another order pays looks whether it is paid, at most. */
@@ -273,6 +276,10 @@ async function inBatch(o: Order, acts: Activities): Promise<Settled> {
   let withdrawing = false;
   let short: { why: string; failure?: FailureInfo } | undefined;
   let bound: number | undefined;
+  /** The bound came with the order's start (Patch.CheckoutBoundAtStart): one timer per wait. */
+  let boundAtStart = false;
+  /** A bound passed with the order still held: its waits are no longer brief. */
+  let outwaited = false;
   for (;;) {
     const news = o.checkoutNews.next();
     if (news !== undefined) {
@@ -314,7 +321,10 @@ async function inBatch(o: Order, acts: Activities): Promise<Settled> {
       o.supplier.awaitTopUp();
       await fundsNews({ kind: 'toppedUp' });
     }
-    if (bounded()) bound ??= await waitBound(acts, false);
+    if (bounded() && bound === undefined) {
+      boundAtStart = patched(Patch.CheckoutBoundAtStart);
+      bound = boundAtStart ? startBound() : await waitBound(acts, false);
+    }
     const action = await o.waitAt(
       short ? Stage.AWAITING_FUNDS : working,
       short
@@ -325,10 +335,10 @@ async function inBatch(o: Order, acts: Activities): Promise<Settled> {
         until: () =>
           o.checkoutNews.waiting || (short !== undefined && o.supplier.news.toppedUp === true),
         cancelReturns: true,
-        brief: short === undefined,
+        brief: short === undefined && !outwaited,
         ...(bound !== undefined && {
           timeout: short ? Math.max(bound, FUNDS_BOUND_MS) : bound,
-          flushAfter: BRIEF_WAIT,
+          ...(!boundAtStart && { flushAfter: BRIEF_WAIT }),
         }),
       },
     );
@@ -348,6 +358,7 @@ async function inBatch(o: Order, acts: Activities): Promise<Settled> {
       o.supplier.news.toppedUp !== true
     ) {
       lost = !(await stillHeld(acts));
+      outwaited = boundAtStart;
     }
     if (!lost) continue;
     const settled = await withoutCoordinator(o, acts, withdrawing);
@@ -382,9 +393,17 @@ async function stillHeld(acts: Activities): Promise<boolean> {
   }
 }
 
+/** The bound its starter gave the order (CHECKOUT_BOUND_MEMO); the least bound without one. */
+function startBound(): number {
+  const given = workflowInfo().memo?.[CHECKOUT_BOUND_MEMO];
+  return typeof given === 'number' && Number.isFinite(given) && given >= 1_000
+    ? given
+    : MIN_ORDER_BOUND_MS;
+}
+
 /** How long the order waits on its coordinator before asking; a wait for funds, longer. */
 async function waitBound(acts: Activities, forFunds: boolean): Promise<number> {
-  let bound = DEFAULT_BOUND_MS;
+  let bound = MIN_ORDER_BOUND_MS;
   try {
     bound = await acts.orchestration.checkoutWaitBound();
   } catch (err) {

@@ -63,6 +63,23 @@ export const DEFAULT_CHECKOUT_SETTINGS: CheckoutSettings = {
   ...DEFAULT_CHECKOUT_BUDGETS,
 };
 
+/** The least an order waits on its coordinator before asking where it holds it. */
+export const MIN_ORDER_BOUND_MS = 5 * 60_000;
+
+/**
+ * How long an order waits on its coordinator before asking where it holds it: `override`
+ * (CHECKOUT_ORDER_BOUND_MS), else twice the longest a batch waits to close, at least 5 minutes.
+ */
+export function checkoutOrderBoundMs(settings: CheckoutSettings, override?: number): number {
+  return override ?? Math.max(2 * settings.maxWaitMs, MIN_ORDER_BOUND_MS);
+}
+
+/**
+ * The memo key under which whoever starts an order gives it that bound, so that the order knows
+ * it without asking a worker (Patch.CheckoutBoundAtStart). Absent: MIN_ORDER_BOUND_MS.
+ */
+export const CHECKOUT_BOUND_MEMO = 'checkoutBoundMs';
+
 /** An order created at the supplier, approved for payment, ready for the cart. */
 export interface ReadyOrder {
   workflowId: string;

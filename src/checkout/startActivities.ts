@@ -18,6 +18,7 @@ import { fleetSlotMs } from '../supplier/pacing.js';
 import {
   CHECKOUT_WORKFLOW,
   checkoutMemberQuery,
+  checkoutOrderBoundMs,
   checkoutReadySignal,
   checkoutStartOptions,
   checkoutSettingsSignal,
@@ -36,17 +37,6 @@ export type CheckoutWhere = CheckoutMembership | { state: 'gone' };
  * (`TERMINATED`, `FAILED`, …), or `NOT_FOUND` (no order of the account's queue has that svc order id).
  */
 export type OrderRunState = 'RUNNING' | 'NOT_FOUND' | (string & {});
-
-/** The least an order waits on its coordinator before asking where it holds it. */
-const MIN_ORDER_BOUND_MS = 5 * 60_000;
-
-/**
- * How long an order waits on its coordinator before asking where it holds it: `override`
- * (CHECKOUT_ORDER_BOUND_MS), else twice the longest a batch waits to close, at least 5 minutes.
- */
-export function checkoutOrderBoundMs(settings: CheckoutSettings, override?: number): number {
-  return override ?? Math.max(2 * settings.maxWaitMs, MIN_ORDER_BOUND_MS);
-}
 
 /** The coordinator's id for `account` in the queue set. */
 export function accountCheckoutId(queues: TaskQueues, account: string): string {

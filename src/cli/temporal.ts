@@ -13,7 +13,8 @@ import type { NativeConnectionOptions } from '@temporalio/worker';
 import type { Command } from 'commander';
 
 import { OrderClient } from '../client/orderClient.js';
-import { ConfigError, loadConfig, type Config } from '../config.js';
+import { checkoutSettings, ConfigError, loadConfig, type Config } from '../config.js';
+import { checkoutOrderBoundMs } from '../checkout/contract.js';
 import { dataConverterFor, type EncryptionCodec } from '../temporal/encryption.js';
 import { codecFor, devKeyRing, keyRingFromConfig } from '../temporal/encryptionKeys.js';
 import { taskQueues, type TaskQueues } from '../temporal/taskQueues.js';
@@ -203,6 +204,10 @@ export async function connectTemporal(flags: TemporalFlags): Promise<TemporalCli
     orders: new OrderClient(client, target.queues, {
       answerWithinMs: config.ANSWER_TIMEOUT_SECONDS * 1000,
       marginDefault: config.MARGIN_RULE,
+      checkoutBoundMs: checkoutOrderBoundMs(
+        checkoutSettings(config),
+        config.CHECKOUT_ORDER_BOUND_MS,
+      ),
     }),
     target,
     codec,

@@ -71,6 +71,7 @@ import { isUnanswered, whyUnanswered } from './unanswered.js';
 import { startSummary } from '../order/orderGlance.js';
 import { changesIssues, flowLabel, parseOrder, type OrderInput } from '../order/orderInput.js';
 import { SLA_MEMO, type SlaDurations } from '../order/sla.js';
+import { CHECKOUT_BOUND_MEMO } from '../checkout/contract.js';
 
 /** The visibility clause of orders that missed a deadline (the docs' saved view is the same). */
 export const LATE_ORDERS = `${SlaBreached.name} IS NOT NULL`;
@@ -265,6 +266,11 @@ export interface OrderClientOptions {
   account?: string;
   /** The store's margin rule (MARGIN_RULE) for orders that name none (docs/margin-guard.md). */
   marginDefault?: MarginRule | undefined;
+  /**
+   * How long a started order waits on its checkout coordinator before asking where it holds it
+   * (checkoutOrderBoundMs of the deployment's settings); the order keeps it. Left out: 5 minutes.
+   */
+  checkoutBoundMs?: number | undefined;
 }
 
 export class OrderClient {
@@ -364,6 +370,9 @@ export class OrderClient {
           [INPUT_HASH_MEMO]: hash,
           ...started.memo,
           ...(account.sla !== undefined && { [SLA_MEMO]: account.sla }),
+          ...(this.options.checkoutBoundMs !== undefined && {
+            [CHECKOUT_BOUND_MEMO]: this.options.checkoutBoundMs,
+          }),
         },
         staticSummary: startSummary(orderNumber, flowLabel(input.fulfillment), input.store),
         // No personal data here: search attributes are never encrypted (docs/architecture.md §7).

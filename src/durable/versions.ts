@@ -189,4 +189,11 @@ export const Patch = {
    * store lines are resolved: store orders before it resolve them by mapping and SKU alone.
    */
   StoreConnectedFlow: 'store-connected-flow-2026-11',
+  /**
+   * An order waits on its checkout batch with one timer, its bound, which it has from its start
+   * (the memo CHECKOUT_BOUND_MEMO) instead of asking a worker with an activity; the stage it waits
+   * in reaches visibility once the bound has passed, not after a 10-second timer
+   * (checkout/batchedCheckout.ts). Asked where the order first bounds that wait.
+   */
+  CheckoutBoundAtStart: 'checkout-bound-at-start-2026-11',
 } as const;

@@ -15,11 +15,11 @@ import type { PayloadCodec } from '@temporalio/common';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 
 import type { AccountDirectory } from '../accounts/contract.js';
-import { OrderClient } from '../client/orderClient.js';
+import { OrderClient, type OrderClientOptions } from '../client/orderClient.js';
 import type { Logger } from '../log.js';
 import { isLoopbackHost } from '../net/outboundUrl.js';
 import type { TaskQueues } from '../temporal/taskQueues.js';
-import type { CheckoutSettings } from '../checkout/contract.js';
+import { checkoutOrderBoundMs, type CheckoutSettings } from '../checkout/contract.js';
 import { bearerCheck } from './bearer.js';
 import { CODEC_PATH, registerCodecRoutes } from './codecRoutes.js';
 import { withinDeadline } from './deadline.js';
@@ -61,6 +61,8 @@ export interface GatewayOptions {
   stores?: StoreDirectory;
   /** The store's margin rule for orders that name none (MARGIN_RULE). */
   marginDefault?: MarginRule | undefined;
+  /** CHECKOUT_ORDER_BOUND_MS: how long a submitted order waits on its coordinator at most. */
+  checkoutOrderBoundMs?: number | undefined;
   log: Logger;
   /** Deadline of a webhook's hand-off to Temporal (default 2500 ms: the supplier waits 3 s). */
   webhookDeadlineMs?: number;
@@ -115,10 +117,7 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
   registerWebhooks(app, opts, webhookDeadlineMs);
   const caller = callerCheck(opts.intakeToken, opts.accounts);
   registerIntakeRoutes(app, {
-    orders: new OrderClient(client, queues, {
-      ...(opts.accounts !== undefined && { accounts: opts.accounts }),
-      marginDefault: opts.marginDefault,
-    }),
+    orders: new OrderClient(client, queues, orderStartOptions(opts)),
     caller,
     withinDeadline: (fn) => withinDeadline(client, intakeDeadlineMs, fn),
     bodyLimit: opts.intakeBodyLimit ?? MiB / 4,
@@ -128,10 +127,7 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
   if (opts.stores !== undefined) {
     registerStoreRoutes(app, {
       stores: opts.stores,
-      orders: new OrderClient(client, queues, {
-        ...(opts.accounts !== undefined && { accounts: opts.accounts }),
-        marginDefault: opts.marginDefault,
-      }),
+      orders: new OrderClient(client, queues, orderStartOptions(opts)),
       // Shopify waits 5 s for the answer.
       withinDeadline: (fn) => withinDeadline(client, 4_000, fn),
       bodyLimit: opts.webhookBodyLimit ?? MiB,
@@ -154,6 +150,15 @@ export function buildGateway(opts: GatewayOptions): FastifyInstance {
 }
 
 /** Errors answered without their internals; every answer logged at debug and counted. */
+/** How the gateway's intakes start orders: the accounts, the margin default, the checkout bound. */
+function orderStartOptions(opts: GatewayOptions): OrderClientOptions {
+  return {
+    ...(opts.accounts !== undefined && { accounts: opts.accounts }),
+    marginDefault: opts.marginDefault,
+    checkoutBoundMs: checkoutOrderBoundMs(opts.checkout, opts.checkoutOrderBoundMs),
+  };
+}
+
 function answerErrorsAndCount(app: FastifyInstance, log: Logger): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const status = err.statusCode ?? 500;

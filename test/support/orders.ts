@@ -32,7 +32,11 @@ import {
   type CreateWorkersOptions,
   type WorkerSet,
 } from '../../src/worker.js';
-import { DEFAULT_CHECKOUT_SETTINGS, type CheckoutSettings } from '../../src/checkout/contract.js';
+import {
+  CHECKOUT_BOUND_MEMO,
+  DEFAULT_CHECKOUT_SETTINGS,
+  type CheckoutSettings,
+} from '../../src/checkout/contract.js';
 import type { trackingSweep } from '../../src/tracking/trackingSweep.js';
 import { sharedWorkflowBundle } from './bundles.js';
 import { eventually } from './eventually.js';
@@ -45,6 +49,8 @@ export interface OrderHarness {
   client: Client;
   /** The payload codec of the workers and `client`, with `encryptionKey`. */
   codec: EncryptionCodec | undefined;
+  /** The bound the test's orders start with (HarnessOptions.checkoutOrderBoundMs). */
+  checkoutOrderBoundMs: number | undefined;
   workers: WorkerSet;
   /** Starts the workers again after `stopWorkers` (same queues, same account). */
   restartWorkers(): Promise<void>;
@@ -153,6 +159,7 @@ export async function orderHarness(
     queues,
     client,
     codec,
+    checkoutOrderBoundMs: options.checkoutOrderBoundMs,
     get workers() {
       return workers;
     },
@@ -228,6 +235,10 @@ export async function startOrder(h: OrderHarness, input: OrderInput): Promise<Wo
     workflowId,
     taskQueue: h.queues.orders,
     args: [input],
+    // As the gateway starts an order: with the bound of its wait on the coordinator.
+    ...(h.checkoutOrderBoundMs !== undefined && {
+      memo: { [CHECKOUT_BOUND_MEMO]: h.checkoutOrderBoundMs },
+    }),
   });
 }
 

@@ -41,6 +41,8 @@ const NEVER = 600_000;
 
 const h = useOrderHarness('checkout', 10_000, {
   checkout: { quietMs: NEVER, maxWaitMs: NEVER, maxBatch: 2 },
+  // Past this bound a waiting order's stage is written to visibility (stageVisible below).
+  checkoutOrderBoundMs: 5_000,
 });
 
 function settings(s: Partial<CheckoutSettings>): Promise<void> {
@@ -169,6 +171,22 @@ describe('batched checkout', () => {
     const lone = await startOrder(h, flowB('lone'));
     const paid = await reachStage(lone, Stage.AWAITING_SHIPMENT);
     expect(paid.timeline.some((t) => /checkout batch/.test(t.note ?? ''))).toBe(true);
+
+    // Its wait on the batch cost one timer per bound and no activity: it had its bound at start.
+    const events = (await lone.fetchHistory()).events ?? [];
+    const scheduled = events.map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name);
+    expect(scheduled).not.toContain('checkoutWaitBound');
+    const joined = events.findIndex(
+      (e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes,
+    );
+    const outcome = events.findIndex(
+      (e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'checkoutOutcome',
+    );
+    const waiting = events.slice(joined, outcome);
+    const started = waiting.filter((e) => e.timerStartedEventAttributes).length;
+    const fired = waiting.filter((e) => e.timerFiredEventAttributes).length;
+    expect(joined).toBeGreaterThan(0);
+    expect(started).toBe(fired + 1);
   });
 
   it('cancel of an order waiting for its batch lets it go and deletes it at the supplier', async () => {

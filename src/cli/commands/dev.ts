@@ -431,6 +431,7 @@ function startDevGateway(
     openId: () => fleet.supplier.tokens.openId(),
     checkout: checkoutSettings(config),
     marginDefault: config.MARGIN_RULE,
+    checkoutOrderBoundMs: config.CHECKOUT_ORDER_BOUND_MS,
     intakeLimits: intakeLimits(config),
     intakeToken: fleet.intakeToken,
     accounts: fleet.accounts,

@@ -69,6 +69,7 @@ export function register(program: Command): void {
         openId,
         checkout: checkoutSettings(config),
         marginDefault: config.MARGIN_RULE,
+        checkoutOrderBoundMs: config.CHECKOUT_ORDER_BOUND_MS,
         intakeLimits: intakeLimits(config),
         intakeToken: config.GATEWAY_TOKEN,
         accounts,
