@@ -51,7 +51,7 @@ const LAYERS = [
   {
     name: 'base',
     what: 'the supplier client, outbound URL rules, logging and metric definitions',
-    files: ['src/supplier/**', 'src/net/**', 'src/log.ts', 'src/metrics.ts', 'src/runtimeMeter.ts'],
+    files: ['src/supplier/**', 'src/net/**', 'src/telemetry/**'],
   },
   {
     name: 'contracts',
@@ -60,7 +60,7 @@ const LAYERS = [
     // rule are part of its contract.
     files: [`src/${AREAS}/contract.ts`, 'src/order/{orderInput,orderGlance,sla,margin}.ts'],
   },
-  { name: 'config', what: 'the validated environment', files: ['src/config.ts'] },
+  { name: 'config', what: 'the validated environment', files: ['src/config/**'] },
   { name: 'temporal', what: 'Temporal infrastructure', files: ['src/temporal/**'] },
   {
     name: 'durable',
@@ -81,7 +81,7 @@ const LAYERS = [
     name: 'entry points',
     what: 'the worker, the client, the gateway and the CLI',
     files: [
-      'src/{workflows,versionedWorkflows,activities}.ts',
+      'src/{workflows,versionedWorkflows,activities,replayCheck}.ts',
       'src/worker.ts',
       'src/client/**',
       'src/gateway/**',

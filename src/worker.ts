@@ -60,7 +60,7 @@ import { tokenSealFor, type TokenSeal } from './session/tokenSeal.js';
 import { tokenWaitActivities, type TokenWaitOptions } from './session/tokenWaitActivities.js';
 import { inboxActivities } from './inbox/activities.js';
 import { WebhookRouter } from './gateway/routing.js';
-import { createLogger, type Logger } from './log.js';
+import { createLogger, type Logger } from './telemetry/log.js';
 import type { SupplierClient } from './supplier/client.js';
 import type { FleetView } from './supplier/fleet.js';
 import { accountSupplier, PerAccount } from './accounts/perAccount.js';

@@ -7,8 +7,8 @@
  */
 import { stat } from 'node:fs/promises';
 
-import { accountsFile, supplierTarget, type Config } from '../config.js';
-import type { Logger } from '../log.js';
+import { accountsFile, supplierTarget, type Config } from '../config/environment.js';
+import type { Logger } from '../telemetry/log.js';
 import { codecFor, keyRingFromConfig } from '../temporal/encryptionKeys.js';
 import {
   DEFAULT_ACCOUNT,

@@ -3,7 +3,7 @@
  * lock (registryFile.ts), and what `account list` shows: settings and which secrets are set, never
  * a secret itself. A refused edit names the field and the rule, and leaves the file as it was.
  */
-import { accountsFile, type Config } from '../config.js';
+import { accountsFile, type Config } from '../config/environment.js';
 import { parseStoreSecrets, StoreSecretError } from '../storeEvents/contract.js';
 import { isOutboundUrl, OUTBOUND_URL_RULE } from '../net/outboundUrl.js';
 import type { FieldIssue } from '../supplier/errors.js';

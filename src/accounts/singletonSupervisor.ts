@@ -14,7 +14,7 @@ import {
   type EnsuredAccount,
   type SingletonOptions,
 } from './singletons.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../telemetry/log.js';
 
 /** How often a worker looks whether each account's singletons still run. */
 export const SUPERVISE_SINGLETONS_EVERY_MS = 60_000;

@@ -3,7 +3,7 @@
  * registryFile.ts) and what `store list` shows: settings and which secrets are set, never a
  * secret. A refused edit names the field and the rule, and leaves the file as it was.
  */
-import { accountsFile, type Config } from '../config.js';
+import { accountsFile, type Config } from '../config/environment.js';
 import type { FieldIssue } from '../supplier/errors.js';
 import { toFieldIssues } from '../supplier/issues.js';
 import type { SkuMapping, StoreConnection } from '../store/contract.js';

@@ -10,7 +10,7 @@
 import type { Client } from '@temporalio/client';
 import proto from '@temporalio/proto';
 
-import type { Logger } from '../log.js';
+import type { Logger } from '../telemetry/log.js';
 import { DEFAULT_ACCOUNT, type AccountSettings } from './contract.js';
 
 /** Requests per second of a fairness key per unit of weight: a task's weight is its tier. */

@@ -25,7 +25,7 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import { counterOf, METRICS } from '../metrics.js';
+import { counterOf, METRICS } from '../telemetry/metrics.js';
 import { activities, type Activities } from '../durable/activityProxies.js';
 import { supplierCall } from '../durable/supplierStep.js';
 import type { StepHost } from '../durable/stepHost.js';

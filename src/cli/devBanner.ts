@@ -1,7 +1,7 @@
 /** What `dropflow dev` prints once everything is up: where each part is, and what to try. */
 import { resolve } from 'node:path';
 
-import type { Config } from '../config.js';
+import type { Config } from '../config/environment.js';
 import type { TaskQueues } from '../temporal/taskQueues.js';
 import { DEV_STATE_FILE } from './devState.js';
 import { shownSupplierUrl } from './devSupplier.js';

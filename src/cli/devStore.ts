@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 
 import { addStore, listStores } from '../accounts/storeEdits.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/environment.js';
 import { isLoopbackHost } from '../net/outboundUrl.js';
 import { storeOrderNumber, storeWebhookPath } from '../store/contract.js';
 import { loadStoreDoubles } from './devtools.js';

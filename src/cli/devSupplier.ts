@@ -2,7 +2,7 @@
  * Which supplier `dropflow dev` runs against: its own sandbox, or — with SUPPLIER_BASE_URL, as
  * `dropflow worker` — that supplier, with SUPPLIER_API_KEY and no sandbox.
  */
-import { supplierTarget, type Config } from '../config.js';
+import { supplierTarget, type Config } from '../config/environment.js';
 
 export type DevSupplier =
   | { kind: 'sandbox'; port: number; apiKey: string }

@@ -13,7 +13,7 @@ import {
   OrderUnansweredError,
 } from '../client/orderClient.js';
 import { OrderNotFoundError } from '../order/contract.js';
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../config/environment.js';
 import { SupplierError, SupplierRequestInvalid } from '../supplier/errors.js';
 import { TemporalUnreachableError } from './temporal.js';
 

@@ -14,7 +14,7 @@ import {
 } from '../accounts/contract.js';
 import { readRegistry } from '../accounts/registryFile.js';
 import type { OrderClient } from '../client/orderClient.js';
-import { accountsFile, loadConfig, type Config } from '../config.js';
+import { accountsFile, loadConfig, type Config } from '../config/environment.js';
 import { CommandError } from './failure.js';
 import { EXIT_INVALID } from './output.js';
 import { withOrders, type TemporalFlags } from './temporal.js';

@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { DEFAULT_ACCOUNT } from '../accounts/contract.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/environment.js';
 import { SupplierClient } from '../supplier/client.js';
 import { SupplierCode, SupplierError } from '../supplier/errors.js';
 import { SessionTokenSource } from '../session/sessionTokens.js';

@@ -13,7 +13,7 @@ import type { NativeConnectionOptions } from '@temporalio/worker';
 import type { Command } from 'commander';
 
 import { OrderClient } from '../client/orderClient.js';
-import { checkoutSettings, ConfigError, loadConfig, type Config } from '../config.js';
+import { checkoutSettings, ConfigError, loadConfig, type Config } from '../config/environment.js';
 import { checkoutOrderBoundMs } from '../checkout/contract.js';
 import { dataConverterFor, type EncryptionCodec } from '../temporal/encryption.js';
 import { codecFor, devKeyRing, keyRingFromConfig } from '../temporal/encryptionKeys.js';

@@ -3,7 +3,7 @@
  * the bounds, and — with WEBHOOK_BASE_URL, or the local gateway of `dropflow dev` — each
  * account's callback to register again.
  */
-import type { Config } from '../config.js';
+import type { Config } from '../config/environment.js';
 import { accountCallbackUrl } from '../gateway/registration.js';
 import type { WebhookRepairOptions } from '../tracking/sweeperStart.js';
 

@@ -4,8 +4,8 @@
  */
 import type { Client } from '@temporalio/client';
 
-import type { Config } from '../config.js';
-import type { Logger } from '../log.js';
+import type { Config } from '../config/environment.js';
+import type { Logger } from '../telemetry/log.js';
 import { fixedShare, type FleetView } from '../supplier/fleet.js';
 import { FleetMembership } from '../temporal/fleetMembership.js';
 

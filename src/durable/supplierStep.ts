@@ -42,7 +42,7 @@ import {
   type SupplierFailure,
 } from './failures.js';
 import type { FailureInfo } from '../supplier/failureDetails.js';
-import { counterOf, METRICS } from '../metrics.js';
+import { counterOf, METRICS } from '../telemetry/metrics.js';
 import { Patch } from './versions.js';
 import { workflowAccount } from './account.js';
 import { waitForToken } from './tokenWait.js';

@@ -16,7 +16,7 @@ import type { Payload, PayloadCodec } from '@temporalio/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 
-import type { Logger } from '../log.js';
+import type { Logger } from '../telemetry/log.js';
 import { PayloadDecryptionError } from '../temporal/encryption.js';
 import type { BearerCheck } from './bearer.js';
 

@@ -6,7 +6,7 @@
 import type { Client } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 
-import type { Logger } from '../log.js';
+import type { Logger } from '../telemetry/log.js';
 import { withinDeadline } from './deadline.js';
 
 export interface HealthRouteOptions {

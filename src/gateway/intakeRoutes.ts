@@ -33,7 +33,7 @@ import {
   type OrderClient,
 } from '../client/orderClient.js';
 import { OrderNotFoundError, type AmendInput } from '../order/contract.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../telemetry/log.js';
 import { DeadlineExceeded } from './deadline.js';
 import { intakeLimiters, type IntakeLimiters, type IntakeLimits } from './intakeLimits.js';
 import { spanOrderNumber, withRequestSpan } from './requestSpan.js';

@@ -5,8 +5,8 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-import { counterOf, METRICS } from '../metrics.js';
-import { lazyInstruments } from '../runtimeMeter.js';
+import { counterOf, METRICS } from '../telemetry/metrics.js';
+import { lazyInstruments } from '../telemetry/runtimeMeter.js';
 import type { HandoffOutcome } from './handoff.js';
 
 const instruments = lazyInstruments((meter) => ({

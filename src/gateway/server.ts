@@ -16,7 +16,7 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 
 import type { AccountDirectory } from '../accounts/contract.js';
 import { OrderClient, type OrderClientOptions } from '../client/orderClient.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../telemetry/log.js';
 import { isLoopbackHost } from '../net/outboundUrl.js';
 import type { TaskQueues } from '../temporal/taskQueues.js';
 import { checkoutOrderBoundMs, type CheckoutSettings } from '../checkout/contract.js';

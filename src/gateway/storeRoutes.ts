@@ -23,7 +23,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 import { OrderInvalidError, type OrderClient } from '../client/orderClient.js';
 import { storeOrderIntake } from '../client/storeIntake.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../telemetry/log.js';
 import {
   isStoreConnectionId,
   StorePlatform,

@@ -9,7 +9,7 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 
 import { accountScope } from '../accounts/contract.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../telemetry/log.js';
 import { WebhookTopic, WebhookType } from '../supplier/api/webhooks.js';
 import { queuePrefix, type TaskQueues } from '../temporal/taskQueues.js';
 import {

@@ -18,7 +18,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 import { DEFAULT_ACCOUNT, isAccountId } from '../accounts/contract.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../telemetry/log.js';
 import type { FieldIssue } from '../supplier/errors.js';
 import { parseWebhookMessage } from '../supplier/webhookMessages.js';
 import { verifyWebhookSignature } from '../supplier/webhookSignature.js';

@@ -9,9 +9,9 @@ import type { Client } from '@temporalio/client';
 import type { MetricMeter } from '@temporalio/common';
 
 import { ORDER_WORKFLOW, Stage } from './contract.js';
-import type { Logger } from '../log.js';
-import { gaugeOf, METRICS } from '../metrics.js';
-import { runtimeMetricMeter } from '../runtimeMeter.js';
+import type { Logger } from '../telemetry/log.js';
+import { gaugeOf, METRICS } from '../telemetry/metrics.js';
+import { runtimeMetricMeter } from '../telemetry/runtimeMeter.js';
 import { FulfillmentStage, NeedsAttention } from '../temporal/searchAttributes.js';
 import { sessionGaugesProbe } from '../session/gauges.js';
 import { webhookGapProbe } from '../tracking/gapGauge.js';

@@ -12,7 +12,7 @@ import type { Activities } from '../durable/activityProxies.js';
 import { workflowAccount } from '../durable/account.js';
 import { supplierStep } from '../durable/supplierStep.js';
 import { Patch } from '../durable/versions.js';
-import { counterOf, histogramOf, METRICS } from '../metrics.js';
+import { counterOf, histogramOf, METRICS } from '../telemetry/metrics.js';
 import {
   checkMargin,
   landedCost,

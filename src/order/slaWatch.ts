@@ -8,7 +8,7 @@ import { condition, isCancellation, metricMeter, workflowInfo } from '@temporali
 import { SlaClock, type MissedDeadline } from './slaClock.js';
 import { SLA_MEMO, SlaDurations } from './sla.js';
 import type { Order } from './order.js';
-import { counterOf, METRICS } from '../metrics.js';
+import { counterOf, METRICS } from '../telemetry/metrics.js';
 import { workflowAccount } from '../durable/account.js';
 
 /**

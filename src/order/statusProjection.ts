@@ -25,7 +25,7 @@ import {
   NeedsAttention,
   OrderNumber,
 } from '../temporal/searchAttributes.js';
-import { counterOf, METRICS } from '../metrics.js';
+import { counterOf, METRICS } from '../telemetry/metrics.js';
 import { workflowAccount } from '../durable/account.js';
 import { renderDetails } from './details.js';
 import type { OutcomeInDoubt } from '../durable/stepHost.js';

@@ -9,7 +9,7 @@ import type { Client } from '@temporalio/client';
 import type { MetricMeter } from '@temporalio/common';
 
 import { sessionQuery, supplierSessionId } from './contract.js';
-import { gaugeOf, METRICS } from '../metrics.js';
+import { gaugeOf, METRICS } from '../telemetry/metrics.js';
 import { queuePrefix, queuesOf } from '../temporal/taskQueues.js';
 import type { VisibilityProbe } from '../temporal/visibilityPoller.js';
 import { probeQuery } from '../temporal/probeQuery.js';

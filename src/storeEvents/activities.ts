@@ -8,7 +8,7 @@ import { Context } from '@temporalio/activity';
 import type { MetricCounter } from '@temporalio/common';
 
 import { type StoreEvent, type StoreEventsOptions, parseStoreSecrets } from './contract.js';
-import { counterOf, METRICS } from '../metrics.js';
+import { counterOf, METRICS } from '../telemetry/metrics.js';
 import type { StoreOrderRef } from '../store/contract.js';
 import { sendStoreEvent } from './sending.js';
 import {

@@ -8,9 +8,9 @@
 import type { Client } from '@temporalio/client';
 import type { MetricMeter } from '@temporalio/common';
 
-import type { Logger } from '../log.js';
-import { gaugeOf, METRICS } from '../metrics.js';
-import { runtimeMetricMeter } from '../runtimeMeter.js';
+import type { Logger } from '../telemetry/log.js';
+import { gaugeOf, METRICS } from '../telemetry/metrics.js';
+import { runtimeMetricMeter } from '../telemetry/runtimeMeter.js';
 import { StoreEventsBehind } from '../temporal/searchAttributes.js';
 import { literal } from '../temporal/visibility.js';
 import { startVisibilityPoller, type VisibilityProbe } from '../temporal/visibilityPoller.js';

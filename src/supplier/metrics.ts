@@ -3,8 +3,8 @@
  * rate-limit refusals. Recorded where the answer is read (http.ts), so token calls, retries and
  * resends after a 1600200 all count.
  */
-import { counterOf, histogramOf, METRICS } from '../metrics.js';
-import { lazyInstruments } from '../runtimeMeter.js';
+import { counterOf, histogramOf, METRICS } from '../telemetry/metrics.js';
+import { lazyInstruments } from '../telemetry/runtimeMeter.js';
 import { SupplierCode } from './errors.js';
 
 const instruments = lazyInstruments((meter) => ({

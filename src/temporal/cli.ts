@@ -25,7 +25,7 @@ import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
-import type { Logger } from '../log.js';
+import type { Logger } from '../telemetry/log.js';
 
 const execFileAsync = promisify(execFile);
 

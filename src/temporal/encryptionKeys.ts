@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import { ConfigError, type Config } from '../config.js';
+import { ConfigError, type Config } from '../config/environment.js';
 import { EncryptionCodec, KEY_BYTES, type KeyRing } from './encryption.js';
 
 /** The file `dropflow dev` keeps its key in, under the data directory. */

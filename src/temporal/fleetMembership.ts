@@ -15,7 +15,7 @@ import type { Client } from '@temporalio/client';
 import { optionalTsToMs } from '@temporalio/common/lib/time.js';
 import proto from '@temporalio/proto';
 
-import type { Logger } from '../log.js';
+import type { Logger } from '../telemetry/log.js';
 import {
   FLEET_TIMING,
   FleetRoster,

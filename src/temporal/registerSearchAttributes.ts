@@ -8,7 +8,7 @@ import type { ConnectionLike } from '@temporalio/client';
 import { SearchAttributeType } from '@temporalio/common';
 import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes.js';
 
-import type { Logger } from '../log.js';
+import type { Logger } from '../telemetry/log.js';
 import { searchAttributeTypes } from './searchAttributes.js';
 
 export interface RegisteredSearchAttributes {

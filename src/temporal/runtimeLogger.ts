@@ -7,8 +7,8 @@
 import type { LogLevel, LogMetadata, Logger as SdkLogger } from '@temporalio/common';
 import { makeTelemetryFilterString, Runtime } from '@temporalio/worker';
 
-import { createLogger, type Logger } from '../log.js';
-import { histogramBuckets } from '../metrics.js';
+import { createLogger, type Logger } from '../telemetry/log.js';
+import { histogramBuckets } from '../telemetry/metrics.js';
 
 const PINO_METHOD = {
   TRACE: 'trace',

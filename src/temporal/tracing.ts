@@ -205,7 +205,7 @@ export const REPLAY_TRACE_SINKS: NonNullable<WorkerOptions['sinks']> = {
   exporter: { export: { fn: () => undefined } },
 };
 
-/** The replay worker options of tracing, when it is on (src/temporal/replayCheck.ts). */
+/** The replay worker options of tracing, when it is on (src/replayCheck.ts). */
 export function tracingReplayOptions(): Pick<WorkerOptions, 'sinks'> {
   return started === undefined ? {} : { sinks: REPLAY_TRACE_SINKS };
 }

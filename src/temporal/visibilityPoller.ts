@@ -6,7 +6,7 @@
  */
 import type { Client, CountWorkflowExecution } from '@temporalio/client';
 
-import type { Logger } from '../log.js';
+import type { Logger } from '../telemetry/log.js';
 
 /** A count that hangs (Temporal unreachable) gives up after this long. */
 const COUNT_TIMEOUT_MS = 10_000;

@@ -5,7 +5,7 @@
  */
 import { getHeapStatistics } from 'node:v8';
 
-import { checkoutSettings, type Config } from '../config.js';
+import { checkoutSettings, type Config } from '../config/environment.js';
 
 export interface WorkerSizing {
   /** V8's heap limit, MiB. */

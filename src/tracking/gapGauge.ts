@@ -7,7 +7,7 @@
 import type { Client } from '@temporalio/client';
 import type { MetricMeter } from '@temporalio/common';
 
-import { gaugeOf, METRICS } from '../metrics.js';
+import { gaugeOf, METRICS } from '../telemetry/metrics.js';
 import { queuePrefix, queuesOf } from '../temporal/taskQueues.js';
 import type { VisibilityProbe } from '../temporal/visibilityPoller.js';
 import { probeQuery } from '../temporal/probeQuery.js';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { loadConfig, type Config } from '../../src/config.js';
+import { loadConfig, type Config } from '../../src/config/environment.js';
 import type { Account } from '../../src/accounts/contract.js';
 import {
   loadAccountDirectory,

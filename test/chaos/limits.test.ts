@@ -1,7 +1,7 @@
 /**
  * `--lowered-limits`: the checkout coordinator's budgets come from the same numbers as the dev
  * server's lowered limits, stay below them, and reach the workers and the gateway through their
- * environment (src/config.ts).
+ * environment (src/config/environment.ts).
  */
 import { describe, expect, it } from 'vitest';
 
@@ -10,7 +10,7 @@ import {
   checkoutBudgetsUnder,
   LOWERED_LIMITS,
 } from '../../tools/src/chaos/limits.js';
-import { checkoutSettings, loadConfig } from '../../src/config.js';
+import { checkoutSettings, loadConfig } from '../../src/config/environment.js';
 import { DEFAULT_CHECKOUT_BUDGETS } from '../../src/checkout/contract.js';
 
 describe('the checkout budgets under lowered limits', () => {

@@ -11,7 +11,7 @@ import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 
 import { addAccount } from '../../src/accounts/registryEdits.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/environment.js';
 import { SupplierAccount } from '../../src/temporal/searchAttributes.js';
 import { eventually } from '../support/eventually.js';
 import { runDropflow } from '../support/cli.js';

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { DEV_STATE_FILE, type DevState } from '../../src/cli/devState.js';
 import { devSupplier, shownSupplierUrl } from '../../src/cli/devSupplier.js';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/config/environment.js';
 import { cleanEnv, startDev, type RunningDev } from '../support/dev.js';
 import { eventually } from '../support/eventually.js';
 import { newSandboxAccount, type TestAccount } from '../support/sandbox.js';

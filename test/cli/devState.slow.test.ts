@@ -19,7 +19,7 @@ import {
   type DevState,
 } from '../../src/cli/devState.js';
 import { temporalTarget } from '../../src/cli/temporal.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/environment.js';
 import { runDropflow } from '../support/cli.js';
 
 const devState = (address: string, namespace: string, pid = process.pid): DevState => ({

@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import { afterEach, expect, inject, it } from 'vitest';
 
 import { freePort } from '../../tools/src/localStack/ports.js';
-import { METRICS } from '../../src/metrics.js';
+import { METRICS } from '../../src/telemetry/metrics.js';
 import { parseExposition, valueOf } from '../support/metrics.js';
 
 let child: ChildProcess | undefined;

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { createProgram } from '../../src/cli/main.js';
-import { Env, loadConfig } from '../../src/config.js';
+import { Env, loadConfig } from '../../src/config/environment.js';
 import { taskQueues } from '../../src/temporal/taskQueues.js';
 import { interpolate, readCompose, variablesIn } from '../support/compose.js';
 

@@ -1,6 +1,6 @@
 /**
  * deploy/grafana/dropflow-dashboard.json and deploy/prometheus/alerts.yml read dropflow's metrics
- * by the names Prometheus gets: every `dropflow_…` name they use is one src/metrics.ts defines, as
+ * by the names Prometheus gets: every `dropflow_…` name they use is one src/telemetry/metrics.ts defines, as
  * the SDK's exporter serves it (checked here against a real exporter: counters without `_total`,
  * histograms as `_bucket`, `_sum`, `_count`), and every label they select or group by is one the
  * metric carries. The alert rules are valid YAML with expr, for, labels and annotations.
@@ -17,8 +17,8 @@ import {
   histogramOf,
   METRICS,
   type MetricDefinition,
-} from '../../src/metrics.js';
-import { runtimeMetricMeter } from '../../src/runtimeMeter.js';
+} from '../../src/telemetry/metrics.js';
+import { runtimeMetricMeter } from '../../src/telemetry/runtimeMeter.js';
 import { installMetricsRuntime, scrape } from '../support/metrics.js';
 
 const metricsUrl = installMetricsRuntime();

@@ -115,7 +115,7 @@ describe('the dev tools', () => {
       expect.stringMatching(/^import-x\/no-relative-packages: /),
     ]);
     const deeper = join(repo, 'tools/src/sandbox/routes/probe.ts');
-    expect(await problems(eslint, "import '../../../../src/log.js';", deeper)).toEqual([
+    expect(await problems(eslint, "import '../../../../src/telemetry/log.js';", deeper)).toEqual([
       expect.stringMatching(/^import-x\/no-relative-packages: /),
     ]);
   });

@@ -3,12 +3,12 @@
  * account sharing the SDK runtime's exporter (as in `dropflow dev`). One order goes through the
  * sandbox — its batch payment's answer lost, so it is looked up — the gateway takes signed,
  * repeated and forged webhooks, and every dropflow series shows up under the name and labels
- * src/metrics.ts defines.
+ * src/telemetry/metrics.ts defines.
  */
 import { beforeAll, expect, it } from 'vitest';
 
 import { Stage } from '../../src/order/contract.js';
-import { METRICS } from '../../src/metrics.js';
+import { METRICS } from '../../src/telemetry/metrics.js';
 import { eventually } from '../support/eventually.js';
 import {
   installMetricsRuntime,

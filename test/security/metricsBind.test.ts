@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { loadConfig, metricsAddress } from '../../src/config.js';
+import { loadConfig, metricsAddress } from '../../src/config/environment.js';
 
 describe('the metrics endpoint', () => {
   it('listens on loopback when nothing is said, not on every interface', () => {

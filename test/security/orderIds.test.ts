@@ -17,7 +17,7 @@ import { addAccount } from '../../src/accounts/registryEdits.js';
 import { intakeTokenHash, parseRegistry } from '../../src/accounts/registryFile.js';
 import { staticAccountDirectory } from '../../src/accounts/staticDirectory.js';
 import { OrderClient, OrderInvalidError } from '../../src/client/orderClient.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/environment.js';
 import { orderWorkflowId } from '../../src/order/contract.js';
 import { amendOrder, ORDER_NUMBER_RULE, parseOrder } from '../../src/order/orderInput.js';
 import { runDropflow } from '../support/cli.js';

@@ -13,7 +13,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { addAccount } from '../../src/accounts/registryEdits.js';
 import { parseRegistry } from '../../src/accounts/registryFile.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/environment.js';
 import { OUTBOUND_URL_RULE, OutboundUrlError, outboundUrl } from '../../src/net/outboundUrl.js';
 import { runDropflow } from '../support/cli.js';
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/telemetry/log.js';
 import { startDevServer, type DevServer } from '../../src/temporal/devServer.js';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { ConfigError, loadConfig, storeEventsOptions } from '../../src/config.js';
+import { ConfigError, loadConfig, storeEventsOptions } from '../../src/config/environment.js';
 import { OLD_SECRET, SECRET } from './storeServer.js';
 
 function errorOf(fn: () => unknown): ConfigError {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { z } from 'zod';
 
 import { freePort } from '../../tools/src/localStack/ports.js';
-import { METRICS } from '../../src/metrics.js';
+import { METRICS } from '../../src/telemetry/metrics.js';
 import { endpoint } from '../../src/supplier/endpoint.js';
 import { SupplierTransportError } from '../../src/supplier/errors.js';
 import { SupplierHttp } from '../../src/supplier/http.js';

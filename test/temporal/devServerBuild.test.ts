@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { Connection } from '@temporalio/client';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/telemetry/log.js';
 import {
   findTemporalCli,
   TEMPORAL_CLI_VERSION,

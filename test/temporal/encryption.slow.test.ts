@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { Stage, statusQuery } from '../../src/order/contract.js';
 import { OrderClient } from '../../src/client/orderClient.js';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/config/environment.js';
 import { startGateway, type StartedGateway } from '../../src/gateway/server.js';
 import {
   ENCRYPTED_ENCODING,

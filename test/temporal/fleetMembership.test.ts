@@ -7,7 +7,7 @@
 import { Client } from '@temporalio/client';
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/telemetry/log.js';
 import type { Seat } from '../../src/supplier/fleet.js';
 import {
   FleetMembership,

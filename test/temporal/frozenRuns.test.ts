@@ -12,7 +12,7 @@ import {
   RetiredCodeNeededError,
   runsBeforePatch,
 } from '../../src/cli/frozenRuns.js';
-import { WORKFLOW_TYPES } from '../../src/temporal/replayCheck.js';
+import { WORKFLOW_TYPES } from '../../src/replayCheck.js';
 import { runDropflow } from '../support/cli.js';
 import { eventually } from '../support/eventually.js';
 import {

@@ -10,7 +10,7 @@ import { noopMetricMeter } from '@temporalio/common';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 
 import { ORDER_WORKFLOW, Stage } from '../../src/order/contract.js';
-import { METRICS } from '../../src/metrics.js';
+import { METRICS } from '../../src/telemetry/metrics.js';
 import {
   countOrdersByStage,
   orderGaugesProbe,

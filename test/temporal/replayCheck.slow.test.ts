@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { beforeAll, expect, it } from 'vitest';
 import { Stage } from '../../src/order/contract.js';
-import { replayOpenWorkflows, WORKFLOW_TYPES } from '../../src/temporal/replayCheck.js';
+import { replayOpenWorkflows, WORKFLOW_TYPES } from '../../src/replayCheck.js';
 import { queuePrefix } from '../../src/temporal/taskQueues.js';
 import { ensureTrackingSweeper } from '../../src/tracking/sweeperStart.js';
 import { trackingSweeperId } from '../../src/tracking/contract.js';

@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { ORDER_WORKFLOW, Stage, orderWorkflowId } from '../../src/order/contract.js';
 import type { OrderInput } from '../../src/order/orderInput.js';
-import { openWorkflowsToReplay, replayOpenWorkflows } from '../../src/temporal/replayCheck.js';
+import { openWorkflowsToReplay, replayOpenWorkflows } from '../../src/replayCheck.js';
 import { versionName } from '../../src/temporal/deployment.js';
 import { VERSIONED_WORKFLOWS_PATH } from '../../src/worker.js';
 import { eventually } from '../support/eventually.js';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { ConfigError, loadConfig, workerDeployment } from '../../src/config.js';
+import { ConfigError, loadConfig, workerDeployment } from '../../src/config/environment.js';
 import { defaultBuildId, workflowCodeHash } from '../../src/temporal/deployment.js';
 
 type Declared = { workflowDefinitionOptions?: { versioningBehavior?: string } };

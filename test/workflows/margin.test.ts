@@ -1,7 +1,7 @@
 /** The margin rule on its own: how an order states it, and what a check and a rescue decide. */
 import { describe, expect, it } from 'vitest';
 import { parseOrder } from '../../src/order/orderInput.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/environment.js';
 import { checkMargin, checkText, rescueByLogistics, saleOf } from '../../src/order/margin.js';
 import { orderNumber, usOrder } from '../supplier/orderHelpers.js';
 

@@ -22,7 +22,7 @@ import {
 } from '../../src/session/contract.js';
 import { SupplierCode } from '../../src/supplier/errors.js';
 import { TokenUnavailable } from '../../src/supplier/tokenSource.js';
-import { METRICS } from '../../src/metrics.js';
+import { METRICS } from '../../src/telemetry/metrics.js';
 import { startVisibilityGauges } from '../../src/order/gauges.js';
 import { SessionTokenSource } from '../../src/session/sessionTokens.js';
 import { queuePrefix } from '../../src/temporal/taskQueues.js';

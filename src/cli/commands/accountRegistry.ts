@@ -19,7 +19,7 @@ import {
   type Listing,
 } from '../../accounts/registryEdits.js';
 import { RegistryFileError } from '../../accounts/registryFile.js';
-import { accountsFile, loadConfig, type Config } from '../../config.js';
+import { accountsFile, loadConfig, type Config } from '../../config/environment.js';
 import { SupplierAccount } from '../../temporal/searchAttributes.js';
 import { literal } from '../../temporal/visibility.js';
 import { CommandError } from '../failure.js';

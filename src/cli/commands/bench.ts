@@ -9,7 +9,7 @@
  */
 import { InvalidArgumentError, type Command } from 'commander';
 
-import { createLogger } from '../../log.js';
+import { createLogger } from '../../telemetry/log.js';
 import { installRuntimeLogger } from '../../temporal/runtimeLogger.js';
 import { loadBenchTools } from '../devtools.js';
 import { nonNegativeInt, positiveNumber } from '../options.js';

@@ -9,7 +9,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 
 import { RATE_TIERS, type RateTier } from '../../accounts/contract.js';
-import { createLogger } from '../../log.js';
+import { createLogger } from '../../telemetry/log.js';
 import { loadBenchTools } from '../devtools.js';
 import { nonNegativeInt } from '../options.js';
 import { printLines } from '../output.js';

@@ -7,7 +7,7 @@
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 
-import { createLogger } from '../../log.js';
+import { createLogger } from '../../telemetry/log.js';
 import { loadBenchTools } from '../devtools.js';
 import { nonNegativeInt, positiveNumber } from '../options.js';
 import { printLines } from '../output.js';

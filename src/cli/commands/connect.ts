@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 
-import { loadConfig, supplierTarget } from '../../config.js';
+import { loadConfig, supplierTarget } from '../../config/environment.js';
 import { SupplierRequestInvalid } from '../../supplier/errors.js';
 import { SupplierClient } from '../../supplier/client.js';
 import { nonNegativeInt } from '../options.js';

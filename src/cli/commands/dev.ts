@@ -21,11 +21,11 @@ import {
   loadConfig,
   storeEventsOptions,
   type Config,
-} from '../../config.js';
+} from '../../config/environment.js';
 import type { StoreEventsOptions } from '../../storeEvents/contract.js';
 import { callbackUrlFor, enableWebhooks } from '../../gateway/registration.js';
 import { startGateway } from '../../gateway/server.js';
-import { createLogger, type Logger } from '../../log.js';
+import { createLogger, type Logger } from '../../telemetry/log.js';
 import { SupplierClient } from '../../supplier/client.js';
 import { startDevServer, type DevServer } from '../../temporal/devServer.js';
 import { dataConverterFor, EncryptionCodec } from '../../temporal/encryption.js';

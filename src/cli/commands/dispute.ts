@@ -25,7 +25,7 @@ import {
 } from '../../client/disputeClient.js';
 import { failureText } from '../../supplier/failureDetails.js';
 import type { OrderClient } from '../../client/orderClient.js';
-import { loadConfig } from '../../config.js';
+import { loadConfig } from '../../config/environment.js';
 import { CommandError } from '../failure.js';
 import { printJson, printLines, reportAction } from '../output.js';
 import { patientRead, sessionSupplier } from '../supplier.js';

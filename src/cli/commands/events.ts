@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import type { StoreEvent } from '../../storeEvents/contract.js';
 import { DEFAULT_ACCOUNT, type Account } from '../../accounts/contract.js';
 import { loadAccountDirectory } from '../../accounts/registry.js';
-import { loadConfig, storeEventsOptions, type Config } from '../../config.js';
+import { loadConfig, storeEventsOptions, type Config } from '../../config/environment.js';
 import { OrderOfAnotherAccountError, recordedStoreEvents } from '../../storeEvents/history.js';
 import { sendStoreEvent, type StoreTarget } from '../../storeEvents/sending.js';
 import { CommandError } from '../failure.js';

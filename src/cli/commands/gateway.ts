@@ -8,9 +8,14 @@
 import type { Command } from 'commander';
 
 import { watchAccountDirectory } from '../../accounts/registry.js';
-import { checkoutSettings, intakeLimits, loadConfig, metricsAddress } from '../../config.js';
+import {
+  checkoutSettings,
+  intakeLimits,
+  loadConfig,
+  metricsAddress,
+} from '../../config/environment.js';
 import { startGateway } from '../../gateway/server.js';
-import { createLogger } from '../../log.js';
+import { createLogger } from '../../telemetry/log.js';
 import { portOption, untilSignal } from '../options.js';
 import { installRuntimeLogger, shutdownRuntime } from '../../temporal/runtimeLogger.js';
 import { SessionTokenSource } from '../../session/sessionTokens.js';

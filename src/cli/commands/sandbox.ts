@@ -5,8 +5,8 @@
 import { resolve } from 'node:path';
 
 import { type Command, InvalidArgumentError } from 'commander';
-import { loadConfig } from '../../config.js';
-import { createLogger } from '../../log.js';
+import { loadConfig } from '../../config/environment.js';
+import { createLogger } from '../../telemetry/log.js';
 import { readDevState } from '../devState.js';
 import { loadSandboxTools } from '../devtools.js';
 import { CommandError } from '../failure.js';

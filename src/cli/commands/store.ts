@@ -10,7 +10,7 @@ import { Option, type Command } from 'commander';
 import { readAccounts } from '../../accounts/registry.js';
 import { addStore, listStores, removeStore, type StoreListing } from '../../accounts/storeEdits.js';
 import { AccountEditError } from '../../accounts/registryEdits.js';
-import { loadConfig, type Config } from '../../config.js';
+import { loadConfig, type Config } from '../../config/environment.js';
 import { ORDER_WORKFLOW } from '../../order/contract.js';
 import { literal } from '../../temporal/visibility.js';
 import { OrderTrigger, STORE_PLATFORMS, storeWebhookPath } from '../../store/contract.js';

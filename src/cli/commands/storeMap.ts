@@ -12,7 +12,7 @@ import type { Command } from 'commander';
 
 import { listStores, mapSkus, parseMappingCsv } from '../../accounts/storeEdits.js';
 import { AccountEditError } from '../../accounts/registryEdits.js';
-import { loadConfig } from '../../config.js';
+import { loadConfig } from '../../config/environment.js';
 import { orderWorkflowId, Stage } from '../../order/contract.js';
 import { storeOrderNumber, storeSkuMappedSignal } from '../../store/contract.js';
 import { FulfillmentStage, SupplierAccount } from '../../temporal/searchAttributes.js';

@@ -13,7 +13,7 @@ import {
   OrderConflictError,
   OrderInvalidError,
 } from '../../client/orderClient.js';
-import { loadConfig } from '../../config.js';
+import { loadConfig } from '../../config/environment.js';
 import { parseOrder } from '../../order/orderInput.js';
 import { EXIT_CONFLICT, printJson, reportIssues } from '../output.js';
 import { readSource } from '../source.js';

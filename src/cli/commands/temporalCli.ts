@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 
-import { createLogger } from '../../log.js';
+import { createLogger } from '../../telemetry/log.js';
 import { findTemporalCli } from '../../temporal/cli.js';
 
 export function register(program: Command): void {

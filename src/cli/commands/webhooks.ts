@@ -17,7 +17,7 @@ import {
   type InboxView,
   type ReplayResult,
 } from '../../inbox/contract.js';
-import { loadConfig, supplierTarget } from '../../config.js';
+import { loadConfig, supplierTarget } from '../../config/environment.js';
 import { accountScope, DEFAULT_ACCOUNT } from '../../accounts/contract.js';
 import {
   sweeperStatusQuery,

@@ -17,8 +17,8 @@ import {
   supplierTarget,
   workerDeployment,
   type Config,
-} from '../../config.js';
-import { createLogger, type Logger } from '../../log.js';
+} from '../../config/environment.js';
+import { createLogger, type Logger } from '../../telemetry/log.js';
 import { SupplierClient } from '../../supplier/client.js';
 import { dataConverterFor } from '../../temporal/encryption.js';
 import { installRuntimeLogger } from '../../temporal/runtimeLogger.js';
@@ -26,7 +26,7 @@ import { SessionTokenSource } from '../../session/sessionTokens.js';
 import { requireSearchAttributes } from '../../temporal/registerSearchAttributes.js';
 import { startTracing } from '../../temporal/tracing.js';
 import { workflowBundleOptions } from '../../temporal/workflowBundle.js';
-import { replayOpenWorkflows } from '../../temporal/replayCheck.js';
+import { replayOpenWorkflows } from '../../replayCheck.js';
 import { refuseRunsOfRetiredCode } from '../frozenRuns.js';
 import { defaultBuildId, versionName } from '../../temporal/deployment.js';
 import {

@@ -13,7 +13,7 @@
 import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 
-import { counterOf, METRICS } from '../../metrics.js';
+import { counterOf, METRICS } from '../../telemetry/metrics.js';
 import { durationMs } from '../../order/sla.js';
 import { StoreApiError, StoreFailure } from '../apiError.js';
 import {

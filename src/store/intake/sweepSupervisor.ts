@@ -8,7 +8,7 @@
  */
 import type { Client } from '@temporalio/client';
 
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../telemetry/log.js';
 import {
   accountStartOptions,
   WorkflowPriority,

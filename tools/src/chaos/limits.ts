@@ -57,7 +57,7 @@ export function checkoutBudgetsUnder(limits: Readonly<Record<string, number>>): 
   };
 }
 
-/** The workers' and the gateway's environment for these budgets (src/config.ts). */
+/** The workers' and the gateway's environment for these budgets (src/config/environment.ts). */
 export function checkoutBudgetEnv(budgets: CheckoutBudgets): Record<string, string> {
   return {
     CHECKOUT_SIGNALS_PER_RUN: String(budgets.signalsPerRun),

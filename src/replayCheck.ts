@@ -22,26 +22,26 @@ import {
 import type { DataConverter, WorkerDeploymentVersion } from '@temporalio/common';
 import { Worker, type ReplayWorkerOptions, type WorkflowBundle } from '@temporalio/worker';
 
-import { ORDER_WORKFLOW } from '../order/contract.js';
-import { DISPUTE_WORKFLOW } from '../dispute/contract.js';
-import { SUPPLIER_SESSION_WORKFLOW, supplierSessionId } from '../session/contract.js';
+import { ORDER_WORKFLOW } from './order/contract.js';
+import { DISPUTE_WORKFLOW } from './dispute/contract.js';
+import { SUPPLIER_SESSION_WORKFLOW, supplierSessionId } from './session/contract.js';
 import {
   CATALOGUE_EVENTS_WORKFLOW,
   catalogueEventsId,
   WEBHOOK_INBOX_WORKFLOW,
   webhookInboxId,
-} from '../inbox/contract.js';
-import { CHECKOUT_WORKFLOW, checkoutWorkflowId } from '../checkout/contract.js';
-import { STORE_ORDER_SWEEP_WORKFLOW } from '../store/contract.js';
+} from './inbox/contract.js';
+import { CHECKOUT_WORKFLOW, checkoutWorkflowId } from './checkout/contract.js';
+import { STORE_ORDER_SWEEP_WORKFLOW } from './store/contract.js';
 import {
   TRACKING_SWEEP_WORKFLOW,
   TRACKING_SWEEPER_WORKFLOW,
   trackingSweeperId,
-} from '../tracking/contract.js';
-import { queuePrefix, queuesOf } from './taskQueues.js';
-import { literal } from './visibility.js';
-import { isTakenOverBy, takenOverBy, versionOf } from './deployment.js';
-import { tracingReplayOptions } from './tracing.js';
+} from './tracking/contract.js';
+import { queuePrefix, queuesOf } from './temporal/taskQueues.js';
+import { literal } from './temporal/visibility.js';
+import { isTakenOverBy, takenOverBy, versionOf } from './temporal/deployment.js';
+import { tracingReplayOptions } from './temporal/tracing.js';
 
 /** Every workflow type the orders worker runs (src/workflows.ts). */
 export const WORKFLOW_TYPES: readonly string[] = [
