@@ -51,7 +51,8 @@ const earliest = (a: number | undefined, b: number | undefined): number | undefi
 
 export async function webhookInbox(input: WebhookInboxInput = {}): Promise<void> {
   const inbox = inboxState(input);
-  const { attempt, idle, busy } = routing(inbox);
+  const { attempt, busy } = routing(inbox);
+  const idle = () => !busy();
   handleRequests(inbox, attempt);
 
   for (;;) {
@@ -108,7 +109,7 @@ function inboxState(input: WebhookInboxInput): InboxState {
  */
 function routing(inbox: InboxState): {
   attempt: (events: readonly HeldEvent[]) => Promise<ReplayResult>;
-  idle: () => boolean;
+  /** An attempt is under way (read through a function: handlers change it while others wait). */
   busy: () => boolean;
 } {
   const { routeHeldEvents } = proxyActivities<InboxActivities>({
@@ -140,7 +141,7 @@ function routing(inbox: InboxState): {
       busy = false;
     }
   }
-  return { attempt, idle, busy: () => busy };
+  return { attempt, busy: () => busy };
 }
 
 /** The inbox's signal, query and updates: hold, look, replay, discard. */
