@@ -25,7 +25,7 @@ const WORKER_SIDE = [
   'src/session/gauges.ts',
   'src/order/gauges.ts',
   'src/tracking/{sweeperStart,gapGauge}.ts',
-  'src/storeEvents/{signing,sending,history,backlogGauge,storeDelivery}.ts',
+  'src/storeEvents/{signing,sending,backlogGauge,storeDelivery}.ts',
   // The stores' API clients and what dropflow writes back to a store order.
   'src/store/{shopify,woocommerce,outbound}/**',
   'src/store/{apiError,http,parcel}.ts',

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { orderWorkflowId } from '../../src/order/contract.js';
 import { disputeWorkflowId } from '../../src/dispute/contract.js';
 import type { StoreEvent } from '../../src/storeEvents/contract.js';
-import { recordedStoreEvents } from '../../src/storeEvents/history.js';
+import { recordedStoreEvents } from '../../src/cli/storeEventHistory.js';
 import { eventually } from '../support/eventually.js';
 import { emitterHarness, storeEvent, type EmitterHarness } from '../storeEvents/emitterHarness.js';
 

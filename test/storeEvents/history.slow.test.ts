@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 
 import { orderWorkflowId } from '../../src/order/contract.js';
 import { disputeWorkflowId } from '../../src/dispute/contract.js';
-import { disputesQuery, recordedStoreEvents } from '../../src/storeEvents/history.js';
+import { disputesQuery, recordedStoreEvents } from '../../src/cli/storeEventHistory.js';
 import { eventually } from '../support/eventually.js';
 import { emitterHarness, storeEvent, type EmitterHarness } from './emitterHarness.js';
 

@@ -7,7 +7,10 @@ import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 
 import { storeTargetOf } from '../../src/cli/commands/events.js';
 import { orderWorkflowId } from '../../src/order/contract.js';
-import { OrderOfAnotherAccountError, recordedStoreEvents } from '../../src/storeEvents/history.js';
+import {
+  OrderOfAnotherAccountError,
+  recordedStoreEvents,
+} from '../../src/cli/storeEventHistory.js';
 import { SupplierAccount } from '../../src/temporal/searchAttributes.js';
 
 let connection: Connection;

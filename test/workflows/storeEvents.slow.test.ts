@@ -18,7 +18,7 @@ import { disputeStatusQuery, type DisputeStatus } from '../../src/dispute/contra
 import { StoreEventType, type StoreEvent } from '../../src/storeEvents/contract.js';
 import { openDispute } from '../../src/client/disputeClient.js';
 import { OrderClient } from '../../src/client/orderClient.js';
-import { recordedStoreEvents } from '../../src/storeEvents/history.js';
+import { recordedStoreEvents } from '../../src/cli/storeEventHistory.js';
 import { StoreEventsBehind } from '../../src/temporal/searchAttributes.js';
 import { eventually } from '../support/eventually.js';
 import {

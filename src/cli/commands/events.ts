@@ -10,7 +10,7 @@ import type { StoreEvent } from '../../storeEvents/contract.js';
 import { DEFAULT_ACCOUNT, type Account } from '../../accounts/contract.js';
 import { loadAccountDirectory } from '../../accounts/registry.js';
 import { loadConfig, storeEventsOptions, type Config } from '../../config/environment.js';
-import { OrderOfAnotherAccountError, recordedStoreEvents } from '../../storeEvents/history.js';
+import { OrderOfAnotherAccountError, recordedStoreEvents } from '../storeEventHistory.js';
 import { sendStoreEvent, type StoreTarget } from '../../storeEvents/sending.js';
 import { CommandError } from '../failure.js';
 import { EXIT_INVALID, printJson, printLines } from '../output.js';

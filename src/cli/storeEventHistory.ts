@@ -7,11 +7,11 @@ import { isGrpcServiceError, WorkflowNotFoundError, type Client } from '@tempora
 import { decodeArrayFromPayloads } from '@temporalio/common/lib/internal-non-workflow/index.js';
 import type { temporal } from '@temporalio/proto';
 
-import type { DeliverStoreEventInput } from './activities.js';
+import type { DeliverStoreEventInput } from '../storeEvents/activities.js';
 import { orderWorkflowId, OrderNotFoundError } from '../order/contract.js';
 import { DISPUTE_WORKFLOW } from '../dispute/contract.js';
 import { DEFAULT_ACCOUNT } from '../accounts/contract.js';
-import type { StoreEvent } from './contract.js';
+import type { StoreEvent } from '../storeEvents/contract.js';
 import { literal } from '../temporal/visibility.js';
 import { SupplierAccount } from '../temporal/searchAttributes.js';
 
