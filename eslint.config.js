@@ -56,9 +56,9 @@ const LAYERS = [
   {
     name: 'contracts',
     what: "the areas' names, signals, queries, updates and types",
-    // The order's input (and its validation), its one-line glance, its deadlines and its margin
-    // rule are part of its contract.
-    files: [`src/${AREAS}/contract.ts`, 'src/order/{orderInput,orderGlance,sla,margin}.ts'],
+    // The order's input (and its validation) and its one-line glance are part of its contract; the
+    // store's terms (deadlines, margin rule) are shared by the accounts, the orders and checkout.
+    files: [`src/${AREAS}/contract.ts`, 'src/order/{orderInput,orderGlance}.ts', 'src/terms/**'],
   },
   { name: 'config', what: 'the validated environment', files: ['src/config/**'] },
   { name: 'temporal', what: 'Temporal infrastructure', files: ['src/temporal/**'] },
@@ -210,6 +210,7 @@ export default defineConfig(
       'src/{workflows,versionedWorkflows}.ts',
       'src/durable/**/*.ts',
       'src/frozen/**/*.ts',
+      'src/terms/**/*.ts',
       `src/${AREAS}/**/*.ts`,
     ],
     // Activities and the worker-side helpers of an area run outside the workflow sandbox.

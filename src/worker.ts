@@ -52,7 +52,7 @@ import type { WooClientOptions } from './store/woocommerce/rest.js';
 import type { Store, StoreDirectory } from './store/contract.js';
 import { OrderClient } from './client/orderClient.js';
 import { storeOrderIntake } from './client/storeIntake.js';
-import type { MarginRule } from './order/margin.js';
+import type { MarginRule } from './terms/margin.js';
 import type { StoreEventsOptions } from './storeEvents/contract.js';
 import type { StoreLookup } from './storeEvents/storeDelivery.js';
 import { supplierSessionActivities } from './session/activities.js';

@@ -5,8 +5,8 @@
  * workers, the gateway and the CLI read. The registry's store is in src/accounts/registry*.ts.
  * Sandbox-safe: no I/O, type imports only.
  */
-import type { MarginRule } from '../order/margin.js';
-import type { SlaDurations } from '../order/sla.js';
+import type { MarginRule } from '../terms/margin.js';
+import type { SlaDurations } from '../terms/sla.js';
 
 /** The account of a deployment's own environment (SUPPLIER_API_KEY, or the local sandbox). */
 export const DEFAULT_ACCOUNT = 'default';

@@ -8,8 +8,8 @@ import { parseStoreSecrets, StoreSecretError } from '../storeEvents/contract.js'
 import { isOutboundUrl, OUTBOUND_URL_RULE } from '../net/outboundUrl.js';
 import type { FieldIssue } from '../supplier/errors.js';
 import { toFieldIssues } from '../supplier/issues.js';
-import { MarginRule } from '../order/margin.js';
-import { SlaDurations } from '../order/sla.js';
+import { MarginRule } from '../terms/margin.js';
+import { SlaDurations } from '../terms/sla.js';
 import {
   ACCOUNT_ID,
   ACCOUNT_ID_RULE,

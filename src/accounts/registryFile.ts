@@ -15,8 +15,8 @@ import { z } from 'zod';
 
 import { isOutboundUrl, OUTBOUND_URL_RULE } from '../net/outboundUrl.js';
 import type { FieldIssue } from '../supplier/errors.js';
-import { MarginRule } from '../order/margin.js';
-import { SlaDurations } from '../order/sla.js';
+import { MarginRule } from '../terms/margin.js';
+import { SlaDurations } from '../terms/sla.js';
 import {
   type EncryptionCodec,
   ENCRYPTED_ENCODING,

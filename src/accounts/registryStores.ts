@@ -8,7 +8,7 @@
 import { z } from 'zod';
 
 import { isOutboundUrl, OUTBOUND_URL_RULE } from '../net/outboundUrl.js';
-import { durationMs, IsoDuration } from '../order/sla.js';
+import { durationMs, IsoDuration } from '../terms/sla.js';
 import {
   DEFAULT_SHOPIFY_API_VERSION,
   OrderTrigger,

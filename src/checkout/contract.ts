@@ -7,7 +7,7 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type { Reason } from '../order/contract.js';
 import type { FailureInfo } from '../supplier/failureDetails.js';
-import type { MarginTerms, SupplierAmounts } from '../order/margin.js';
+import type { MarginTerms, SupplierAmounts } from '../terms/margin.js';
 
 export const CHECKOUT_WORKFLOW = 'accountCheckout';
 

@@ -11,7 +11,7 @@ import type { Activities } from '../durable/activityProxies.js';
 import type { StepHost } from '../durable/stepHost.js';
 import { supplierStep } from '../durable/supplierStep.js';
 import { Patch } from '../durable/versions.js';
-import { checkMargin, checkText, landedCost, type SupplierAmounts } from '../order/margin.js';
+import { checkMargin, checkText, landedCost, type SupplierAmounts } from '../terms/margin.js';
 import { observeMargin } from '../order/marginGuard.js';
 import type { CheckoutOutcome, ReadyOrder } from './contract.js';
 

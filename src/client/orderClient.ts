@@ -70,12 +70,12 @@ import { withoutActionPrefix } from '../supplier/failureDetails.js';
 import { isUnanswered, whyUnanswered } from './unanswered.js';
 import { startSummary } from '../order/orderGlance.js';
 import { changesIssues, flowLabel, parseOrder, type OrderInput } from '../order/orderInput.js';
-import { SLA_MEMO, type SlaDurations } from '../order/sla.js';
+import { SLA_MEMO, type SlaDurations } from '../terms/sla.js';
 import { CHECKOUT_BOUND_MEMO } from '../checkout/contract.js';
 
 /** The visibility clause of orders that missed a deadline (the docs' saved view is the same). */
 export const LATE_ORDERS = `${SlaBreached.name} IS NOT NULL`;
-import type { MarginRule } from '../order/margin.js';
+import type { MarginRule } from '../terms/margin.js';
 
 /** The memo key holding the sha256 of the order's canonical JSON. */
 export const INPUT_HASH_MEMO = 'inputHash';

@@ -15,8 +15,8 @@ import {
 } from '../storeEvents/contract.js';
 import { isOutboundUrl, OUTBOUND_URL_RULE } from '../net/outboundUrl.js';
 import { DEFAULT_CHECKOUT_BUDGETS, type CheckoutSettings } from '../checkout/contract.js';
-import { SlaDurations } from '../order/sla.js';
-import { MarginRule } from '../order/margin.js';
+import { SlaDurations } from '../terms/sla.js';
+import { MarginRule } from '../terms/margin.js';
 
 const port = z.coerce.number().int().min(0).max(65_535);
 

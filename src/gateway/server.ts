@@ -8,7 +8,7 @@
  * Bounded everywhere: body sizes, request and keep-alive timeouts, a deadline on every Temporal
  * call. Error answers are short JSON without stack traces.
  */
-import type { MarginRule } from '../order/margin.js';
+import type { MarginRule } from '../terms/margin.js';
 
 import type { Client } from '@temporalio/client';
 import type { PayloadCodec } from '@temporalio/common';

@@ -10,8 +10,8 @@ import type { OrderChanges } from './orderInput.js';
 import type { DisputeSummaryNews } from '../dispute/contract.js';
 import type { DisputeStage, ParcelLine, StoreEventsView } from '../storeEvents/contract.js';
 import type { FailureInfo } from '../supplier/failureDetails.js';
-import type { DeadlineView } from './sla.js';
-import type { MarginCheck } from './margin.js';
+import type { DeadlineView } from '../terms/sla.js';
+import type { MarginCheck } from '../terms/margin.js';
 
 export const ORDER_WORKFLOW = 'fulfillOrder';
 

@@ -5,7 +5,7 @@
  * missed deadline is flagged through the order, which marks it late and tells the store.
  */
 import type { OrderLateData } from '../storeEvents/contract.js';
-import type { Deadline, DeadlineView } from './sla.js';
+import type { Deadline, DeadlineView } from '../terms/sla.js';
 import type { Milestone, MissedDeadline, SlaClock } from './slaClock.js';
 import type { Parcels } from './parcels.js';
 

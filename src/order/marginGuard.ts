@@ -21,7 +21,7 @@ import {
   type MarginCheck,
   type MarginTerms,
   type SupplierAmounts,
-} from './margin.js';
+} from '../terms/margin.js';
 import type { Order } from './order.js';
 
 const decided = new WeakMap<Order, boolean>();

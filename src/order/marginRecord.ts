@@ -6,7 +6,7 @@
  */
 import { Stage, type MarginMoment, type MarginView } from './contract.js';
 import type { FailureInfo } from '../supplier/failureDetails.js';
-import { checkText, type LogisticsRescue, type MarginCheck } from './margin.js';
+import { checkText, type LogisticsRescue, type MarginCheck } from '../terms/margin.js';
 
 /** The step name of the margin rule's check, as a stop's reason shows it. */
 export const MARGIN_STEP = 'marginGuard';

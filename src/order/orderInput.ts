@@ -23,8 +23,8 @@ import {
 } from '../supplier/api/createOrderRequest.js';
 import type { FieldIssue } from '../supplier/errors.js';
 import { toFieldIssues } from '../supplier/issues.js';
-import { IsoDuration, SlaDurations } from './sla.js';
-import { MarginRule, needsSalePrice } from './margin.js';
+import { IsoDuration, SlaDurations } from '../terms/sla.js';
+import { MarginRule, needsSalePrice } from '../terms/margin.js';
 
 // Each workflow evaluates this module again (amend checks an order in the workflow): the schemas
 // are built on first use, not whenever a workflow starts.

@@ -11,7 +11,7 @@ import {
   type DeadlineSource,
   type DeadlineView,
   type SlaDurations,
-} from './sla.js';
+} from '../terms/sla.js';
 
 /** What an order goes through, in order; reaching one reaches every earlier one too. */
 export const Milestone = {

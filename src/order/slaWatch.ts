@@ -6,7 +6,7 @@
  */
 import { condition, isCancellation, metricMeter, workflowInfo } from '@temporalio/workflow';
 import { SlaClock, type MissedDeadline } from './slaClock.js';
-import { SLA_MEMO, SlaDurations } from './sla.js';
+import { SLA_MEMO, SlaDurations } from '../terms/sla.js';
 import type { Order } from './order.js';
 import { counterOf, METRICS } from '../telemetry/metrics.js';
 import { workflowAccount } from '../durable/account.js';

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseOrder } from '../../src/order/orderInput.js';
 import { loadConfig } from '../../src/config/environment.js';
-import { checkMargin, checkText, rescueByLogistics, saleOf } from '../../src/order/margin.js';
+import { checkMargin, checkText, rescueByLogistics, saleOf } from '../../src/terms/margin.js';
 import { orderNumber, usOrder } from '../supplier/orderHelpers.js';
 
 function submit(margin: unknown, salePrice?: unknown, marginDefault?: unknown) {

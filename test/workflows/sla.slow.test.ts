@@ -12,7 +12,7 @@ import { staticAccountDirectory } from '../../src/accounts/staticDirectory.js';
 import { DEFAULT_ACCOUNT } from '../../src/accounts/contract.js';
 import { OrderClient, type OrderSummary } from '../../src/client/orderClient.js';
 import { Stage, type OrderStatus } from '../../src/order/contract.js';
-import type { DeadlineView, SlaDurations } from '../../src/order/sla.js';
+import type { DeadlineView, SlaDurations } from '../../src/terms/sla.js';
 import { StoreEventType, type StoreEventOf } from '../../src/storeEvents/contract.js';
 import { SlaBreached } from '../../src/temporal/searchAttributes.js';
 import { runDropflow } from '../support/cli.js';

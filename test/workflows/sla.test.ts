@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { parseOrder } from '../../src/order/orderInput.js';
-import { DURATION_RULE, durationMs } from '../../src/order/sla.js';
+import { DURATION_RULE, durationMs } from '../../src/terms/sla.js';
 import { Milestone, SlaClock } from '../../src/order/slaClock.js';
 import { usOrder } from '../supplier/orderHelpers.js';
 

@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import { orderWorkflowId, type OrderStatus } from '../../order/contract.js';
 import { type FailureInfo, failureText } from '../../supplier/failureDetails.js';
 import type { StoreEventsView } from '../../storeEvents/contract.js';
-import type { DeadlineView } from '../../order/sla.js';
+import type { DeadlineView } from '../../terms/sla.js';
 import { printJson, printLines } from '../output.js';
 import { accountOption, withAccountOrders, type AccountFlags } from '../orderAccount.js';
 import { temporalOptions, type TemporalFlags } from '../temporal.js';

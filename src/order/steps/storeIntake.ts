@@ -9,7 +9,7 @@
  */
 import { patched, workflowInfo } from '@temporalio/workflow';
 import { Stage } from '../contract.js';
-import { durationMs } from '../sla.js';
+import { durationMs } from '../../terms/sla.js';
 import type { Activities } from '../../durable/activityProxies.js';
 import { supplierCall } from '../../durable/supplierStep.js';
 import type { Order, PendingAction } from '../order.js';

@@ -14,7 +14,7 @@ import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 
 import { counterOf, METRICS } from '../../telemetry/metrics.js';
-import { durationMs } from '../../order/sla.js';
+import { durationMs } from '../../terms/sla.js';
 import { StoreApiError, StoreFailure } from '../apiError.js';
 import {
   DEFAULT_SWEEP_EVERY,
