@@ -21,7 +21,7 @@ const AREAS = '{accounts,order,checkout,tracking,dispute,session,inbox,storeEven
 
 /** Area files that run in the worker process, outside the workflow sandbox, besides activities. */
 const WORKER_SIDE = [
-  'src/session/{sessionTokens,tokenSeal}.ts',
+  'src/session/{sessionTokens,tokenSeal,accountSupplier}.ts',
   'src/session/gauges.ts',
   'src/order/gauges.ts',
   'src/tracking/{sweeperStart,gapGauge}.ts',
@@ -82,7 +82,7 @@ const LAYERS = [
     what: 'the worker, the client, the gateway and the CLI',
     files: [
       'src/{workflows,versionedWorkflows,activities,replayCheck}.ts',
-      'src/worker.ts',
+      'src/{worker,singletons,singletonSupervisor}.ts',
       'src/client/**',
       'src/gateway/**',
       'src/cli/**',

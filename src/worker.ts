@@ -2,7 +2,7 @@
  * The workers of a queue set (a fleet), for every supplier account of its directory: Workers on
  * one NativeConnection. A task acts for the account of its fairness key (accounts/perAccount.ts):
  * that account's API key, token session and in-process pacer. At start, on every change of the
- * directory and every minute they ensure each account's singletons (accounts/singletonSupervisor.ts).
+ * directory and every minute they ensure each account's singletons (src/singletonSupervisor.ts).
  *
  * - `orders`: the workflows, the activities that talk to Temporal itself (orchestration, the
  *   webhook inbox's replays), the forwarding of catalogue webhook events upstream, the delivery
@@ -37,8 +37,8 @@ import {
   type Account,
   type AccountDirectory,
 } from './accounts/contract.js';
-import type { SingletonOptions } from './accounts/singletons.js';
-import { superviseSingletons, type SingletonSupervisor } from './accounts/singletonSupervisor.js';
+import type { SingletonOptions } from './singletons.js';
+import { superviseSingletons, type SingletonSupervisor } from './singletonSupervisor.js';
 import { staticAccountDirectory } from './accounts/staticDirectory.js';
 import type { AccountRef } from './temporal/accountStart.js';
 import { batchActivities, supplierActivities } from './activities.js';
@@ -63,7 +63,8 @@ import { WebhookRouter } from './gateway/routing.js';
 import { createLogger, type Logger } from './telemetry/log.js';
 import type { SupplierClient } from './supplier/client.js';
 import type { FleetView } from './supplier/fleet.js';
-import { accountSupplier, PerAccount } from './accounts/perAccount.js';
+import { PerAccount } from './accounts/perAccount.js';
+import { accountSupplier } from './session/accountSupplier.js';
 import { followSupplierBudget, unsupported } from './accounts/supplierBudget.js';
 import { installRuntimeLogger } from './temporal/runtimeLogger.js';
 import { startVisibilityGauges } from './order/gauges.js';
@@ -509,7 +510,7 @@ function ordersActivities(s: Setup, work: PerAccount<AccountWork>) {
   };
 }
 
-/** Ensures each account's singletons now, then keeps them running (accounts/singletonSupervisor.ts). */
+/** Ensures each account's singletons now, then keeps them running (src/singletonSupervisor.ts). */
 function ensureSingletons(s: Setup): Promise<SingletonSupervisor> {
   const { superviseEveryMs, ...chosen } = s.opts.singletons ?? {};
   const singletons: SingletonOptions = {

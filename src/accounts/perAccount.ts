@@ -5,12 +5,7 @@
  * is removed. The default account's is the one the process was configured with, unchanged.
  */
 import { createHash } from 'node:crypto';
-import type { Client } from '@temporalio/client';
 
-import { SessionTokenSource } from '../session/sessionTokens.js';
-import { SupplierClient } from '../supplier/client.js';
-import type { FleetView } from '../supplier/fleet.js';
-import type { TaskQueues } from '../temporal/taskQueues.js';
 import { activityAccount, unknownAccount } from './activityAccount.js';
 import { DEFAULT_ACCOUNT, type Account, type AccountDirectory, type RateTier } from './contract.js';
 
@@ -116,32 +111,4 @@ interface Made<T> {
 function fingerprintOf(account: Account): string {
   const { tier: _tier, ...rest } = account;
   return createHash('sha256').update(JSON.stringify(rest)).digest('hex');
-}
-
-export interface AccountSupplierOptions {
-  /** A client on the workers' connection, encoding payloads like them (tokens travel in them). */
-  client: Client;
-  queues: TaskQueues;
-  /** The deployment's supplier API root, for an account that names none. */
-  baseUrl: string;
-  batchRatePerSecond: number;
-  /** The fleet this process is one of (supplier/fleet.ts). */
-  fleet?: FleetView;
-}
-
-/**
- * Another account's supplier client: its own API key and base URL, its token from its own session
- * workflow, and its own pacer in this process at its tier.
- */
-export function accountSupplier(account: Account, o: AccountSupplierOptions): SupplierClient {
-  return new SupplierClient({
-    baseUrl: account.baseUrl ?? o.baseUrl,
-    apiKey: account.apiKey,
-    ratePerSecond: account.tier,
-    batchRatePerSecond: o.batchRatePerSecond,
-    ...(o.fleet !== undefined && { fleet: o.fleet }),
-    tokens: new SessionTokenSource(o.client, o.queues, {
-      account: { id: account.id, tier: account.tier },
-    }),
-  });
 }

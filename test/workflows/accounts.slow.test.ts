@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { DEFAULT_ACCOUNT, SUPPLIER_TIER_MEMO, type Account } from '../../src/accounts/contract.js';
 import { staticAccountDirectory } from '../../src/accounts/staticDirectory.js';
-import { ensureAccountSingletons } from '../../src/accounts/singletons.js';
+import { ensureAccountSingletons } from '../../src/singletons.js';
 import { checkoutStatusQuery, checkoutWorkflowId } from '../../src/checkout/contract.js';
 import { OrderClient } from '../../src/client/orderClient.js';
 import { webhookInboxId, inboxQuery, type InboxView } from '../../src/inbox/contract.js';

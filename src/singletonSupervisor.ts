@@ -1,5 +1,5 @@
 /**
- * Keeps each account's singletons running (accounts/singletons.ts): ensures them for every account
+ * Keeps each account's singletons running (src/singletons.ts): ensures them for every account
  * now, for every account the directory adds or changes, and looks every `everyMs` whether each
  * account's checkout coordinator and tracking sweeper still run. One an operator terminated (or
  * that ended) is started again within that period, so orders waiting for shipment news or for a
@@ -8,13 +8,13 @@
  * idempotent, so two that find the same gap start one run.
  */
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import type { Account, AccountDirectory } from './contract.js';
+import type { Account, AccountDirectory } from './accounts/contract.js';
 import {
   ensureAccountSingletons,
   type EnsuredAccount,
   type SingletonOptions,
 } from './singletons.js';
-import type { Logger } from '../telemetry/log.js';
+import type { Logger } from './telemetry/log.js';
 
 /** How often a worker looks whether each account's singletons still run. */
 export const SUPERVISE_SINGLETONS_EVERY_MS = 60_000;

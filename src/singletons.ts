@@ -9,13 +9,17 @@
  */
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 
-import { ACCOUNT_TIER_SIGNAL, SUPPLIER_TIER_MEMO, type AccountSettings } from './contract.js';
-import { accountCheckoutId, configureCheckout } from '../checkout/startActivities.js';
-import type { CheckoutSettings } from '../checkout/contract.js';
-import type { SupplierSessionInput } from '../session/contract.js';
-import { ensureSession } from '../session/sessionTokens.js';
-import type { TaskQueues } from '../temporal/taskQueues.js';
-import { ensureTrackingSweeper, type TrackingSweeperOptions } from '../tracking/sweeperStart.js';
+import {
+  ACCOUNT_TIER_SIGNAL,
+  SUPPLIER_TIER_MEMO,
+  type AccountSettings,
+} from './accounts/contract.js';
+import { accountCheckoutId, configureCheckout } from './checkout/startActivities.js';
+import type { CheckoutSettings } from './checkout/contract.js';
+import type { SupplierSessionInput } from './session/contract.js';
+import { ensureSession } from './session/sessionTokens.js';
+import type { TaskQueues } from './temporal/taskQueues.js';
+import { ensureTrackingSweeper, type TrackingSweeperOptions } from './tracking/sweeperStart.js';
 
 export interface SingletonOptions {
   queues: TaskQueues;
