@@ -40,7 +40,7 @@ import {
 import type { SingletonOptions } from './singletons.js';
 import { superviseSingletons, type SingletonSupervisor } from './singletonSupervisor.js';
 import { staticAccountDirectory } from './accounts/staticDirectory.js';
-import type { AccountRef } from './temporal/accountStart.js';
+import type { AccountRef } from './accounts/accountStart.js';
 import { batchActivities, supplierActivities } from './activities.js';
 import { orchestrationActivities } from './tracking/orchestrationActivities.js';
 import { webhookRepairActivities } from './tracking/webhookActivities.js';
@@ -64,6 +64,7 @@ import { createLogger, type Logger } from './telemetry/log.js';
 import type { SupplierClient } from './supplier/client.js';
 import type { FleetView } from './supplier/fleet.js';
 import { PerAccount } from './accounts/perAccount.js';
+import { accountOfTask } from './accounts/activityAccount.js';
 import { accountSupplier } from './session/accountSupplier.js';
 import { followSupplierBudget, unsupported } from './accounts/supplierBudget.js';
 import { installRuntimeLogger } from './temporal/runtimeLogger.js';
@@ -417,7 +418,7 @@ function queueWorkers(s: Setup, work: PerAccount<AccountWork>): Promise<Worker[]
     shutdownGraceTime: opts.shutdownGraceTime ?? '10s',
     dataConverter: opts.dataConverter,
     // Traces (docs/tracing.md): nothing when tracing is off.
-    ...tracingWorkerOptions(opts.workflowBundle),
+    ...tracingWorkerOptions(accountOfTask, opts.workflowBundle),
   } as const;
   return Promise.all([
     Worker.create({

@@ -3,7 +3,7 @@
  * its own account (src/durable/activityProxies.ts). No key (a task scheduled before accounts were
  * data) means the default account. Call inside an activity only.
  */
-import { Context } from '@temporalio/activity';
+import { Context, type Info } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 
 import {
@@ -15,7 +15,12 @@ import {
 } from './contract.js';
 
 export function activityAccount(): string {
-  const key = Context.current().info.priority?.fairnessKey;
+  return accountOfTask(Context.current().info);
+}
+
+/** The account of an activity task of `info` (for the worker's tracing interceptor too). */
+export function accountOfTask(info: Pick<Info, 'priority'>): string {
+  const key = info.priority?.fairnessKey;
   return key === undefined || key === '' ? DEFAULT_ACCOUNT : key;
 }
 

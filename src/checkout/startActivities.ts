@@ -2,7 +2,7 @@
  * An account's checkout coordinator from outside a workflow: an order that finds it not running
  * starts it with its own "ready" (signal-with-start); workers start it with their settings; the
  * gateway tells it of a top-up (signal-with-start too). On the orders queue: no supplier call here.
- * Every start carries the account (SupplierAccount, tier memo: temporal/accountStart.ts); the
+ * Every start carries the account (SupplierAccount, tier memo: accounts/accountStart.ts); the
  * default account's coordinator keeps its id.
  */
 import { QueryNotRegisteredError, WorkflowNotFoundError, type Client } from '@temporalio/client';
@@ -11,7 +11,7 @@ import {
   accountStartOptions,
   WorkflowPriority,
   type AccountRef,
-} from '../temporal/accountStart.js';
+} from '../accounts/accountStart.js';
 import { queuePrefix, type TaskQueues } from '../temporal/taskQueues.js';
 import { ORDER_WORKFLOW } from '../order/contract.js';
 import { fleetSlotMs } from '../supplier/pacing.js';

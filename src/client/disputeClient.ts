@@ -29,7 +29,7 @@ import {
 } from '../dispute/contract.js';
 import { canonicalJson, OrderActionRejectedError, type OrderClient } from './orderClient.js';
 import { OrderNumber } from '../temporal/searchAttributes.js';
-import { accountStartOptions } from '../temporal/accountStart.js';
+import { accountStartOptions } from '../accounts/accountStart.js';
 
 export interface DisputeRequest {
   /** A split order: the parcel (its supplier order code) whose lines are disputed. */

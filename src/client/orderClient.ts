@@ -32,7 +32,7 @@ import {
 
 import { DEFAULT_ACCOUNT, type AccountDirectory } from '../accounts/contract.js';
 import { formatIssues, type FieldIssue } from '../supplier/errors.js';
-import { accountStartOptions, accountVisibilityFilter } from '../temporal/accountStart.js';
+import { accountStartOptions, accountVisibilityFilter } from '../accounts/accountStart.js';
 import {
   FulfillmentFlow,
   FulfillmentStage,

@@ -11,7 +11,7 @@ import {
   accountStartOptions,
   WorkflowPriority,
   type AccountRef,
-} from '../temporal/accountStart.js';
+} from '../accounts/accountStart.js';
 import {
   holdEventSignal,
   WEBHOOK_INBOX_WORKFLOW,

@@ -11,7 +11,7 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { ORDER_WORKFLOW, supplierEventSignal, type SupplierNews } from '../order/contract.js';
 import type { TaskQueues } from '../temporal/taskQueues.js';
 import { DEFAULT_ACCOUNT } from '../accounts/contract.js';
-import { accountVisibilityFilter } from '../temporal/accountStart.js';
+import { accountVisibilityFilter } from '../accounts/accountStart.js';
 import { SupplierAccount } from '../temporal/searchAttributes.js';
 import { literal } from '../temporal/visibility.js';
 

@@ -27,7 +27,7 @@ import {
   accountStartOptions,
   WorkflowPriority,
   type AccountRef,
-} from '../temporal/accountStart.js';
+} from '../accounts/accountStart.js';
 import { orderWorkflowId, Stage, type SupplierNews } from '../order/contract.js';
 import {
   CATALOGUE_EVENTS_WORKFLOW,

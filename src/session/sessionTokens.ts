@@ -36,7 +36,7 @@ import {
   accountStartOptions,
   WorkflowPriority,
   type AccountRef,
-} from '../temporal/accountStart.js';
+} from '../accounts/accountStart.js';
 
 export interface SessionTokenOptions {
   /** How long one ask may take before the caller's call fails as not sent (default 20 s). */

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 
 import { context, propagation, trace } from '@opentelemetry/api';
 import type { ClientInterceptors } from '@temporalio/client';
-import type { Context as ActivityContext } from '@temporalio/activity';
+import type { Context as ActivityContext, Info as ActivityInfo } from '@temporalio/activity';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { envDetectorSync, Resource } from '@opentelemetry/resources';
 import { NodeSDK } from '@opentelemetry/sdk-node';
@@ -42,7 +42,6 @@ import type {
 import type { WorkflowInfo } from '@temporalio/workflow';
 
 import pkg from '../../package.json' with { type: 'json' };
-import { DEFAULT_ACCOUNT } from '../accounts/contract.js';
 import { SpanAttribute } from '../supplier/spanAttributes.js';
 import { withSupplierAccount } from '../supplier/spans.js';
 import { RedactingSpanProcessor } from './redactedSpans.js';
@@ -171,6 +170,7 @@ export function tracingBundleOptions(): Pick<BundleOptions, 'workflowInterceptor
  * `workflowBundle` must have been built with `tracingBundleOptions()`.
  */
 export function tracingWorkerOptions(
+  accountOf: (info: ActivityInfo) => string,
   workflowBundle?: WorkflowBundleOption,
 ): Pick<WorkerOptions, 'interceptors' | 'sinks'> {
   if (started === undefined) return {};
@@ -182,7 +182,7 @@ export function tracingWorkerOptions(
           inbound: new OpenTelemetryActivityInboundInterceptor(ctx),
           outbound: new OpenTelemetryActivityOutboundInterceptor(ctx),
         }),
-        (ctx) => ({ inbound: new AccountOfActivity(ctx) }),
+        (ctx) => ({ inbound: new AccountOfActivity(ctx, accountOf) }),
       ],
       ...(workflowBundle === undefined && { workflowModules: [WORKFLOW_TRACE_INTERCEPTORS] }),
     },
@@ -220,15 +220,17 @@ function workflowInfoForSpans(info: WorkflowInfo): WorkflowInfo {
 }
 
 /**
- * The account of an activity, on its RunActivity span and on the supplier requests it makes: its
- * task's fairness key, the account's id (`default` for tasks scheduled before accounts were data).
+ * The account of an activity, on its RunActivity span and on the supplier requests it makes, as
+ * `accountOf` reads it from the task (accounts/activityAccount.ts).
  */
 class AccountOfActivity implements ActivityInboundCallsInterceptor {
-  constructor(private readonly ctx: ActivityContext) {}
+  constructor(
+    private readonly ctx: ActivityContext,
+    private readonly accountOf: (info: ActivityInfo) => string,
+  ) {}
 
   execute: ActivityInboundCallsInterceptor['execute'] = (input, next) => {
-    const key = this.ctx.info.priority?.fairnessKey;
-    const account = key === undefined || key === '' ? DEFAULT_ACCOUNT : key;
+    const account = this.accountOf(this.ctx.info);
     trace.getActiveSpan()?.setAttribute(SpanAttribute.account, account);
     return withSupplierAccount(account, () => next(input));
   };

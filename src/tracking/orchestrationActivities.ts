@@ -24,7 +24,7 @@ import {
   SvcOrderId,
 } from '../temporal/searchAttributes.js';
 import { literal } from '../temporal/visibility.js';
-import { accountVisibilityFilter } from '../temporal/accountStart.js';
+import { accountVisibilityFilter } from '../accounts/accountStart.js';
 import { DEFAULT_ACCOUNT } from '../accounts/contract.js';
 import { TRACKING_SWEEP_WORKFLOW } from './contract.js';
 

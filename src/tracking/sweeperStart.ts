@@ -21,7 +21,7 @@ import {
   accountStartOptions,
   WorkflowPriority,
   type AccountRef,
-} from '../temporal/accountStart.js';
+} from '../accounts/accountStart.js';
 
 export interface TrackingSweeperOptions {
   queues: TaskQueues;

@@ -23,6 +23,7 @@ import {
   tracingOn,
   tracingWorkerOptions,
 } from '../../src/temporal/tracing.js';
+import { accountOfTask } from '../../src/accounts/activityAccount.js';
 import { runDropflow } from '../support/cli.js';
 import { orderNumber } from '../supplier/orderHelpers.js';
 
@@ -31,7 +32,7 @@ describe('without an OTLP endpoint', () => {
     expect(startTracing({ service: 'dropflow-worker', env: {} })).toBeUndefined();
     expect(tracingOn()).toBe(false);
     expect(tracingClientOptions()).toEqual({});
-    expect(tracingWorkerOptions()).toEqual({});
+    expect(tracingWorkerOptions(accountOfTask)).toEqual({});
     expect(tracingBundleOptions()).toEqual({});
     // No tracer provider registered: the API's spans record nothing.
     expect(trace.getTracer('dropflow.test').startSpan('probe').isRecording()).toBe(false);

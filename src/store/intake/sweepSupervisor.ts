@@ -13,7 +13,7 @@ import {
   accountStartOptions,
   WorkflowPriority,
   type AccountRef,
-} from '../../temporal/accountStart.js';
+} from '../../accounts/accountStart.js';
 import { queuePrefix, type TaskQueues } from '../../temporal/taskQueues.js';
 import {
   DEFAULT_SWEEP_EVERY,

@@ -14,9 +14,9 @@
  */
 import type { Priority, SearchAttributePair } from '@temporalio/common';
 
-import { DEFAULT_ACCOUNT, SUPPLIER_TIER_MEMO, type AccountSettings } from '../accounts/contract.js';
-import { SupplierAccount } from './searchAttributes.js';
-import { literal } from './visibility.js';
+import { DEFAULT_ACCOUNT, SUPPLIER_TIER_MEMO, type AccountSettings } from './contract.js';
+import { SupplierAccount } from '../temporal/searchAttributes.js';
+import { literal } from '../temporal/visibility.js';
 
 /** An account as a starter knows it: its id, and its tier when it read the directory. */
 export type AccountRef = Pick<AccountSettings, 'id'> & { tier?: number | undefined };
