@@ -38,7 +38,8 @@ import {
   type FundsNews,
   type ReadyOrder,
 } from './contract.js';
-import { PAYMENT_STEP, type Order } from '../order/order.js';
+import type { Order } from '../order/order.js';
+import { PAYMENT_STEP } from '../order/paymentRules.js';
 import { Patch } from '../durable/versions.js';
 import { cartToParentOrder, createOrder, type ParentOrder } from './orderCheckout.js';
 import { intercepted } from '../order/steps/interception.js';
@@ -71,10 +72,10 @@ export async function checkoutAndPay(
   body: CreateOrderRequest,
 ): Promise<void> {
   await createOrder(o, acts, body);
-  await approval(o, o.status.amounts?.orderAmount);
+  await approval(o, o.view.status.amounts?.orderAmount);
   const outcome = await inBatch(o, acts);
   if (outcome.kind === 'paid') {
-    o.paidInBatch(outcome.shipmentOrderId, outcome.payId, outcome.batchId, outcome.note);
+    o.money.paidInBatch(outcome.shipmentOrderId, outcome.payId, outcome.batchId, outcome.note);
     return;
   }
   const shares = bounded();
@@ -83,22 +84,22 @@ export async function checkoutAndPay(
   if (outcome.kind === 'intercepted') {
     await intercepted(o, acts, outcome.step, outcome.reasons);
   } else {
-    o.note(`checking out alone: ${outcome.why}`);
-    if (from.unknownStep !== undefined) o.outcomeUnknown(from.unknownStep);
+    o.view.note(`checking out alone: ${outcome.why}`);
+    if (from.unknownStep !== undefined) o.waits.outcomeUnknown(from.unknownStep);
     if (from.shipmentOrderId !== undefined) confirmedInBatch(o, from, shares);
-    if (outcome.failure !== undefined) o.failed(outcome.failure);
+    if (outcome.failure !== undefined) o.view.failed(outcome.failure);
     await stopIfUnsettled(o, outcome);
   }
-  if (shares && o.paidBySibling()) return;
+  if (shares && o.money.paidBySibling()) return;
   const parent = await cartToParentOrder(o, acts, from);
   if (shares && from.unknownStep === CONFIRM_STEP && from.shipmentOrderId === undefined) {
     // A batch's confirmation whose answer was lost: other orders may share this shipment.
-    o.confirmedInBatch(parent.shipmentOrderId, { siblings: undefined });
+    o.money.confirmedInBatch(parent.shipmentOrderId, { siblings: undefined });
     if (patched(Patch.SharedShipmentPayer) && (await paidByItsPayer(o, acts, parent))) return;
   }
   await pay(o, acts, parent, {
     awaitFunds: fundsFromCoordinator,
-    ...(shares && { paidElsewhere: () => o.paidBySibling() }),
+    ...(shares && { paidElsewhere: () => o.money.paidBySibling() }),
   });
   if (shares && o.money.paidItsShipment) await tellSiblings(o);
 }
@@ -116,7 +117,7 @@ async function stopIfUnsettled(
   const failure = outcome.failure;
   if (step === undefined || failure?.step !== `${step} look-up`) return;
   if (!patched(Patch.BatchLookUpBounded)) return;
-  await o.needsAttention(failure, lookUpRemedy(step));
+  await o.waits.needsAttention(failure, lookUpRemedy(step));
 }
 
 /**
@@ -132,22 +133,22 @@ async function paidByItsPayer(o: Order, acts: Activities, parent: ParentOrder): 
   const { shipmentOrderId } = parent;
   // The unpaid orders of the shipment: none once any of them paid it.
   const unpaid = (
-    await supplierCall(o, {
+    await supplierCall(o.waits, {
       name: 'ordersOfShipment',
       send: () => acts.supplier.ordersOfShipment(shipmentOrderId),
     })
   ).value;
-  const me = o.status.svcOrderId;
+  const me = o.view.status.svcOrderId;
   const members = [...new Set(unpaid)].sort();
   if (members.length === 1 && members[0] === me) return false;
   const paid = async (by: string): Promise<boolean> => {
     const seen = (
-      await supplierCall(o, {
+      await supplierCall(o.waits, {
         name: 'the shipment payment look-up',
         send: () => orderReached(o, acts, PAID_STATUS),
       })
     ).value;
-    if (seen.done) o.paymentMade(`paid with its shipment ${shipmentOrderId} by ${by}`);
+    if (seen.done) o.money.made(`paid with its shipment ${shipmentOrderId} by ${by}`);
     return seen.done;
   };
   let payer = members[0];
@@ -157,26 +158,26 @@ async function paidByItsPayer(o: Order, acts: Activities, parent: ParentOrder): 
   /** Since when this order waits for `payer`: past the bound, it asks whether the payer runs. */
   let waitingSince = new Date().getTime();
   for (;;) {
-    if (o.paidBySibling() || (await paid(`its order ${payer}`))) return true;
+    if (o.money.paidBySibling() || (await paid(`its order ${payer}`))) return true;
     if (
       new Date().getTime() - waitingSince >= bound &&
       patched(Patch.ShipmentPayerTakeover) &&
       !(await stillPaying(acts, payer))
     ) {
       const next = nextPayer(members, payer, me);
-      o.note(
+      o.view.note(
         `its order ${payer}, which was to pay shipment ${shipmentOrderId}, runs no more and the shipment is unpaid: ` +
           (next === me ? 'this order pays it' : `its order ${next} pays it`),
       );
       if (next === me) {
         // The payer may have paid just before it went: the supplier's view settles it, given its lag.
-        o.outcomeUnknown(PAYMENT_STEP);
+        o.waits.outcomeUnknown(PAYMENT_STEP);
         return false;
       }
       payer = next;
       waitingSince = new Date().getTime();
     }
-    const action = await o.waitAt(
+    const action = await o.waits.at(
       Stage.AWAITING_PAYMENT,
       `shipment ${shipmentOrderId}, which the supplier pays only whole, to be paid by its order ${payer} (looked up every ${Math.round(every / 1000)} s; if that order runs no more, the next one pays); resume pays it from this order`,
       ['resume'],
@@ -205,8 +206,8 @@ function nextPayer(members: readonly string[], payer: string, me: string | undef
 }
 
 function confirmedInBatch(o: Order, from: CheckoutProgress, shares: boolean): void {
-  if (shares) o.confirmedInBatch(from.shipmentOrderId!, { siblings: from.siblings });
-  else o.confirmedInBatch(from.shipmentOrderId!);
+  if (shares) o.money.confirmedInBatch(from.shipmentOrderId!, { siblings: from.siblings });
+  else o.money.confirmedInBatch(from.shipmentOrderId!);
 }
 
 /** One payment settles every order of a shipment: its siblings hear it (signals may fail). */
@@ -214,16 +215,16 @@ async function tellSiblings(o: Order): Promise<void> {
   if (o.money.siblings.length === 0) return;
   const paid: CheckoutOutcome = {
     kind: 'paid',
-    batchId: `shipment ${o.status.shipmentOrderId!}`,
-    shipmentOrderId: o.status.shipmentOrderId!,
-    payId: o.status.payId!,
-    note: `paid with its shipment ${o.status.shipmentOrderId!} by order ${o.status.orderNumber}`,
+    batchId: `shipment ${o.view.status.shipmentOrderId!}`,
+    shipmentOrderId: o.view.status.shipmentOrderId!,
+    payId: o.view.status.payId!,
+    note: `paid with its shipment ${o.view.status.shipmentOrderId!} by order ${o.view.status.orderNumber}`,
   };
   const told = await Promise.all(
     o.money.siblings.map((id) => signal(id, checkoutOutcomeSignal, paid)),
   );
   const missed = told.filter((ok) => !ok).length;
-  o.note(
+  o.view.note(
     `told ${told.length - missed} other order(s) of shipment ${paid.shipmentOrderId} that it is paid` +
       (missed > 0 ? `; ${missed} could not be told (their own look-up finds it paid)` : ''),
   );
@@ -250,9 +251,11 @@ function coordinatorId(): string {
 async function join(o: Order, acts: Activities): Promise<void> {
   const ready: ReadyOrder = {
     workflowId: workflowInfo().workflowId,
-    svcOrderId: o.status.svcOrderId!,
-    ...(o.status.amounts?.orderAmount !== undefined && { amount: o.status.amounts.orderAmount }),
-    lagMs: o.supplierLagMs,
+    svcOrderId: o.view.status.svcOrderId!,
+    ...(o.view.status.amounts?.orderAmount !== undefined && {
+      amount: o.view.status.amounts.orderAmount,
+    }),
+    lagMs: o.waits.supplierLagMs,
     readyAt: new Date().toISOString(),
     ...(marginGuarded(o) && { margin: marginTerms(o) }),
   };
@@ -272,7 +275,7 @@ function fundsNews(news: FundsNews): Promise<boolean> {
 async function inBatch(o: Order, acts: Activities): Promise<Settled> {
   await join(o, acts);
   // Where the order is at work (CREATED, or AWAITING_PAYMENT once approved) while it waits.
-  const working = o.stage;
+  const working = o.view.stage;
   let withdrawing = false;
   let short: { why: string; failure?: FailureInfo } | undefined;
   let bound: number | undefined;
@@ -286,30 +289,31 @@ async function inBatch(o: Order, acts: Activities): Promise<Settled> {
       switch (news.kind) {
         case 'withdrawn':
           // A late answer to an earlier cancel that was settled otherwise is ignored.
-          if (withdrawing) o.releaseCancel();
+          if (withdrawing) o.waits.releaseCancel();
           continue;
         case 'withdrawRefused':
           withdrawing = false;
-          o.releaseCancel(`cancel refused: ${news.why}`);
+          o.waits.releaseCancel(`cancel refused: ${news.why}`);
           continue;
         case 'awaitingFunds':
           short = { why: news.why, ...(news.failure !== undefined && { failure: news.failure }) };
           if (news.shipmentOrderId !== undefined && bounded()) {
-            o.confirmedInBatch(news.shipmentOrderId, { siblings: news.siblings });
+            o.money.confirmedInBatch(news.shipmentOrderId, { siblings: news.siblings });
           }
           o.supplier.awaitTopUp();
-          o.enter(Stage.AWAITING_FUNDS);
-          if (news.failure !== undefined) o.failed(news.failure);
+          o.view.enter(Stage.AWAITING_FUNDS);
+          if (news.failure !== undefined) o.view.failed(news.failure);
           continue;
         case 'fundsAvailable':
           continue;
         case 'paid':
-          if (withdrawing) o.releaseCancel('cancel refused: the order was paid with its batch');
+          if (withdrawing)
+            o.waits.releaseCancel('cancel refused: the order was paid with its batch');
           return news;
         default:
           // Back in the order's own hands: a waiting cancel goes on if nothing is paid or in doubt.
           if (news.kind === 'alone' && news.progress.unknownStep !== undefined) {
-            o.outcomeUnknown(news.progress.unknownStep);
+            o.waits.outcomeUnknown(news.progress.unknownStep);
           }
           if (withdrawing) releaseHandedBack(o, news);
           return news;
@@ -325,7 +329,7 @@ async function inBatch(o: Order, acts: Activities): Promise<Settled> {
       boundAtStart = patched(Patch.CheckoutBoundAtStart);
       bound = boundAtStart ? startBound() : await waitBound(acts, false);
     }
-    const action = await o.waitAt(
+    const action = await o.waits.at(
       short ? Stage.AWAITING_FUNDS : working,
       short
         ? `${short.why}: the account's checkout pays it once the balance covers it (a balance top-up, or resume to read the balance now), or cancel`
@@ -370,10 +374,10 @@ async function inBatch(o: Order, acts: Activities): Promise<Settled> {
 /** A cancel held while the coordinator was asked: refused for a shared shipment, else carried out. */
 function releaseHandedBack(o: Order, news: Extract<Settled, { kind: 'alone' | 'intercepted' }>) {
   if (news.progress.shipmentOrderId !== undefined && bounded()) {
-    o.confirmedInBatch(news.progress.shipmentOrderId, { siblings: news.progress.siblings });
+    o.money.confirmedInBatch(news.progress.shipmentOrderId, { siblings: news.progress.siblings });
   }
   const shared = o.money.shipmentRefusal;
-  o.releaseCancel(shared === undefined ? undefined : `cancel refused: ${shared}`);
+  o.waits.releaseCancel(shared === undefined ? undefined : `cancel refused: ${shared}`);
 }
 
 /**
@@ -429,12 +433,12 @@ async function withoutCoordinator(
   acts: Activities,
   withdrawing: boolean,
 ): Promise<Settled | 'rejoined' | undefined> {
-  o.note('its checkout coordinator does not hold it: the supplier shows what its batch did');
-  const shipmentOrderId = o.status.shipmentOrderId;
+  o.view.note('its checkout coordinator does not hold it: the supplier shows what its batch did');
+  const shipmentOrderId = o.view.status.shipmentOrderId;
   if (shipmentOrderId !== undefined) {
     // Its coordinator may have been paying the shipment when it went: in doubt, no cancel.
-    o.outcomeUnknown(PAYMENT_STEP);
-    if (withdrawing) o.releaseCancel();
+    o.waits.outcomeUnknown(PAYMENT_STEP);
+    if (withdrawing) o.waits.releaseCancel();
     return {
       kind: 'alone',
       why: `its checkout coordinator is gone while shipment ${shipmentOrderId} waited for funds`,
@@ -446,21 +450,23 @@ async function withoutCoordinator(
       },
     };
   }
-  o.outcomeUnknown(CART_STEP);
-  const seen = await settleOutcome(o, CART_STEP, () => orderReached(o, acts, OrderStatus.InCart));
-  o.outcomeSettled(seen.done);
+  o.waits.outcomeUnknown(CART_STEP);
+  const seen = await settleOutcome(o.waits, CART_STEP, () =>
+    orderReached(o, acts, OrderStatus.InCart),
+  );
+  o.waits.outcomeSettled(seen.done);
   // Its outcome came after all (the coordinator was slow, not gone): the wait takes it.
   if (o.checkoutNews.waiting) return undefined;
   if (!seen.done) {
-    if (withdrawing) o.releaseCancel();
-    o.note('not carted by any batch: joining its checkout again');
+    if (withdrawing) o.waits.releaseCancel();
+    o.view.note('not carted by any batch: joining its checkout again');
     await join(o, acts);
     return 'rejoined';
   }
   const status = seen.value?.orderStatus ?? o.supplier.news.orderStatus;
   const confirmed = reachedStatus(status, OrderStatus.Unpaid);
   if (withdrawing) {
-    o.releaseCancel(
+    o.waits.releaseCancel(
       confirmed
         ? `cancel refused: its checkout batch confirmed it at the supplier (${status}), which deletes no confirmed order; it goes on alone`
         : undefined,
@@ -485,10 +491,10 @@ async function fundsFromCoordinator(
   refusal: FailureInfo,
 ): Promise<void> {
   o.supplier.awaitTopUp();
-  o.enter(Stage.AWAITING_FUNDS);
-  o.failed(refusal);
+  o.view.enter(Stage.AWAITING_FUNDS);
+  o.view.failed(refusal);
   const workflowId = workflowInfo().workflowId;
-  const shipmentOrderId = o.status.shipmentOrderId;
+  const shipmentOrderId = o.view.status.shipmentOrderId;
   const wait: FundsNews | undefined =
     amount === undefined
       ? undefined
@@ -510,7 +516,7 @@ async function fundsFromCoordinator(
   const toppedUp = () => o.supplier.news.toppedUp === true;
   const bound = bounded() ? await waitBound(acts, true) : undefined;
   for (;;) {
-    const action = await o.waitAt(
+    const action = await o.waits.at(
       Stage.AWAITING_FUNDS,
       `a balance top-up of at least ${amount ?? 'the order amount'} USD (makeup payment), resume, or cancel`,
       ['resume'],
@@ -520,14 +526,15 @@ async function fundsFromCoordinator(
       },
     );
     if (action) o.actions.answer(action, 'retrying payment');
-    else if (o.money.siblingPayment !== undefined) o.note('another order of its shipment paid it');
-    else if (toppedUp()) o.note('balance topped up');
+    else if (o.money.siblingPayment !== undefined)
+      o.view.note('another order of its shipment paid it');
+    else if (toppedUp()) o.view.note('balance topped up');
     else if (!o.checkoutNews.waiting && wait !== undefined && bound !== undefined) {
       // Past the bound: told again (a coordinator that holds it changes nothing), or on its own.
       if (await fundsNews(wait)) continue;
       return awaitFunds(o, acts, amount, refusal);
     } else if (!covered()) continue;
-    else o.note('the balance covers the payment');
+    else o.view.note('the balance covers the payment');
     if (amount !== undefined) await fundsNews({ kind: 'stopWaiting', workflowId });
     return;
   }

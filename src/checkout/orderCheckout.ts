@@ -52,7 +52,7 @@ export async function cartToParentOrder(
   acts: Activities,
   from: CheckoutProgress = {},
 ): Promise<ParentOrder> {
-  const svcOrderId = o.status.svcOrderId!;
+  const svcOrderId = o.view.status.svcOrderId!;
   if (from.shipmentOrderId === undefined) {
     if (from.inCart !== true) {
       await cartStep(
@@ -66,7 +66,7 @@ export async function cartToParentOrder(
         },
       );
     }
-    o.enter(Stage.IN_CART);
+    o.view.enter(Stage.IN_CART);
     // The last moment another logistics line can still keep the margin rule.
     await guardAtCart(o, acts, from.cartAmounts);
 
@@ -78,16 +78,16 @@ export async function cartToParentOrder(
       () => confirmedShipment(o, acts, svcOrderId),
     );
     // The activity refuses a confirmation without a shipment (NEEDS_ATTENTION), so it is here.
-    o.cartConfirmed(confirmed.shipmentOrderId!);
-  } else if (o.status.shipmentOrderId !== from.shipmentOrderId) {
-    o.cartConfirmed(from.shipmentOrderId);
+    o.money.cartConfirmed(confirmed.shipmentOrderId!);
+  } else if (o.view.status.shipmentOrderId !== from.shipmentOrderId) {
+    o.money.cartConfirmed(from.shipmentOrderId);
   }
   if (from.payId !== undefined) {
-    o.parentOrderGenerated(from.payId);
+    o.view.record({ payId: from.payId });
     return {
       shipmentOrderId: from.shipmentOrderId!,
       payId: from.payId,
-      amount: from.amount ?? o.status.amounts?.orderAmount,
+      amount: from.amount ?? o.view.status.amounts?.orderAmount,
       expiresAt: from.payExpiresAt,
     };
   }
@@ -100,17 +100,17 @@ export async function cartToParentOrder(
  * lost answer is settled by asking again. Called again when a payId expired unpaid.
  */
 export async function generateParentOrder(o: Order, acts: Activities): Promise<ParentOrder> {
-  const shipmentOrderId = o.status.shipmentOrderId!;
+  const shipmentOrderId = o.view.status.shipmentOrderId!;
   const parent = await cartStep(o, acts, 'saveGenerateParentOrder', () =>
     acts.supplier.saveGenerateParentOrder(shipmentOrderId),
   );
   // As above: a parent order without a payId stops in the activity.
-  o.parentOrderGenerated(parent.payId!);
-  o.enter(Stage.AWAITING_PAYMENT);
+  o.view.record({ payId: parent.payId! });
+  o.view.enter(Stage.AWAITING_PAYMENT);
   return {
     shipmentOrderId,
     payId: parent.payId!,
-    amount: parent.amount ?? o.status.amounts?.orderAmount,
+    amount: parent.amount ?? o.view.status.amounts?.orderAmount,
     expiresAt: parent.payExpiresAt,
     ...(parent.landedCost !== undefined && { landedCost: parent.landedCost }),
   };
@@ -140,8 +140,8 @@ export async function createOrder(
 
 /** One create, settled; the interception reasons it met (none for an order waiting to connect). */
 async function createOnce(o: Order, acts: Activities, body: CreateOrderRequest): Promise<Reason[]> {
-  const storeFlow = o.input.fulfillment.flow === 'C';
-  const result = await supplierStep<CreatedOrder>(o, {
+  const storeFlow = o.current.input.fulfillment.flow === 'C';
+  const result = await supplierStep<CreatedOrder>(o.waits, {
     name: CREATE_STEP,
     // Read at each attempt: an amend taken while the create stopped changes what is sent.
     send: () => acts.supplierOnce.createOrderV3(o.current.withAmendments(body)),
@@ -165,14 +165,14 @@ async function createOnce(o: Order, acts: Activities, body: CreateOrderRequest):
     expected: (f) => storeFlow && isBusiness(f, SupplierCode.DuplicateOrder),
   });
   if (!result.ok) {
-    o.heldUnconnected();
-    o.note('the supplier holds the order, unconnected');
+    o.view.record({ atSupplier: true });
+    o.view.note('the supplier holds the order, unconnected');
     await awaitConnection(o, acts);
     return [];
   }
   const created = result.value;
   if (created.svcOrderId === undefined) {
-    o.createdUnconnected(created.amounts);
+    o.view.record({ amounts: created.amounts, atSupplier: true });
     await awaitConnection(o, acts);
   } else {
     o.created(created.svcOrderId, created.amounts, result.note);
@@ -194,7 +194,7 @@ async function createOnce(o: Order, acts: Activities, body: CreateOrderRequest):
  */
 async function createdOrder(o: Order, acts: Activities): Promise<OrderSnapshot | undefined> {
   for (;;) {
-    const { svcOrderId, orderNumber } = o.status;
+    const { svcOrderId, orderNumber } = o.view.status;
     const shown = await acts.batch.getOrderDetailBatch([svcOrderId ?? orderNumber]);
     const parts =
       svcOrderId === undefined ? shown.filter((s) => s.orderNumber === orderNumber) : [];
@@ -202,7 +202,7 @@ async function createdOrder(o: Order, acts: Activities): Promise<OrderSnapshot |
     const listed = parts.map(
       (s) => `${s.svcOrderId} (${linesText(s.lines ?? [])}; ${s.orderStatus ?? 'no status'})`,
     );
-    await o.needsAttention(
+    await o.waits.needsAttention(
       {
         step: CREATE_STEP,
         message:
@@ -224,15 +224,15 @@ async function createdOrder(o: Order, acts: Activities): Promise<OrderSnapshot |
  * longer hold; the order then stays intercepted as it was.
  */
 async function deleteToAmend(o: Order, acts: Activities, amend: PendingAction): Promise<boolean> {
-  const svcOrderId = o.status.svcOrderId!;
-  const check = amendOrder(o.input, (amend.input as AmendInput | undefined)?.order);
+  const svcOrderId = o.view.status.svcOrderId!;
+  const check = amendOrder(o.current.input, (amend.input as AmendInput | undefined)?.order);
   if (!check.ok) {
     const issues = check.issues.map((i) => `${i.field}: ${i.rule}`).join('; ');
     o.actions.answer(amend, `amend refused: ${issues}`, false);
     return false;
   }
   try {
-    const deleted = await supplierStep(o, {
+    const deleted = await supplierStep(o.waits, {
       name: 'deleteOrder',
       send: () => acts.supplierOnce.deleteOrder(svcOrderId),
       lookUp: async () =>
@@ -253,7 +253,7 @@ async function deleteToAmend(o: Order, acts: Activities, amend: PendingAction): 
     }
     o.deletedToAmend(svcOrderId);
     // Checked above against the same order: it holds.
-    const fields = o.amended(amend) ?? [];
+    const fields = o.waits.amended(amend) ?? [];
     o.actions.answer(
       amend,
       `amended ${fields.join(', ')}; deleted the intercepted ${svcOrderId} at the supplier, creating the order again`,
@@ -297,8 +297,8 @@ async function cartStep<T extends StepOutcome>(
   lookUp?: () => Promise<{ done: true; value: T } | { done: false }>,
 ): Promise<T> {
   for (;;) {
-    const { value, note } = await supplierCall(o, { name, send, ...(lookUp && { lookUp }) });
-    if (note !== undefined) o.note(`${name}: ${note}`);
+    const { value, note } = await supplierCall(o.waits, { name, send, ...(lookUp && { lookUp }) });
+    if (note !== undefined) o.view.note(`${name}: ${note}`);
     if (!value.intercepted) return value;
     await intercepted(o, acts, name, value.reasons);
   }

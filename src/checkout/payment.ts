@@ -10,7 +10,8 @@ import { Patch } from '../durable/versions.js';
 import type { FailureInfo } from '../supplier/failureDetails.js';
 import { OrderStatus, reachedStatus } from '../supplier/api/constants.js';
 import type { Activities } from '../durable/activityProxies.js';
-import { PAYMENT_STEP, type Order } from '../order/order.js';
+import type { Order } from '../order/order.js';
+import { PAYMENT_STEP } from '../order/paymentRules.js';
 import { generateParentOrder, type ParentOrder } from './orderCheckout.js';
 import { orderReached, PAID_STATUS, splitChildren } from '../order/steps/lookup.js';
 import { supplierStep, type Seen } from '../durable/supplierStep.js';
@@ -41,7 +42,8 @@ export async function pay(
     renew: async () => {
       const before = parent.payId;
       parent = await generateParentOrder(o, acts);
-      if (parent.payId !== before) o.note(`payId ${before} expired unpaid; paying ${parent.payId}`);
+      if (parent.payId !== before)
+        o.view.note(`payId ${before} expired unpaid; paying ${parent.payId}`);
     },
     // The supplier may not say when a payId lapses: proven unpaid, it is generated again.
     renewAfterDoubt: 'always',
@@ -51,11 +53,11 @@ export async function pay(
     },
   };
   for (;;) {
-    o.checkCancel();
+    o.waits.checkCancel();
     if (options.paidElsewhere?.() === true) return;
-    const decision = await sendPayment(o, acts, shipment);
+    const decision = await sendPayment(o.waits, acts, shipment);
     if (decision.next === 'paid') {
-      o.paymentMade(decision.note);
+      o.money.made(decision.note);
       return;
     }
     o.money.refused();
@@ -78,7 +80,7 @@ async function paidAtSupplier(o: Order, acts: Activities): Promise<Seen<string |
     if (!patched(Patch.SplitPayment)) return { done: false };
     const children = await splitChildren(o, acts);
     if (children === undefined) return { done: false };
-    const parent = o.status.svcOrderId!;
+    const parent = o.view.status.svcOrderId!;
     const codes = children.map((c) => c.svcOrderId);
     const paid = children.filter((c) => reachedStatus(c.orderStatus, PAID_STATUS));
     if (paid.length > 0) {
@@ -90,7 +92,7 @@ async function paidAtSupplier(o: Order, acts: Activities): Promise<Seen<string |
         note: `the supplier split ${parent} into ${codes.join(', ')}, shown ${paid[0]!.orderStatus}`,
       };
     }
-    await o.needsAttention(
+    await o.waits.needsAttention(
       {
         step: `${PAYMENT_STEP} look-up`,
         message: `the supplier no longer lists ${parent}; orders ${codes.join(', ')} of its number show no payment`,
@@ -102,7 +104,7 @@ async function paidAtSupplier(o: Order, acts: Activities): Promise<Seen<string |
 
 /** The payment policy: pay at once, up to an amount, or after approvePayment. */
 export async function approval(o: Order, amount: number | undefined): Promise<void> {
-  const policy = o.input.fulfillment.payment;
+  const policy = o.current.input.fulfillment.payment;
   const needed =
     policy.policy === 'approval' ||
     (policy.policy === 'upTo' && (amount === undefined || amount > policy.maxAmount));
@@ -110,15 +112,15 @@ export async function approval(o: Order, amount: number | undefined): Promise<vo
     o.money.approvalNotNeeded();
     return;
   }
-  o.approvalAsked();
+  o.money.approvalAsked();
   const why =
     policy.policy === 'approval'
       ? 'approvePayment (the payment policy asks for approval)'
       : `approvePayment (${amount ?? 'unknown'} USD is above the automatic limit of ${policy.maxAmount} USD)`;
   for (;;) {
-    const action = await o.waitAt(Stage.AWAITING_APPROVAL, why, ['approvePayment']);
+    const action = await o.waits.at(Stage.AWAITING_APPROVAL, why, ['approvePayment']);
     if (!action) continue;
-    o.approvalGiven();
+    o.money.approvalGiven();
     o.actions.answer(action, 'payment approved');
     return;
   }
@@ -132,12 +134,12 @@ export async function awaitFunds(
   refusal: FailureInfo,
 ): Promise<void> {
   o.supplier.awaitTopUp();
-  o.enter(Stage.AWAITING_FUNDS);
-  o.failed(refusal);
+  o.view.enter(Stage.AWAITING_FUNDS);
+  o.view.failed(refusal);
   // Set by a makeup (top-up) message; read through a function, as a signal handler changes it.
   const toppedUp = () => o.supplier.news.toppedUp === true;
   for (;;) {
-    const action = await o.waitAt(
+    const action = await o.waits.at(
       Stage.AWAITING_FUNDS,
       `a balance top-up of at least ${amount ?? 'the order amount'} USD (makeup payment), resume, or cancel`,
       ['resume'],
@@ -151,18 +153,18 @@ export async function awaitFunds(
       return;
     }
     if (toppedUp()) {
-      o.note('balance topped up');
+      o.view.note('balance topped up');
       return;
     }
     if (amount === undefined) continue;
-    const balance = await supplierStep(o, {
+    const balance = await supplierStep(o.waits, {
       name: 'getBalance',
       send: () => acts.supplier.getBalance(),
       // The next check or a top-up will tell.
       expected: () => true,
     });
     if (balance.ok && balance.value >= amount) {
-      o.waitEnded('the balance covers the payment');
+      o.view.waitEnded('the balance covers the payment');
       return;
     }
   }

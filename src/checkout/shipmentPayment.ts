@@ -18,7 +18,7 @@ import type { Activities } from '../durable/activityProxies.js';
 import { failureInfo, isBusiness, type SupplierFailure } from '../durable/failures.js';
 import { supplierStep, type Seen } from '../durable/supplierStep.js';
 import type { StepHost } from '../durable/stepHost.js';
-import { PAYMENT_STEP } from '../order/order.js';
+import { PAYMENT_STEP } from '../order/paymentRules.js';
 
 /** What a refusal of payBalanceV2 means; `other` is left to the reconciling step's own rules. */
 export type PaymentRefusal = 'inDoubt' | 'balanceShort' | 'other';

@@ -79,19 +79,21 @@ export async function fulfillOrder(input: OrderInput): Promise<OrderStatus> {
   }
   o.deadlines.ended();
   // Actions that arrived as the order finished are answered, so every Update completes.
-  o.actions.refuseWaiting(`the order is ${o.stage}: nothing left to act on`);
+  o.actions.refuseWaiting(`the order is ${o.view.stage}: nothing left to act on`);
   await o.notices.allDelivered();
   await condition(allHandlersFinished);
-  o.flush();
-  return o.status;
+  o.view.flush();
+  return o.view.status;
 }
 
 function refuse(o: Order, action: string, why: string): never {
-  throw new Error(`${action} refused: ${why} (order ${o.status.orderNumber} is ${o.stage})`);
+  throw new Error(
+    `${action} refused: ${why} (order ${o.view.status.orderNumber} is ${o.view.stage})`,
+  );
 }
 
 function registerHandlers(o: Order): void {
-  setHandler(statusQuery, () => o.status);
+  setHandler(statusQuery, () => o.view.status);
   setHandler(supplierEventSignal, (news) => void o.supplier.hear(news));
   setHandler(supplierStatusSignal, (news) => void o.supplier.hear(news));
   setHandler(checkoutOutcomeSignal, (outcome) => {
@@ -101,7 +103,7 @@ function registerHandlers(o: Order): void {
     o.storeSide.heard(news);
   });
   setHandler(storeSkuMappedSignal, (news) => {
-    if (news.connection === o.input.store?.connection) o.storeSide.skuMapped();
+    if (news.connection === o.current.input.store?.connection) o.storeSide.skuMapped();
   });
 
   setHandler(resumeUpdate, (input) => o.actions.request('resume', input), {
@@ -139,7 +141,7 @@ function registerHandlers(o: Order): void {
   });
   setHandler(cancelUpdate, (input) => o.actions.request('cancel', input), {
     validator: (input: CancelInput) => {
-      if (FINAL_STAGES.includes(o.stage)) refuse(o, 'cancel', 'the order is finished');
+      if (FINAL_STAGES.includes(o.view.stage)) refuse(o, 'cancel', 'the order is finished');
       const shared = o.money.shipmentRefusal;
       if (shared !== undefined) refuse(o, 'cancel', shared);
       if (!o.money.cancellable) {
@@ -157,7 +159,7 @@ function registerHandlers(o: Order): void {
   setHandler(amendUpdate, (input) => o.actions.request('amend', input), {
     validator: (input: AmendInput) => {
       // The changes first: a refused amend names the field and the rule whatever the stage.
-      const amended = amendOrder(o.input, (input as AmendInput | undefined)?.order);
+      const amended = amendOrder(o.current.input, (input as AmendInput | undefined)?.order);
       if (!amended.ok) {
         throw ApplicationFailure.create({
           type: AMEND_INVALID,

@@ -28,7 +28,7 @@ const decided = new WeakMap<Order, boolean>();
 
 /** Whether the order's rule is checked: it has one, on the guard's code (decided once). */
 export function marginGuarded(o: Order): boolean {
-  if (o.input.fulfillment.margin === undefined) return false;
+  if (o.current.input.fulfillment.margin === undefined) return false;
   let on = decided.get(o);
   if (on === undefined) {
     on = patched(Patch.MarginGuard);
@@ -39,10 +39,10 @@ export function marginGuarded(o: Order): boolean {
 
 /** The order's rule, sale and cost at create (a guarded order has a rule). */
 export function marginTerms(o: Order): MarginTerms {
-  const sale = saleOf(o.input.order.products);
-  const costAtCreate = landedCost(o.status.amounts);
+  const sale = saleOf(o.current.input.order.products);
+  const costAtCreate = landedCost(o.view.status.amounts);
   return {
-    rule: o.input.fulfillment.margin!,
+    rule: o.current.input.fulfillment.margin!,
     ...(sale !== undefined && { sale }),
     ...(costAtCreate !== undefined && { costAtCreate }),
   };
@@ -73,7 +73,7 @@ export async function guardAtCart(
   if (!marginGuarded(o)) return;
   const cost = landedCost(read ?? (await amountsNow(o, acts)));
   if (cost === undefined) {
-    o.note('margin rule: the supplier shows no amounts in the cart; checked before paying');
+    o.view.note('margin rule: the supplier shows no amounts in the cart; checked before paying');
     return;
   }
   const check = checkMargin(marginTerms(o), cost);
@@ -105,9 +105,9 @@ export async function guardAtPayment(o: Order, amount: number | undefined): Prom
 
 /** The order's amounts as the supplier shows them now; undefined when it could not say. */
 async function amountsNow(o: Order, acts: Activities): Promise<SupplierAmounts | undefined> {
-  const key = o.status.svcOrderId;
+  const key = o.view.status.svcOrderId;
   if (key === undefined) return undefined;
-  const seen = await supplierStep(o, {
+  const seen = await supplierStep(o.waits, {
     name: 'getOrderDetailBatch',
     send: () => acts.batch.getOrderDetailBatch([key]),
     // A read: the check before paying covers what this one could not see.
@@ -123,10 +123,10 @@ async function rescuedByLogistics(
   acts: Activities,
   failed: MarginCheck,
 ): Promise<boolean> {
-  const orderCode = o.status.svcOrderId;
-  const from = o.status.logisticName;
+  const orderCode = o.view.status.svcOrderId;
+  const from = o.view.status.logisticName;
   if (orderCode === undefined || from === undefined) return false;
-  const offers = await supplierStep(o, {
+  const offers = await supplierStep(o.waits, {
     name: 'getOrderLogisticsInfo',
     send: () => acts.supplier.getOrderLogisticsInfo(orderCode),
     expected: () => true,
@@ -134,11 +134,11 @@ async function rescuedByLogistics(
   if (!offers.ok) return false;
   const rescue = rescueByLogistics(failed, from, offers.value);
   if (rescue === undefined) {
-    o.note('margin rule: no other logistics line keeps it without a later delivery');
+    o.view.note('margin rule: no other logistics line keeps it without a later delivery');
     return false;
   }
   // updateLogistics sets a value: sending it again is harmless.
-  const changed = await supplierStep(o, {
+  const changed = await supplierStep(o.waits, {
     name: 'updateLogistics',
     send: () =>
       acts.supplier.updateLogistics({
@@ -149,7 +149,7 @@ async function rescuedByLogistics(
     expected: () => true,
   });
   if (!changed.ok || changed.value.intercepted) {
-    o.note(
+    o.view.note(
       `margin rule: the supplier did not change the logistics to ${rescue.offer.logisticsName}`,
     );
     return false;
@@ -166,7 +166,7 @@ async function rescuedByLogistics(
 async function holdForApproval(o: Order, check: MarginCheck, at: MarginMoment): Promise<void> {
   o.margin.held(check, at);
   for (;;) {
-    const action = await o.waitAt(
+    const action = await o.waits.at(
       Stage.AWAITING_APPROVAL,
       `approvePayment to pay at a landed cost of ${check.costNow.toFixed(2)} USD although the margin rule fails, or cancel`,
       ['approvePayment'],

@@ -16,7 +16,7 @@ export interface MarginHost {
   enter(stage: Stage): void;
   failed(info: FailureInfo): void;
   note(note: string): void;
-  logisticsChosen(logisticName: string): void;
+  record(facts: { logisticName: string }): void;
 }
 
 export class MarginRecord {
@@ -57,7 +57,7 @@ export class MarginRecord {
   /** Another logistics line of the order keeps the rule; the supplier changed it. */
   rescued(rescue: LogisticsRescue, from: string): void {
     const to = rescue.offer.logisticsName;
-    this.host.logisticsChosen(to);
+    this.host.record({ logisticName: to });
     this.show({ ...rescue.check, at: 'cart', logistics: { from, to, savedUsd: rescue.savedUsd } });
     this.host.note(
       `margin rule kept by changing logistics from ${from} to ${to} (postage ${rescue.savedUsd.toFixed(2)} USD less)`,

@@ -3,9 +3,29 @@
  * (none, sending, in doubt, paid), its approval, and the shipment the order is confirmed into.
  * Money moves per shipment: a checkout batch confirms many orders into one shipment that the
  * supplier pays only whole, so one order's payment pays its siblings, and none of them can be
- * cancelled once one of them may pay it.
+ * cancelled once one of them may pay it. What the money does is shown (stage, timeline,
+ * milestone) and told to the store through the parts its host lends it.
  */
 import type { CheckoutOutcome } from '../checkout/contract.js';
+import { Stage } from './contract.js';
+import { StoreEventType } from '../storeEvents/contract.js';
+import { Milestone } from './slaClock.js';
+import type { StatusProjection } from './statusProjection.js';
+import type { Deadlines } from './deadlines.js';
+import type { StoreNotices } from './storeNotices.js';
+
+/** The step whose unknown outcome is a payment in doubt. */
+export const PAYMENT_STEP = 'payBalanceV2';
+
+/** The parts that show and tell what the money did. */
+export interface PaymentHost {
+  readonly view: Pick<
+    StatusProjection,
+    'status' | 'stage' | 'enter' | 'note' | 'record' | 'passedThrough' | 'returnsTo'
+  >;
+  readonly deadlines: Pick<Deadlines, 'reached'>;
+  readonly notices: Pick<StoreNotices, 'once'>;
+}
 
 /**
  * Only `none` lets an order be cancelled: from the moment a payment is sent until the supplier
@@ -16,6 +36,8 @@ type Payment = 'none' | 'sending' | 'unknown' | 'paid';
 export type PaidOutcome = Extract<CheckoutOutcome, { kind: 'paid' }>;
 
 export class PaymentRules {
+  constructor(private readonly o: PaymentHost) {}
+
   private payment: Payment = 'none';
   private cartIsConfirmed = false;
   private approvalAwaited = false;
@@ -49,9 +71,42 @@ export class PaymentRules {
     if (this.payment === 'unknown') this.payment = 'sending';
   }
 
-  /** The supplier took the money. */
-  made(): void {
+  /** The supplier took the money (its answer, or its own view of the order shows it). */
+  made(note?: string): void {
+    const { view } = this.o;
     this.payment = 'paid';
+    this.o.deadlines.reached(Milestone.Paid);
+    view.enter(Stage.PAID, note);
+    this.o.notices.once(StoreEventType.OrderPaid, {
+      ...(view.status.amounts?.orderAmount !== undefined && {
+        amount: view.status.amounts.orderAmount,
+      }),
+      currency: 'USD',
+      paidAt: new Date().toISOString(),
+      ...(view.status.payId !== undefined && { payId: view.status.payId }),
+    });
+  }
+
+  /** Paid with its batch: carted, confirmed into the batch's shipment, parent order, paid. */
+  paidInBatch(shipmentOrderId: string, payId: string, batchId: string, note?: string): void {
+    this.cartIsConfirmed = true;
+    this.o.view.record({ shipmentOrderId, payId });
+    // The batch's steps, on the timeline only: the stage moves once (one upsert).
+    this.o.view.passedThrough(
+      [Stage.IN_CART, Stage.CONFIRMED, Stage.AWAITING_PAYMENT],
+      `with checkout batch ${batchId}`,
+    );
+    this.made(note);
+  }
+
+  /** A sibling paid the shared shipment: the order is paid with it (never paid again). */
+  paidBySibling(): boolean {
+    const news = this.siblingPayment;
+    if (news === undefined) return false;
+    this.cartIsConfirmed = true;
+    this.o.view.record({ payId: news.payId });
+    this.made(news.note ?? `paid with its shipment ${news.shipmentOrderId}`);
+    return true;
   }
 
   get paid(): boolean {
@@ -101,11 +156,16 @@ export class PaymentRules {
 
   approvalAsked(): void {
     this.approvalAwaited = true;
+    // Approving ends the wait in AWAITING_PAYMENT, whichever stage the order came from.
+    this.o.view.returnsTo(Stage.AWAITING_PAYMENT);
+    this.o.view.enter(Stage.AWAITING_APPROVAL, 'the payment waits for approval');
   }
 
   approvalGiven(): void {
     this.approvalAwaited = false;
     this.approvalDone = true;
+    if (this.o.view.stage === Stage.AWAITING_PAYMENT) this.o.view.note('payment approved');
+    else this.o.view.enter(Stage.AWAITING_PAYMENT, 'payment approved');
   }
 
   /** The payment policy asks for no approval of this order. */
@@ -125,22 +185,29 @@ export class PaymentRules {
 
   // ---- the shipment ---------------------------------------------------------------------------
 
-  /** The supplier confirmed the cart: the order can no longer be deleted. */
-  cartConfirmed(): void {
+  /** The supplier confirmed the cart into `shipmentOrderId`: the order can no longer be deleted. */
+  cartConfirmed(shipmentOrderId: string, note?: string): void {
     this.cartIsConfirmed = true;
+    this.o.view.record({ shipmentOrderId });
+    this.o.view.enter(Stage.CONFIRMED, note);
   }
 
   get confirmed(): boolean {
     return this.cartIsConfirmed;
   }
 
-  /** Confirmed by a batch; `shared` names the shipment's other orders (undefined: not said). */
+  /**
+   * The coordinator confirmed the order into a shipment before handing it back. `shared` names
+   * the shipment's other orders, when the coordinator said (a batch's shipment counts as shared
+   * until it does); left out by orders started before shared shipments were known.
+   */
   confirmedInBatch(
     shipmentOrderId: string,
     shared?: { siblings: readonly string[] | undefined },
   ): void {
     this.cartIsConfirmed = true;
     if (shared !== undefined) this.shipment = { id: shipmentOrderId, siblings: shared.siblings };
+    this.o.view.record({ shipmentOrderId });
   }
 
   /** The other orders of the shipment (none known: empty). */

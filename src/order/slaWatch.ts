@@ -17,7 +17,7 @@ import { workflowAccount } from '../durable/account.js';
  */
 export function keepDeadlines(o: Order): void {
   const clock = SlaClock.start(
-    o.input.fulfillment.sla,
+    o.current.input.fulfillment.sla,
     storeDeadlines(),
     workflowInfo().runStartTime.getTime(),
   );

@@ -24,7 +24,9 @@ import {
   FulfillmentStage,
   NeedsAttention,
   OrderNumber,
+  StoreEventsBehind,
 } from '../temporal/searchAttributes.js';
+import type { StoreEventsView } from '../storeEvents/contract.js';
 import { counterOf, METRICS } from '../telemetry/metrics.js';
 import { workflowAccount } from '../durable/account.js';
 import { renderDetails } from './details.js';
@@ -63,11 +65,13 @@ export class StatusProjection {
    * `lean`: search attributes are upserted once per workflow task and only when a value changes,
    * starting from those the order was started with (each upsert is a billed action).
    * `personAsked`: whether a person is asked for something outside a waiting stage.
+   * `entering`: told first whenever a stage is entered (the store hears a new stop).
    */
   constructor(
     input: OrderInput,
     private readonly lean: boolean,
     private readonly personAsked: () => boolean,
+    private readonly entering: () => void,
   ) {
     if (this.lean) {
       const started = workflowInfo().typedSearchAttributes;
@@ -104,6 +108,7 @@ export class StatusProjection {
 
   /** Moves to a stage: timeline, search attributes and the UI's current details follow. */
   enter(stage: Stage, note?: string): void {
+    this.entering();
     if (!WAITING_STAGES.includes(stage)) {
       // Reasons and errors describe a stop; moving on clears them.
       delete this.status.interception;
@@ -127,11 +132,6 @@ export class StatusProjection {
       { key: NeedsAttention, value: this.needsPerson },
     ]);
     this.show();
-  }
-
-  /** Where the order was last at work, not waiting: where a finished wait returns. */
-  get atWorkIn(): Stage {
-    return this.workingStage;
   }
 
   /** A finished wait returns to this stage, whichever stage the order waited in. */
@@ -172,6 +172,18 @@ export class StatusProjection {
   waitingFor(what: string): void {
     this.status.waitingFor = what;
     this.show();
+  }
+
+  /** Says what the order waits for (status and UI); what it shows is written now. */
+  waitFor(what: string): void {
+    this.waitingFor(what);
+    this.flush();
+  }
+
+  /** A wait ended with the thing it waited for: the order is at work again where it was. */
+  waitEnded(note?: string): void {
+    if (this.stage !== this.workingStage) this.enter(this.workingStage, note);
+    else this.doneWaiting();
   }
 
   doneWaiting(): void {
@@ -235,5 +247,15 @@ export class StatusProjection {
 
   show(): void {
     setCurrentDetails(renderDetails(this.status));
+  }
+
+  storeEventsChanged(view: StoreEventsView): void {
+    this.record({ storeEvents: view });
+    this.show();
+  }
+
+  storeEventsBehind(behind: boolean): void {
+    this.upsert([{ key: StoreEventsBehind, value: behind }]);
+    this.flush();
   }
 }

@@ -16,11 +16,10 @@ const SEEN_LIMIT = 200;
 
 /** What the order lends its store side: where it stands, its money, its actions, its timeline. */
 export interface StoreSideHost {
-  readonly input: OrderInput;
-  readonly stage: Stage;
+  readonly current: { readonly input: OrderInput };
+  readonly view: { readonly stage: Stage; note(note: string): void };
   readonly money: PaymentRules;
   readonly actions: OperatorActions;
-  note(note: string): void;
 }
 
 export class StoreSide {
@@ -42,7 +41,8 @@ export class StoreSide {
    * the order is held or waits for a mapping (steps/storeIntake.ts), and noted otherwise.
    */
   heard(news: StoreOrderNews): void {
-    const { input, stage } = this.host;
+    const { input } = this.host.current;
+    const { stage } = this.host.view;
     if (input.store === undefined || !this.fresh(news)) return;
     if (news.kind === 'cancelled') {
       const reason = `the store cancelled ${input.store.orderName} (${news.reason ?? 'no reason given'})`;
@@ -64,7 +64,7 @@ export class StoreSide {
         storeLines: news.lines,
       });
     } else {
-      this.host.note(
+      this.host.view.note(
         `the store changed ${edit.fields.join(', ')} after the order left its hold window: not taken (amend or cancel it)`,
       );
     }
@@ -73,7 +73,8 @@ export class StoreSide {
   /** A pending store cancellation becomes the order's cancel, when the money allows it now. */
   passCancel(): void {
     const reason = this.cancelWaiting;
-    const { stage, money, actions } = this.host;
+    const { money, actions } = this.host;
+    const { stage } = this.host.view;
     if (reason === undefined || FINAL_STAGES.includes(stage)) return;
     if (money.paid || !money.cancellable || actions.cancelUnderWay) return;
     if (this.cancel !== undefined) this.cancel.passed = true;

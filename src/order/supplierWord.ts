@@ -20,7 +20,8 @@ const SEEN_LIMIT = 1_000;
 export interface SupplierWordHost {
   readonly status: Readonly<OrderStatus>;
   note(note: string): void;
-  disputeShown(dispute: DisputeSummaryNews): void;
+  /** Shows where a dispute about the order stands. */
+  record(facts: { dispute: DisputeSummaryNews }): void;
   /** Lean mode: what the order shows is written before a wait. */
   flush(): void;
 }
@@ -69,7 +70,7 @@ export class SupplierWord {
     if (kind === 'connected') this.news.connected = true;
     if (news.dispute) {
       const { parcel } = news.dispute;
-      this.host.disputeShown(news.dispute);
+      this.host.record({ dispute: news.dispute });
       if (parcel !== undefined) this.parcels.disputed(parcel, news.dispute.stage);
       this.host.note(
         `dispute ${news.dispute.disputeId ?? news.dispute.businessDisputeId}` +

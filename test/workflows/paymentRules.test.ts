@@ -4,11 +4,30 @@
  * tested against a real server in reconcile-payment.test.ts and checkout-bounds.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { PaymentRules } from '../../src/order/paymentRules.js';
+import { PaymentRules, type PaymentHost } from '../../src/order/paymentRules.js';
+import { Stage, type OrderStatus } from '../../src/order/contract.js';
+
+/** What the money shows and tells, as a workflow's parts would: here, the stages it entered. */
+function newRules(entered: Stage[] = []): PaymentRules {
+  const host: PaymentHost = {
+    view: {
+      status: { timeline: [] } as unknown as OrderStatus,
+      stage: Stage.RECEIVED,
+      enter: (stage) => void entered.push(stage),
+      note: () => undefined,
+      record: () => undefined,
+      passedThrough: () => undefined,
+      returnsTo: () => undefined,
+    },
+    deadlines: { reached: () => undefined },
+    notices: { once: () => undefined },
+  };
+  return new PaymentRules(host);
+}
 
 describe('cancel', () => {
   it('is open until a payment leaves, and again once the supplier refused it', () => {
-    const m = new PaymentRules();
+    const m = newRules();
     expect(m.cancellable).toBe(true);
     m.sending();
     expect(m.cancelRefusal).toBe('a payment is under way or made; open a dispute instead');
@@ -17,7 +36,7 @@ describe('cancel', () => {
   });
 
   it('stays shut while a payment is in doubt, also once proven unpaid and sent again', () => {
-    const m = new PaymentRules();
+    const m = newRules();
     m.sending();
     m.inDoubt();
     m.refused(); // a refusal of the resend cannot undo the doubt
@@ -29,19 +48,21 @@ describe('cancel', () => {
   });
 
   it('is refused for a shipment shared with other orders, naming it, until it is paid', () => {
-    const m = new PaymentRules();
+    const entered: Stage[] = [];
+    const m = newRules(entered);
     m.confirmedInBatch('SH1', { siblings: ['order:N2'] });
     expect(m.cancelRefusal).toMatch(
       /^cancel refused: it is confirmed into shipment SH1.*1 other order /,
     );
     expect(m.siblings).toEqual(['order:N2']);
     m.made();
+    expect(entered).toEqual([Stage.PAID]);
     expect(m.shipmentRefusal).toBeUndefined();
     expect(m.paidItsShipment).toBe(true);
   });
 
   it('is open for a shipment the order has alone', () => {
-    const m = new PaymentRules();
+    const m = newRules();
     m.confirmedInBatch('SH1', { siblings: [] });
     expect(m.cancellable).toBe(true);
   });
@@ -52,7 +73,7 @@ describe('a sibling paying the shared shipment', () => {
     ({ kind: 'paid', batchId: 'b1', shipmentOrderId, payId: 'P1' }) as const;
 
   it('pays the order once it goes on alone, only for its own shipment', () => {
-    const m = new PaymentRules();
+    const m = newRules();
     expect(m.heardPaid(paid('SH1'), 'SH1')).toBe(false); // still in its batch: its own outcome
     m.checkingOutAlone();
     expect(m.heardPaid(paid('SH9'), 'SH1')).toBe(true);

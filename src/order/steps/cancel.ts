@@ -7,30 +7,32 @@ import { settleOutcome, supplierStep } from '../../durable/supplierStep.js';
 import { Patch } from '../../durable/versions.js';
 
 export async function cancelOrder(o: Order, acts: Activities, reason: string): Promise<void> {
-  const own = o.status.svcOrderId;
+  const own = o.view.status.svcOrderId;
   const made =
     own !== undefined
       ? [own]
-      : o.unknownOutcome()?.step === CREATE_STEP
+      : o.waits.unknownOutcome()?.step === CREATE_STEP
         ? await createdUnanswered(o, acts)
         : [];
   for (const svcOrderId of made) {
     if (!o.money.confirmed) {
       // Deleting twice is harmless; a refusal is noted, the order is cancelled here either way.
-      const deleted = await supplierStep(o, {
+      const deleted = await supplierStep(o.waits, {
         name: 'deleteOrder',
         send: () => acts.supplier.deleteOrder(svcOrderId),
         expected: () => true,
         cancellable: false,
       });
-      o.note(
+      o.view.note(
         deleted.ok
           ? `deleted ${svcOrderId} at the supplier`
           : `could not delete ${svcOrderId} at the supplier: ${deleted.failure.details.message}`,
       );
     } else {
       // deleteOrder is refused after confirmation; an unpaid parent order lapses at payExpireTime.
-      o.note(`${svcOrderId} stays unpaid at the supplier (confirmed orders cannot be deleted)`);
+      o.view.note(
+        `${svcOrderId} stays unpaid at the supplier (confirmed orders cannot be deleted)`,
+      );
     }
   }
   o.cancelled(reason, 'operator');
@@ -43,9 +45,9 @@ export async function cancelOrder(o: Order, acts: Activities, reason: string): P
  * order learned its code. Never stops for a person: the cancel is decided.
  */
 async function createdUnanswered(o: Order, acts: Activities): Promise<string[]> {
-  const number = o.status.orderNumber;
+  const number = o.view.status.orderNumber;
   const seen = await settleOutcome<string[]>(
-    o,
+    o.waits,
     CREATE_STEP,
     async () => {
       const shown = await acts.batch.getOrderDetailBatch([number]);
@@ -59,12 +61,12 @@ async function createdUnanswered(o: Order, acts: Activities): Promise<string[]> 
     { askPerson: false },
   );
   if (seen.done) {
-    o.outcomeSettled(true);
-    o.note(`found ${seen.value.join(', ')} at the supplier after an unanswered create`);
+    o.waits.outcomeSettled(true);
+    o.view.note(`found ${seen.value.join(', ')} at the supplier after an unanswered create`);
     return seen.value;
   }
-  o.note(
-    `createOrderV3 was unanswered and order ${o.status.orderNumber} was not found at the supplier` +
+  o.view.note(
+    `createOrderV3 was unanswered and order ${o.view.status.orderNumber} was not found at the supplier` +
       ('unsettled' in seen ? ` (${seen.unsettled.message})` : '') +
       '; if it shows there, delete it',
   );

@@ -14,14 +14,14 @@ import type { OrderSnapshot } from '../../tracking/lookupActivities.js';
 import { supplierConfirms } from './confirmNews.js';
 
 export async function awaitConnection(o: Order, acts: Activities): Promise<void> {
-  if (o.input.fulfillment.connections.length > 0) {
+  if (o.current.input.fulfillment.connections.length > 0) {
     await connectStoreProducts(o, acts);
     if (await adoptConnected(o, acts)) return;
   }
   for (;;) {
     const heard = () =>
       o.supplier.news.connected === true && o.supplier.news.svcOrderId !== undefined;
-    const action = await o.waitAt(
+    const action = await o.waits.at(
       Stage.AWAITING_CONNECTION,
       'the store product to be connected (ORDER_CONNNECTED), or resume after connecting it',
       ['resume'],
@@ -29,7 +29,7 @@ export async function awaitConnection(o: Order, acts: Activities): Promise<void>
     );
     const pushed = heard();
     if (pushed && !patched(Patch.PushesConfirmed)) {
-      o.created(o.supplier.news.svcOrderId!, o.status.amounts, 'store product connected');
+      o.created(o.supplier.news.svcOrderId!, o.view.status.amounts, 'store product connected');
       if (action) o.actions.answer(action, 'connected');
       return;
     }
@@ -45,7 +45,7 @@ export async function awaitConnection(o: Order, acts: Activities): Promise<void>
 
 /** Finds the connected order at the supplier and takes it on. */
 async function adoptConnected(o: Order, acts: Activities): Promise<boolean> {
-  const { value: found } = await supplierCall(o, {
+  const { value: found } = await supplierCall(o.waits, {
     name: 'getOrderDetailBatch',
     send: () => lookUpOrder(o, acts),
   });
@@ -59,10 +59,10 @@ async function adoptConnected(o: Order, acts: Activities): Promise<boolean> {
  * view may trail) and takes the supplier's svc order id, never the push's.
  */
 async function confirmConnected(o: Order, acts: Activities): Promise<boolean> {
-  const answer = await supplierConfirms(o, acts, {
+  const answer = await supplierConfirms(o.waits, acts, {
     claim: 'the order is connected',
-    ids: [o.status.orderNumber],
-    confirms: (shown) => shown.find((s) => s.orderNumber === o.status.orderNumber),
+    ids: [o.view.status.orderNumber],
+    confirms: (shown) => shown.find((s) => s.orderNumber === o.view.status.orderNumber),
   });
   if (!answer.confirmed) {
     o.supplier.pushNotConfirmed('the order is connected', answer.reason, undefined);
@@ -76,7 +76,7 @@ function adopt(o: Order, found: OrderSnapshot): void {
   // The unconnected order was priced at 0; the connected one has the supplier's amount.
   o.created(
     found.svcOrderId,
-    found.orderAmount === undefined ? o.status.amounts : { orderAmount: found.orderAmount },
+    found.orderAmount === undefined ? o.view.status.amounts : { orderAmount: found.orderAmount },
     'store product connected',
   );
 }
@@ -86,14 +86,14 @@ function adopt(o: Order, found: OrderSnapshot): void {
  * answer is settled by the order itself: the supplier shows it once its products are connected.
  */
 async function connectStoreProducts(o: Order, acts: Activities): Promise<void> {
-  const logistics = o.status.logisticName ?? '';
-  for (const c of o.input.fulfillment.connections) {
-    await supplierCall(o, {
+  const logistics = o.view.status.logisticName ?? '';
+  for (const c of o.current.input.fulfillment.connections) {
+    await supplierCall(o.waits, {
       name: 'createConnection',
       send: () => acts.supplierOnce.createConnection({ ...c, logistics }),
       lookUp: async () =>
         (await lookUpOrder(o, acts)) ? { done: true, value: undefined } : { done: false },
     });
-    o.note(`connected store variant ${c.storeVariantId} to ${c.svcVariantId}`);
+    o.view.note(`connected store variant ${c.storeVariantId} to ${c.svcVariantId}`);
   }
 }

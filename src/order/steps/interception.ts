@@ -17,11 +17,11 @@ export async function intercepted(
   reasons: Reason[],
   options: { amend?: boolean } = {},
 ): Promise<PendingAction | undefined> {
-  o.enter(Stage.INTERCEPTED);
-  o.intercepted(step, reasons);
+  o.view.enter(Stage.INTERCEPTED);
+  o.view.intercepted(step, reasons);
   const amend = options.amend === true;
   for (;;) {
-    const action = await o.waitAt(
+    const action = await o.waits.at(
       Stage.INTERCEPTED,
       amend
         ? 'amend the order, or resume after fixing the cause at the supplier, changeLogistics, or cancel'
@@ -37,13 +37,13 @@ export async function intercepted(
     const { logisticName } = action.input as ChangeLogisticsInput;
     const refusal = await changeLogistics(o, acts, logisticName);
     if (refusal === undefined) {
-      o.logisticsChosen(logisticName);
-      o.note(`logistics changed to ${logisticName}`);
+      o.view.record({ logisticName });
+      o.view.note(`logistics changed to ${logisticName}`);
       o.actions.answer(action, `logistics changed to ${logisticName}; retrying ${step}`);
       return undefined;
     }
-    o.enter(Stage.INTERCEPTED);
-    o.intercepted('updateLogistics', refusal);
+    o.view.enter(Stage.INTERCEPTED);
+    o.view.intercepted('updateLogistics', refusal);
     o.actions.answer(
       action,
       `the supplier refused ${logisticName}: ${refusal.map((r) => r.message).join('; ')}`,
@@ -61,12 +61,12 @@ async function changeLogistics(
   acts: Activities,
   logisticName: string,
 ): Promise<Reason[] | undefined> {
-  const orderCode = o.status.svcOrderId;
+  const orderCode = o.view.status.svcOrderId;
   if (orderCode === undefined) return [{ message: 'the order does not exist at the supplier yet' }];
   const refused = (f: SupplierFailure): Reason[] => [
     { ...(f.details.code !== undefined && { code: f.details.code }), message: f.details.message },
   ];
-  const options = await supplierStep(o, {
+  const options = await supplierStep(o.waits, {
     name: 'getOrderLogisticsInfo',
     send: () => acts.supplier.getOrderLogisticsInfo(orderCode),
     expected: () => true,
@@ -82,7 +82,7 @@ async function changeLogistics(
       },
     ];
   }
-  const outcome = await supplierStep(o, {
+  const outcome = await supplierStep(o.waits, {
     name: 'updateLogistics',
     send: () =>
       acts.supplier.updateLogistics({

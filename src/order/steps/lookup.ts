@@ -9,17 +9,17 @@ import type { Seen } from '../../durable/supplierStep.js';
 
 /** The supplier's order for this order (by svc order id when known, else by order number). */
 export async function lookUpOrder(o: Order, acts: Activities): Promise<OrderSnapshot | undefined> {
-  const key = o.status.svcOrderId ?? o.status.orderNumber;
+  const key = o.view.status.svcOrderId ?? o.view.status.orderNumber;
   return ownOrder(o, await acts.batch.getOrderDetailBatch([key]));
 }
 
 /** The order among the supplier's answer: by its svc order id when known, else its number. */
 export function ownOrder(o: Order, shown: readonly OrderSnapshot[]): OrderSnapshot | undefined {
-  const svcOrderId = o.status.svcOrderId;
+  const svcOrderId = o.view.status.svcOrderId;
   return shown.find((s) =>
     svcOrderId !== undefined
       ? s.svcOrderId === svcOrderId || s.svcOrderCode === svcOrderId
-      : s.orderNumber === o.status.orderNumber,
+      : s.orderNumber === o.view.status.orderNumber,
   );
 }
 
@@ -59,8 +59,8 @@ export async function splitChildren(
   o: Order,
   acts: Activities,
 ): Promise<OrderSnapshot[] | undefined> {
-  const own = o.status.svcOrderId;
-  const number = o.status.orderNumber;
+  const own = o.view.status.svcOrderId;
+  const number = o.view.status.orderNumber;
   if (own === undefined) return undefined;
   const ofNumber = (await acts.batch.getOrderDetailBatch([number])).filter(
     (s) => s.orderNumber === number,

@@ -20,7 +20,7 @@ import { flaggedStale, STALE_STAGES } from './stale.js';
 
 /** The parcels that may split now: the open ones, or the order itself while unsplit. */
 function openParcels(o: Order): KnownParcel[] {
-  if (!o.parcels.split) return o.status.svcOrderId === undefined ? [] : [o.whole()];
+  if (!o.parcels.split) return o.view.status.svcOrderId === undefined ? [] : [o.delivery.whole()];
   return o.parcels.leaves.filter((p) => o.parcels.openCodes.includes(p.code));
 }
 
@@ -33,17 +33,17 @@ function openParcels(o: Order): KnownParcel[] {
  * until resumed (which looks again).
  */
 export async function settleSplits(o: Order, acts: Activities): Promise<void> {
-  while (o.parcels.unsettled && o.status.svcOrderId !== undefined) {
+  while (o.parcels.unsettled && o.view.status.svcOrderId !== undefined) {
     const claims = o.parcels.takeClaims();
     const open = openParcels(o);
-    const known = o.parcels.split ? o.parcels.view.map((p) => p.code) : [o.status.svcOrderId];
+    const known = o.parcels.split ? o.parcels.view.map((p) => p.code) : [o.view.status.svcOrderId];
     const verdict = (found: readonly OrderSnapshot[]) => {
-      const v = judgeSplit(o.status.orderNumber, open, known, claims, found);
+      const v = judgeSplit(o.view.status.orderNumber, open, known, claims, found);
       return v.kind === 'unconfirmed' ? undefined : v;
     };
-    const looked = await supplierConfirms(o, acts, {
+    const looked = await supplierConfirms(o.waits, acts, {
       claim: `split into ${[...new Set(claims.flatMap((c) => c.codes))].join(', ')}`,
-      ids: lookUpKeys(open, claims, o.status.orderNumber),
+      ids: lookUpKeys(open, claims, o.view.status.orderNumber),
       confirms: verdict,
     });
     for (const news of aliasNews(claims, looked.shown, known)) {
@@ -53,7 +53,7 @@ export async function settleSplits(o: Order, acts: Activities): Promise<void> {
     if (v?.kind === 'none') continue;
     if (v?.kind === 'split') {
       o.parcels.splitInto(v.parent, v.children);
-      o.note(
+      o.view.note(
         `split by the supplier: ${v.parent.code} into ${v.children.map((c) => c.code).join(', ')}`,
       );
       o.notices.parcel(StoreEventType.OrderSplit, {
@@ -63,12 +63,12 @@ export async function settleSplits(o: Order, acts: Activities): Promise<void> {
       continue;
     }
     for (const claim of claims) o.parcels.claimed(claim);
-    const unconfirmed = judgeSplit(o.status.orderNumber, open, known, claims, looked.shown);
+    const unconfirmed = judgeSplit(o.view.status.orderNumber, open, known, claims, looked.shown);
     const why =
       v?.kind === 'mismatch'
         ? v.why
         : `${'why' in unconfirmed ? unconfirmed.why : ''}${looked.confirmed ? '' : ` (${looked.reason})`}`;
-    await o.needsAttention(
+    await o.waits.needsAttention(
       { step: 'orderSplit', message: why },
       'check the split at the supplier; resume to look it up again',
     );
@@ -103,13 +103,13 @@ async function confirmParcelNews(o: Order, acts: Activities): Promise<void> {
     .join('; ');
   const find = (shown: readonly OrderSnapshot[], code: string) =>
     shown.find((s) => s.svcOrderId === code || s.svcOrderCode === code);
-  const answer = await supplierConfirms(o, acts, {
+  const answer = await supplierConfirms(o.waits, acts, {
     claim,
     ids: said.map(([code]) => code),
     confirms: (shown) =>
       said.every(([code, f]) => shows(find(shown, code), f)) ? true : undefined,
   });
-  if (!answer.confirmed) o.note(`a webhook said ${claim}; not acted on: ${answer.reason}`);
+  if (!answer.confirmed) o.view.note(`a webhook said ${claim}; not acted on: ${answer.reason}`);
   o.parcels.pushedShown(
     said.map(([code]) => code),
     answer.shown,
@@ -120,16 +120,19 @@ async function confirmParcelNews(o: Order, acts: Activities): Promise<void> {
 function applied(o: Order, change: ParcelChange): void {
   const { kind, parcel } = change;
   if (kind === 'cancelled') {
-    o.note(`parcel ${parcel.code} cancelled by the supplier`);
+    o.view.note(`parcel ${parcel.code} cancelled by the supplier`);
     return;
   }
   if (kind === 'delivered') {
-    o.note(`parcel ${parcel.code} delivered`);
+    o.view.note(`parcel ${parcel.code} delivered`);
     return;
   }
-  o.parcelShipped();
+  o.delivery.parcelShipped();
   o.notices.parcel(StoreEventType.OrderShipped, {
-    parcel: storeParcel(parcel, o.input.fulfillment.waybill?.carrier ?? parcel.logisticName),
+    parcel: storeParcel(
+      parcel,
+      o.current.input.fulfillment.waybill?.carrier ?? parcel.logisticName,
+    ),
     ...(parcel.trackNumber !== undefined && { trackNumber: parcel.trackNumber }),
     ...(parcel.trackingUrl !== undefined && { trackingUrl: parcel.trackingUrl }),
     ...(parcel.logisticName !== undefined && { logisticName: parcel.logisticName }),
@@ -160,26 +163,28 @@ export async function followParcels(
       o.cancelled('the supplier cancelled every parcel', 'supplier');
       return;
     }
-    if (o.parcels.settled && o.stage !== Stage.DELIVERED) {
-      o.delivered();
+    if (o.parcels.settled && o.view.stage !== Stage.DELIVERED) {
+      o.delivery.delivered();
       proofDeadline = new Date().getTime() + proofWaitMs;
     }
     if (proofDeadline !== undefined) {
       if (o.parcels.proofComplete) {
-        o.proofOfDeliveryReceived(o.parcels.delivered.flatMap((p) => p.proofOfDelivery ?? []));
+        o.delivery.proofOfDeliveryReceived(
+          o.parcels.delivered.flatMap((p) => p.proofOfDelivery ?? []),
+        );
         return;
       }
       const left = Math.max(0, proofDeadline - new Date().getTime());
       if (!(await o.supplier.waitForNews(seen, left))) {
-        o.completedWithoutProof(
-          `delivered; not every parcel's proof of delivery after ${o.input.fulfillment.proofOfDeliveryWaitHours} h`,
+        o.delivery.completedWithoutProof(
+          `delivered; not every parcel's proof of delivery after ${o.current.input.fulfillment.proofOfDeliveryWaitHours} h`,
         );
         return;
       }
       continue;
     }
     const stale = o.supplier.news.stale;
-    if (stale !== undefined && stale !== staleSeen && STALE_STAGES.includes(o.stage)) {
+    if (stale !== undefined && stale !== staleSeen && STALE_STAGES.includes(o.view.stage)) {
       staleSeen = stale;
       await flaggedStale(o, stale);
       continue;

@@ -10,8 +10,8 @@ import type { Order } from '../order.js';
 import { supplierCall } from '../../durable/supplierStep.js';
 
 export async function planOrder(o: Order, acts: Activities): Promise<CreateOrderRequest> {
-  const f = o.input.fulfillment;
-  const body = { ...o.input.order };
+  const f = o.current.input.fulfillment;
+  const body = { ...o.current.input.order };
   if (f.sandboxOrder) body.isSandbox = 1;
   if (f.flow === 'C') {
     body.orderFlow = OrderFlow.Store;
@@ -35,31 +35,33 @@ export async function planOrder(o: Order, acts: Activities): Promise<CreateOrder
     delete body.storageId;
   }
   const logisticName = body.logisticName ?? (await pickLogistics(o, acts));
-  o.logisticsChosen(logisticName);
+  o.view.record({ logisticName });
   return { ...body, logisticName };
 }
 
 /** Catalogue variants of the order's lines (flow C: through the given connections). */
 function catalogueLines(o: Order): { vid: string; quantity: number }[] {
   const links = new Map(
-    o.input.fulfillment.connections.map((c) => [c.storeVariantId, c.svcVariantId]),
+    o.current.input.fulfillment.connections.map((c) => [c.storeVariantId, c.svcVariantId]),
   );
-  return o.input.order.products.map((p) => ({
+  return o.current.input.order.products.map((p) => ({
     vid: links.get(p.vid ?? '') ?? p.vid ?? p.sku ?? '',
     quantity: Number(p.quantity),
   }));
 }
 
 async function pickLogistics(o: Order, acts: Activities): Promise<string> {
-  const policy = o.input.fulfillment.logistics.policy;
+  const policy = o.current.input.fulfillment.logistics.policy;
   for (;;) {
-    const { value: quotes } = await supplierCall(o, {
+    const { value: quotes } = await supplierCall(o.waits, {
       name: 'freightCalculate',
       send: () =>
         acts.supplier.freightCalculate({
-          from: o.input.order.fromCountryCode,
-          to: o.input.order.shippingCountryCode,
-          ...(o.input.order.shippingZip !== undefined && { zip: o.input.order.shippingZip }),
+          from: o.current.input.order.fromCountryCode,
+          to: o.current.input.order.shippingCountryCode,
+          ...(o.current.input.order.shippingZip !== undefined && {
+            zip: o.current.input.order.shippingZip,
+          }),
           products: catalogueLines(o),
         }),
     });
@@ -69,11 +71,11 @@ async function pickLogistics(o: Order, acts: Activities): Promise<string> {
         : a.price - b.price,
     )[0];
     if (best) {
-      o.note(`logistics: ${best.logisticName} (${policy}, ${best.price} USD)`);
+      o.view.note(`logistics: ${best.logisticName} (${policy}, ${best.price} USD)`);
       o.deadlines.deliveryQuoted(best.maxDays);
       return best.logisticName;
     }
-    await o.needsAttention(
+    await o.waits.needsAttention(
       { step: 'freightCalculate', message: 'no logistics line serves this route' },
       'resume to ask for freight again, or cancel',
     );
@@ -85,12 +87,12 @@ async function storageWithStock(o: Order, acts: Activities): Promise<string> {
   for (;;) {
     let candidates: Map<string, number> | undefined;
     for (const line of catalogueLines(o)) {
-      const { value: units } = await supplierCall(o, {
+      const { value: units } = await supplierCall(o.waits, {
         name: 'queryInventoryByVid',
         send: () =>
           acts.supplier.queryInventoryByVid({
             vid: line.vid,
-            countryCode: o.input.order.fromCountryCode,
+            countryCode: o.current.input.order.fromCountryCode,
           }),
       });
       const enough = new Map(Object.entries(units).filter(([, n]) => n >= line.quantity));
@@ -98,10 +100,10 @@ async function storageWithStock(o: Order, acts: Activities): Promise<string> {
     }
     const storageId = [...(candidates?.keys() ?? [])].sort()[0];
     if (storageId !== undefined) {
-      o.note(`storage: ${storageId} (has stock for every line)`);
+      o.view.note(`storage: ${storageId} (has stock for every line)`);
       return storageId;
     }
-    await o.needsAttention(
+    await o.waits.needsAttention(
       { step: 'queryInventoryByVid', message: 'no storage has stock for every line' },
       'resume to check stock again, or cancel',
     );

@@ -25,10 +25,10 @@ import { flaggedStale, STALE_STAGES } from './stale.js';
 
 /** Flow A: the warehouse starts work only once it has the waybill. */
 export async function uploadWaybill(o: Order, acts: Activities): Promise<void> {
-  let waybill: WaybillInput | undefined = o.input.fulfillment.waybill;
+  let waybill: WaybillInput | undefined = o.current.input.fulfillment.waybill;
   for (;;) {
     if (waybill === undefined) {
-      const action = await o.waitAt(
+      const action = await o.waits.at(
         Stage.AWAITING_WAYBILL,
         'provideWaybill (carrier, tracking number, label file)',
         ['provideWaybill'],
@@ -38,10 +38,13 @@ export async function uploadWaybill(o: Order, acts: Activities): Promise<void> {
       o.actions.answer(action, 'uploading the waybill');
     }
     const label = waybill;
-    const result = await supplierStep(o, {
+    const result = await supplierStep(o.waits, {
       name: 'uploadWaybillInfo',
       send: () =>
-        acts.supplierOnce.uploadWaybillInfo({ svcOrderId: o.status.svcOrderId!, waybill: label }),
+        acts.supplierOnce.uploadWaybillInfo({
+          svcOrderId: o.view.status.svcOrderId!,
+          waybill: label,
+        }),
       lookUp: () => waybillSeen(o, acts, label),
       // Refused as if the order had moved on: an upload whose answer was lost may have done it.
       doubtful: (f) => isBusiness(f, SupplierCode.OrderStatusChanged),
@@ -49,14 +52,14 @@ export async function uploadWaybill(o: Order, acts: Activities): Promise<void> {
         isBusiness(f, SupplierCode.CarrierNotSupported) || f.type === FailureType.InvalidRequest,
     });
     if (result.ok) {
-      o.note(
+      o.view.note(
         `waybill uploaded (${label.carrier} ${label.trackNumber})${result.found ? `: ${result.note ?? 'found'}` : ''}`,
       );
       return;
     }
     // A waybill the warehouse cannot take: ask for another one.
-    o.enter(Stage.AWAITING_WAYBILL);
-    o.failed(failureInfo('uploadWaybillInfo', result.failure));
+    o.view.enter(Stage.AWAITING_WAYBILL);
+    o.view.failed(failureInfo('uploadWaybillInfo', result.failure));
     waybill = undefined;
   }
 }
@@ -78,8 +81,8 @@ async function waybillSeen(o: Order, acts: Activities, waybill: WaybillInput): P
  * has gone quiet about it, waits for a person at NEEDS_ATTENTION (see `flaggedStale`).
  */
 export async function followDelivery(o: Order, acts: Activities): Promise<void> {
-  o.enter(Stage.AWAITING_SHIPMENT);
-  const proofWaitMs = o.input.fulfillment.proofOfDeliveryWaitHours * 3_600_000;
+  o.view.enter(Stage.AWAITING_SHIPMENT);
+  const proofWaitMs = o.current.input.fulfillment.proofOfDeliveryWaitHours * 3_600_000;
   /** When the wait for proof ends: set once, on delivery, whatever news arrives after. */
   let proofDeadline: number | undefined;
   /** The last `stale` news acted on (a new message brings a new object). */
@@ -91,7 +94,7 @@ export async function followDelivery(o: Order, acts: Activities): Promise<void> 
     const seen = o.supplier.version;
     if (pushedShipping(o) && patched(Patch.ShippingConfirmed)) await confirmShipping(o, acts);
     const s = o.supplier.news.orderStatus;
-    o.trackingHeard();
+    o.delivery.trackingHeard();
     if (endedStatus(s)) {
       if (o.supplier.statusFromPush && patched(Patch.PushesConfirmed)) {
         const confirmed = await confirmEnded(o, acts, s!);
@@ -100,24 +103,24 @@ export async function followDelivery(o: Order, acts: Activities): Promise<void> 
       o.cancelled(`the supplier reports the order ${s}`, 'supplier');
       return;
     }
-    if (reachedStatus(s, OrderStatus.Shipped) && o.stage === Stage.AWAITING_SHIPMENT) {
-      o.shipped();
+    if (reachedStatus(s, OrderStatus.Shipped) && o.view.stage === Stage.AWAITING_SHIPMENT) {
+      o.delivery.shipped();
     }
-    if (reachedStatus(s, OrderStatus.Delivered) && o.stage !== Stage.DELIVERED) {
-      o.delivered();
+    if (reachedStatus(s, OrderStatus.Delivered) && o.view.stage !== Stage.DELIVERED) {
+      o.delivery.delivered();
       proofDeadline = new Date().getTime() + proofWaitMs;
     }
-    if (o.stage === Stage.DELIVERED && proofDeadline !== undefined) {
+    if (o.view.stage === Stage.DELIVERED && proofDeadline !== undefined) {
       if ((o.supplier.news.proofOfDelivery?.length ?? 0) > 0) {
-        o.proofOfDeliveryReceived(o.supplier.news.proofOfDelivery!);
+        o.delivery.proofOfDeliveryReceived(o.supplier.news.proofOfDelivery!);
         return;
       }
       const left = Math.max(0, proofDeadline - new Date().getTime());
       const arrived = await o.supplier.waitForNews(seen, left);
       if (!arrived) {
         if (!(await deliveryShown(o, acts))) continue;
-        o.completedWithoutProof(
-          `delivered; no proof of delivery after ${o.input.fulfillment.proofOfDeliveryWaitHours} h`,
+        o.delivery.completedWithoutProof(
+          `delivered; no proof of delivery after ${o.current.input.fulfillment.proofOfDeliveryWaitHours} h`,
         );
         return;
       }
@@ -128,7 +131,7 @@ export async function followDelivery(o: Order, acts: Activities): Promise<void> 
       continue;
     }
     const stale = o.supplier.news.stale;
-    if (stale !== undefined && stale !== staleSeen && STALE_STAGES.includes(o.stage)) {
+    if (stale !== undefined && stale !== staleSeen && STALE_STAGES.includes(o.view.stage)) {
       staleSeen = stale;
       staleFlags ??= patched(Patch.TrackingStaleFlags);
       if (staleFlags) {
@@ -146,8 +149,8 @@ function pushedShipping(o: Order): boolean {
   const moves =
     o.supplier.statusFromPush &&
     !endedStatus(s) &&
-    ((o.stage === Stage.AWAITING_SHIPMENT && reachedStatus(s, OrderStatus.Shipped)) ||
-      (o.stage !== Stage.DELIVERED && reachedStatus(s, OrderStatus.Delivered)));
+    ((o.view.stage === Stage.AWAITING_SHIPMENT && reachedStatus(s, OrderStatus.Shipped)) ||
+      (o.view.stage !== Stage.DELIVERED && reachedStatus(s, OrderStatus.Delivered)));
   return moves || o.supplier.trackingFromPush;
 }
 
@@ -166,9 +169,9 @@ async function confirmShipping(o: Order, acts: Activities): Promise<void> {
     .filter(Boolean)
     .join(' with ');
   const own = (shown: readonly OrderSnapshot[]) => ownOrder(o, shown);
-  const answer = await supplierConfirms(o, acts, {
+  const answer = await supplierConfirms(o.waits, acts, {
     claim: claim || 'a tracking link',
-    ids: [o.status.svcOrderId ?? o.status.orderNumber],
+    ids: [o.view.status.svcOrderId ?? o.view.status.orderNumber],
     confirms: (shown) => {
       const found = own(shown);
       if (status !== undefined && !reachedStatus(found?.orderStatus, atLeast)) return undefined;
@@ -188,9 +191,9 @@ async function confirmShipping(o: Order, acts: Activities): Promise<void> {
  */
 async function confirmEnded(o: Order, acts: Activities, status: string): Promise<boolean> {
   const own = (shown: readonly OrderSnapshot[]) => ownOrder(o, shown);
-  const answer = await supplierConfirms(o, acts, {
+  const answer = await supplierConfirms(o.waits, acts, {
     claim: status,
-    ids: [o.status.svcOrderId ?? o.status.orderNumber],
+    ids: [o.view.status.svcOrderId ?? o.view.status.orderNumber],
     confirms: (shown) => {
       const found = own(shown);
       return endedStatus(found?.orderStatus) ? found : undefined;
@@ -214,9 +217,9 @@ async function deliveryShown(o: Order, acts: Activities): Promise<boolean> {
     !o.supplier.statusFromPush && reachedStatus(o.supplier.news.orderStatus, OrderStatus.Delivered);
   if (shown || !patched(Patch.PushesConfirmed)) return true;
   const own = (answer: readonly OrderSnapshot[]) => ownOrder(o, answer);
-  const answer = await supplierConfirms(o, acts, {
+  const answer = await supplierConfirms(o.waits, acts, {
     claim: OrderStatus.Delivered,
-    ids: [o.status.svcOrderId ?? o.status.orderNumber],
+    ids: [o.view.status.svcOrderId ?? o.view.status.orderNumber],
     confirms: (found) => {
       const mine = own(found);
       return reachedStatus(mine?.orderStatus, OrderStatus.Delivered) ? mine : undefined;
@@ -228,7 +231,7 @@ async function deliveryShown(o: Order, acts: Activities): Promise<boolean> {
   }
   const seen = o.supplier.version;
   o.supplier.pushNotConfirmed(OrderStatus.Delivered, answer.reason, own(answer.shown));
-  await o.needsAttention(
+  await o.waits.needsAttention(
     { step: 'delivery', message: `a webhook said DELIVERED: ${answer.reason}` },
     'resume to look at the supplier again, or open a dispute',
     { until: () => o.supplier.version !== seen },
@@ -243,18 +246,18 @@ async function deliveryShown(o: Order, acts: Activities): Promise<boolean> {
  */
 async function storeCancelledAfterPayment(o: Order, reason: string): Promise<void> {
   o.storeSide.cancelRaised();
-  const before = o.stage;
-  o.enter(Stage.NEEDS_ATTENTION, reason);
-  o.failed({ step: 'storeCancelled', message: `${reason} after the supplier was paid` });
+  const before = o.view.stage;
+  o.view.enter(Stage.NEEDS_ATTENTION, reason);
+  o.view.failed({ step: 'storeCancelled', message: `${reason} after the supplier was paid` });
   for (;;) {
-    const action = await o.waitAt(
+    const action = await o.waits.at(
       Stage.NEEDS_ATTENTION,
-      `refund the customer in the store; for the supplier's money open a dispute (dropflow dispute open ${o.status.orderNumber} --reason … --expect refund); then resume to go on following the order`,
+      `refund the customer in the store; for the supplier's money open a dispute (dropflow dispute open ${o.view.status.orderNumber} --reason … --expect refund); then resume to go on following the order`,
       ['resume'],
     );
     if (action === undefined) continue;
     o.actions.answer(action, 'following the supplier again');
-    o.enter(before, 'resumed after the store cancelled it');
+    o.view.enter(before, 'resumed after the store cancelled it');
     return;
   }
 }

@@ -13,10 +13,10 @@ export const STALE_STAGES: readonly Stage[] = [Stage.AWAITING_SHIPMENT, Stage.SH
  */
 export async function flaggedStale(o: Order, stale: StaleNews): Promise<void> {
   const seen = o.supplier.version;
-  o.enter(Stage.NEEDS_ATTENTION, stale.note);
-  o.failed({ step: 'tracking', message: stale.note });
+  o.view.enter(Stage.NEEDS_ATTENTION, stale.note);
+  o.view.failed({ step: 'tracking', message: stale.note });
   for (;;) {
-    const action = await o.waitAt(
+    const action = await o.waits.at(
       Stage.NEEDS_ATTENTION,
       'resume to look at the supplier again, or open a dispute',
       ['resume'],

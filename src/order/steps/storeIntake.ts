@@ -27,7 +27,7 @@ export async function storeIntake(o: Order, acts: Activities): Promise<void> {
 }
 
 async function holdWindow(o: Order): Promise<void> {
-  const holdFor = o.input.store?.holdFor;
+  const holdFor = o.current.input.store?.holdFor;
   const ms = holdFor === undefined ? undefined : durationMs(holdFor);
   if (ms === undefined) return;
   const until = workflowInfo().startTime.getTime() + ms;
@@ -35,7 +35,7 @@ async function holdWindow(o: Order): Promise<void> {
   for (;;) {
     const left = until - new Date().getTime();
     if (left <= 0) break;
-    const action = await o.waitAt(
+    const action = await o.waits.at(
       Stage.ON_HOLD,
       `the store's hold window (${holdFor}) until ${untilText}: a cancellation or edit in the store comes first`,
       ['amend'],
@@ -43,12 +43,12 @@ async function holdWindow(o: Order): Promise<void> {
     );
     if (action !== undefined) takeEdit(o, action);
   }
-  o.enter(Stage.RECEIVED, `the hold window (${holdFor}) is over`);
+  o.view.enter(Stage.RECEIVED, `the hold window (${holdFor}) is over`);
 }
 
 /** An amend taken while held or waiting for a mapping: the store's lines follow a store edit. */
 function takeEdit(o: Order, action: PendingAction): void {
-  const fields = o.amended(action);
+  const fields = o.waits.amended(action);
   if (fields === undefined) return; // answered as refused
   const lines = (action.input as Partial<StoreEditInput> | undefined)?.storeLines;
   if (lines !== undefined) o.current.storeLinesEdited(lines);
@@ -74,7 +74,7 @@ async function connectedLines(
       l.storeVariantId !== undefined,
   );
   if (asked.length === 0 || !patched(Patch.StoreConnectedFlow)) return found;
-  const { value: variants } = await supplierCall(o, {
+  const { value: variants } = await supplierCall(o.waits, {
     name: 'listConnections',
     send: () => acts.supplier.connectedStoreVariants(asked.map((l) => l.storeProductId!)),
   });
@@ -93,9 +93,9 @@ export function mappingKey(line: StoreOrderLine): string {
 }
 
 async function resolveLines(o: Order, acts: Activities): Promise<void> {
-  const store = o.input.store!;
+  const store = o.current.input.store!;
   for (;;) {
-    const pending = o.input.store!.lines.filter((l) => l.vid === '');
+    const pending = o.current.input.store!.lines.filter((l) => l.vid === '');
     if (pending.length === 0) return;
     const mapped = await acts.orchestration.storeMappedVids({
       connection: store.connection,
@@ -105,11 +105,11 @@ async function resolveLines(o: Order, acts: Activities): Promise<void> {
     const inStoreFlow =
       connected.size === store.lines.length &&
       [...connected.values()].every((c) => c.image !== undefined);
-    if (inStoreFlow && o.input.fulfillment.flow !== 'C') {
+    if (inStoreFlow && o.current.input.fulfillment.flow !== 'C') {
       o.storeFlowChosen(connected);
       const note = `every store product is connected at the supplier: store flow (${store.orderName})`;
-      if (o.stage === Stage.AWAITING_MAPPING) o.enter(Stage.RECEIVED, note);
-      else o.note(note);
+      if (o.view.stage === Stage.AWAITING_MAPPING) o.view.enter(Stage.RECEIVED, note);
+      else o.view.note(note);
       return;
     }
     const vids = new Map<string, string>();
@@ -126,7 +126,7 @@ async function resolveLines(o: Order, acts: Activities): Promise<void> {
         continue;
       }
       const sku = line.sku;
-      const { value: found } = await supplierCall(o, {
+      const { value: found } = await supplierCall(o.waits, {
         name: 'variantsBySku',
         send: () => acts.supplier.variantsBySku(sku),
       });
@@ -138,12 +138,12 @@ async function resolveLines(o: Order, acts: Activities): Promise<void> {
     o.current.storeLinesResolved(vids);
     if (problems.length === 0) {
       const note = `store lines mapped to supplier variants (${store.orderName})`;
-      if (o.stage === Stage.AWAITING_MAPPING) o.enter(Stage.RECEIVED, note);
-      else o.note(note);
+      if (o.view.stage === Stage.AWAITING_MAPPING) o.view.enter(Stage.RECEIVED, note);
+      else o.view.note(note);
       return;
     }
     const seen = o.storeSide.mappingVersion;
-    const action = await o.waitAt(
+    const action = await o.waits.at(
       Stage.AWAITING_MAPPING,
       `${problems.join('; ')}: dropflow store map ${store.connection} <sku> <vid> (the order goes on by itself), or cancel`,
       ['amend', 'resume'],
