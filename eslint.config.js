@@ -82,7 +82,7 @@ const LAYERS = [
     what: 'the worker, the client, the gateway and the CLI',
     files: [
       'src/{workflows,versionedWorkflows,activities,replayCheck}.ts',
-      'src/{worker,singletons,singletonSupervisor}.ts',
+      'src/{worker,singletons,singletonSupervisor,visibilityGauges}.ts',
       'src/client/**',
       'src/gateway/**',
       'src/cli/**',

@@ -12,7 +12,7 @@ import { disputeActivities } from './dispute/activities.js';
 import { orderActivities } from './order/activities.js';
 import { planningActivities } from './order/planningActivities.js';
 import { waybillActivities } from './order/waybillActivities.js';
-import { lookupActivities } from './tracking/lookupActivities.js';
+import { lookupActivities } from './order/lookupActivities.js';
 import { storeSkuActivities } from './store/intake/skuActivities.js';
 import { storeConnectionActivities } from './store/intake/connectionActivities.js';
 

@@ -68,7 +68,7 @@ import { accountOfTask } from './accounts/activityAccount.js';
 import { accountSupplier } from './session/accountSupplier.js';
 import { followSupplierBudget, unsupported } from './accounts/supplierBudget.js';
 import { installRuntimeLogger } from './temporal/runtimeLogger.js';
-import { startVisibilityGauges } from './order/gauges.js';
+import { startVisibilityGauges } from './visibilityGauges.js';
 import type { TaskQueues } from './temporal/taskQueues.js';
 import { tracingClientOptions, tracingWorkerOptions } from './temporal/tracing.js';
 import { SHARED_WORKFLOW_MODULES, workflowInterceptorModules } from './temporal/workflowBundle.js';

@@ -18,7 +18,7 @@ import { CREATE_STEP } from '../order/currentOrder.js';
 import { awaitConnection } from '../order/steps/connection.js';
 import { intercepted } from '../order/steps/interception.js';
 import { lookUpOrder, orderReached, ownOrder } from '../order/steps/lookup.js';
-import type { OrderSnapshot } from '../tracking/lookupActivities.js';
+import type { OrderSnapshot } from '../order/lookupActivities.js';
 import { linesText } from '../order/parcels.js';
 import { Patch } from '../durable/versions.js';
 import { supplierCall, supplierStep } from '../durable/supplierStep.js';

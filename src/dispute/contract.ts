@@ -1,10 +1,12 @@
 /**
  * The dispute's contract (disputeOrder, docs/architecture.md §11): its workflow type and id, its
- * input, its status query, and the news it gives its order. Sandbox-safe: types and definers only.
+ * input and its status query (the news it gives its order is in the order's contract). Sandbox-safe:
+ * types and definers only.
  */
 import { defineQuery } from '@temporalio/workflow';
 
 import { DEFAULT_ACCOUNT } from '../accounts/contract.js';
+import type { DisputeOutcome } from '../order/contract.js';
 import type { DisputeStage, StoreEventsView } from '../storeEvents/contract.js';
 import type { FailureInfo } from '../supplier/failureDetails.js';
 
@@ -18,23 +20,6 @@ export function disputeWorkflowId(
 ): string {
   const order = account === DEFAULT_ACCOUNT ? orderNumber : `${account}:${orderNumber}`;
   return `dispute:${order}:${businessDisputeId}`;
-}
-
-export interface DisputeSummaryNews {
-  businessDisputeId: string;
-  disputeId?: string;
-  /** The parcel of a split order whose lines it concerns (its supplier order code). */
-  parcel?: string;
-  stage: DisputeStage;
-  outcome?: DisputeOutcome;
-}
-
-export interface DisputeOutcome {
-  result: 'refund' | 'reissue' | 'reject';
-  /** Refunded amount, USD. */
-  money?: number;
-  /** The reissued order, for a reissue. */
-  resendOrderCode?: string;
 }
 
 /** The input of disputeOrder; `businessDisputeId` also names the workflow (disputeWorkflowId). */

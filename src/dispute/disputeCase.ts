@@ -15,13 +15,14 @@ import {
   supplierEventSignal,
   type ActionResult,
   type CancelInput,
+  type DisputeOutcome,
 } from '../order/contract.js';
 import {
   type DisputeStage,
   StoreEventType,
   type StoreEventsView,
 } from '../storeEvents/contract.js';
-import type { DisputeInput, DisputeOutcome, DisputeStatus } from './contract.js';
+import type { DisputeInput, DisputeStatus } from './contract.js';
 import { type FailureInfo, failureText } from '../supplier/failureDetails.js';
 import { StoreEventsBehind } from '../temporal/searchAttributes.js';
 import { storeEventDelivery } from '../durable/activityProxies.js';

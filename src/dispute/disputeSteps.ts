@@ -5,7 +5,8 @@
  */
 import { condition, sleep } from '@temporalio/workflow';
 import type { DisputeLine, DisputeSummary } from './activities.js';
-import type { DisputeInput, DisputeOutcome } from './contract.js';
+import type { DisputeInput } from './contract.js';
+import type { DisputeOutcome } from '../order/contract.js';
 import type { FailureInfo } from '../supplier/failureDetails.js';
 import {
   DisputeStatus as SupplierDisputeStatus,

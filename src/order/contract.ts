@@ -7,13 +7,30 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { DEFAULT_ACCOUNT } from '../accounts/contract.js';
 import type { OrderChanges } from './orderInput.js';
-import type { DisputeSummaryNews } from '../dispute/contract.js';
 import type { DisputeStage, ParcelLine, StoreEventsView } from '../storeEvents/contract.js';
 import type { FailureInfo } from '../supplier/failureDetails.js';
 import type { DeadlineView } from '../terms/sla.js';
 import type { MarginCheck } from '../terms/margin.js';
 
 export const ORDER_WORKFLOW = 'fulfillOrder';
+
+/** What a dispute of the order tells it (dispute/contract.ts), for its status. */
+export interface DisputeSummaryNews {
+  businessDisputeId: string;
+  disputeId?: string;
+  /** The parcel of a split order whose lines it concerns (its supplier order code). */
+  parcel?: string;
+  stage: DisputeStage;
+  outcome?: DisputeOutcome;
+}
+
+export interface DisputeOutcome {
+  result: 'refund' | 'reissue' | 'reject';
+  /** Refunded amount, USD. */
+  money?: number;
+  /** The reissued order, for a reissue. */
+  resendOrderCode?: string;
+}
 
 /**
  * `order:<orderNumber>`: the caller's order name is the idempotency key of an order, within its

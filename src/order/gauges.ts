@@ -1,28 +1,15 @@
 /**
- * What an operator alerts on, counted from visibility every minute while the workers run: the
- * running orders of the account's orders queue per stage (`dropflow_orders{task_queue, stage}`),
- * those waiting for a person (`dropflow_orders_needing_person{task_queue}`), and the store-events
- * backlog (`dropflow_store_events_behind{task_queue}`), and the account's token health
- * (session/gauges.ts). Every worker process of the account reports the same numbers.
+ * The orders' gauges, counted from visibility with the other areas' (src/visibilityGauges.ts): the
+ * running orders of the account's orders queue per stage (`dropflow_orders{task_queue, stage}`)
+ * and those waiting for a person (`dropflow_orders_needing_person{task_queue}`).
  */
-import type { Client } from '@temporalio/client';
 import type { MetricMeter } from '@temporalio/common';
 
 import { ORDER_WORKFLOW, Stage } from './contract.js';
-import type { Logger } from '../telemetry/log.js';
 import { gaugeOf, METRICS } from '../telemetry/metrics.js';
-import { runtimeMetricMeter } from '../telemetry/runtimeMeter.js';
 import { FulfillmentStage, NeedsAttention } from '../temporal/searchAttributes.js';
-import { sessionGaugesProbe } from '../session/gauges.js';
-import { webhookGapProbe } from '../tracking/gapGauge.js';
-import { storeEventsBacklogProbe } from '../storeEvents/backlogGauge.js';
 import { literal } from '../temporal/visibility.js';
-import {
-  startVisibilityPoller,
-  type Count,
-  type VisibilityPoller,
-  type VisibilityProbe,
-} from '../temporal/visibilityPoller.js';
+import type { Count, VisibilityProbe } from '../temporal/visibilityPoller.js';
 
 const STAGES: readonly string[] = Object.values(Stage);
 
@@ -95,35 +82,4 @@ export function orderGaugesProbe(ordersQueue: string, meter: MetricMeter): Visib
       needingPerson.set(waiting.count);
     },
   };
-}
-
-export interface VisibilityGaugeOptions {
-  /** Between two counts (default 60 s): each tick is a few visibility requests. */
-  everyMs?: number;
-  /** Default: the SDK runtime's meter (what `/metrics` serves), or none without a runtime. */
-  meter?: MetricMeter;
-  log: Pick<Logger, 'debug'>;
-}
-
-/** The account's visibility gauges, counted now and then every `everyMs` until `stop()`. */
-export function startVisibilityGauges(
-  client: Client,
-  ordersQueue: string,
-  options: VisibilityGaugeOptions,
-): VisibilityPoller {
-  const meter = options.meter ?? runtimeMetricMeter();
-  return startVisibilityPoller(
-    client,
-    [
-      orderGaugesProbe(ordersQueue, meter),
-      storeEventsBacklogProbe(ordersQueue, meter),
-      sessionGaugesProbe(client, ordersQueue, meter),
-      webhookGapProbe(client, ordersQueue, meter),
-    ],
-    {
-      ...(options.everyMs !== undefined && { everyMs: options.everyMs }),
-      log: options.log,
-      context: { ordersQueue },
-    },
-  );
 }

@@ -15,7 +15,7 @@ import type { OrderLine } from './orderInput.js';
 import type { Parcel, ParcelLine } from '../storeEvents/contract.js';
 export { parcelsGlance } from './orderGlance.js';
 import { endedStatus, OrderStatus, reachedStatus } from '../supplier/api/constants.js';
-import type { OrderSnapshot } from '../tracking/lookupActivities.js';
+import type { OrderSnapshot } from './lookupActivities.js';
 
 /** What the supplier said of one parcel, latest first-class facts merged. */
 export type ParcelFacts = Pick<

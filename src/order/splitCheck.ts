@@ -3,7 +3,7 @@
  * parcels, the codes claimed, the order number): never from the ORDERSPLIT webhook alone. Pure
  * and sandbox-safe; steps/parcels.ts acts on the verdict.
  */
-import type { OrderSnapshot } from '../tracking/lookupActivities.js';
+import type { OrderSnapshot } from './lookupActivities.js';
 import type { ParcelLine } from '../storeEvents/contract.js';
 import { linesText, sameLines, type SplitChild, type SplitClaim } from './parcels.js';
 import type { SupplierNews } from './contract.js';

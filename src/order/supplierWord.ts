@@ -5,9 +5,8 @@
  * pays the order). News of a split or of one parcel goes to the parcels (steps/parcelNews.ts).
  */
 import { condition } from '@temporalio/workflow';
-import type { OrderStatus, SupplierNews } from './contract.js';
-import type { DisputeSummaryNews } from '../dispute/contract.js';
-import type { OrderSnapshot } from '../tracking/lookupActivities.js';
+import type { DisputeSummaryNews, OrderStatus, SupplierNews } from './contract.js';
+import type { OrderSnapshot } from './lookupActivities.js';
 import { MakeupStatus } from '../supplier/api/constants.js';
 import { Patch } from '../durable/versions.js';
 import type { Parcels } from './parcels.js';

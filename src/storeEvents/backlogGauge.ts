@@ -53,7 +53,7 @@ export function storeEventsBacklogProbe(ordersQueue: string, meter: MetricMeter)
 
 /**
  * Counts now and then every `everyMs` until `stop()`; a failed count waits for the next tick. The
- * workers count it with the other visibility gauges (order/gauges.ts).
+ * workers count it with the other visibility gauges (src/visibilityGauges.ts).
  */
 export function startStoreEventsBacklog(
   client: Client,

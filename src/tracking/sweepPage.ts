@@ -6,7 +6,7 @@
  */
 import { ActivityFailure, log, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { BatchActivities } from '../durable/supplierActivities.js';
-import type { OrderSnapshot } from './lookupActivities.js';
+import type { OrderSnapshot } from '../order/lookupActivities.js';
 import type {
   OrchestrationActivities,
   OrderSignal,

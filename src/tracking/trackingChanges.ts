@@ -5,7 +5,7 @@
  * visibility says it knows and what the sweeper remembers having told it. Sandbox-safe.
  */
 import { Stage, StaleReason, type SupplierNews } from '../order/contract.js';
-import type { OrderSnapshot } from './lookupActivities.js';
+import type { OrderSnapshot } from '../order/lookupActivities.js';
 import type { TrackedOrder } from './orchestrationActivities.js';
 import { endedStatus, OrderStatus } from '../supplier/api/constants.js';
 import { kept, type Watch } from './trackingMemory.js';

@@ -6,7 +6,7 @@
  * number. Every supplier id is tried against the stored id, then the order number against
  * orderNum. Pure functions, sandbox-safe.
  */
-import type { OrderSnapshot } from './lookupActivities.js';
+import type { OrderSnapshot } from '../order/lookupActivities.js';
 import type { TrackedOrder } from './orchestrationActivities.js';
 import { Stage } from '../order/contract.js';
 

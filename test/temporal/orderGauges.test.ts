@@ -15,8 +15,8 @@ import {
   countOrdersByStage,
   orderGaugesProbe,
   runningOrdersQuery,
-  startVisibilityGauges,
 } from '../../src/order/gauges.js';
+import { startVisibilityGauges } from '../../src/visibilityGauges.js';
 import { FulfillmentStage, NeedsAttention } from '../../src/temporal/searchAttributes.js';
 import type { Count } from '../../src/temporal/visibilityPoller.js';
 import { eventually } from '../support/eventually.js';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ParcelStage, Stage } from '../../src/order/contract.js';
 import { Parcels, parcelsGlance, sameLines } from '../../src/order/parcels.js';
 import { judgeSplit } from '../../src/order/splitCheck.js';
-import type { OrderSnapshot } from '../../src/tracking/lookupActivities.js';
+import type { OrderSnapshot } from '../../src/order/lookupActivities.js';
 import { byParcel } from '../../src/tracking/trackingMatch.js';
 import { newsFor } from '../../src/tracking/trackingChanges.js';
 

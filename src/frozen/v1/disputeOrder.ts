@@ -22,12 +22,12 @@ import {
   supplierEventSignal,
   type ActionResult,
   type CancelInput,
+  type DisputeOutcome,
 } from '../../order/contract.js';
 import type { DisputeStage } from '../../storeEvents/contract.js';
 import {
   disputeStatusQuery,
   type DisputeInput,
-  type DisputeOutcome,
   type DisputeStatus,
 } from '../../dispute/contract.js';
 import { FailureType } from '../../supplier/failureDetails.js';

@@ -10,11 +10,15 @@ import {
   setHandler,
 } from '@temporalio/workflow';
 import type { DisputeLine, DisputeSummary } from '../../dispute/activities.js';
-import { cancelUpdate, resumeUpdate, type CancelInput } from '../../order/contract.js';
+import {
+  cancelUpdate,
+  resumeUpdate,
+  type CancelInput,
+  type DisputeOutcome,
+} from '../../order/contract.js';
 import {
   disputeStatusQuery,
   type DisputeInput,
-  type DisputeOutcome,
   type DisputeStatus,
 } from '../../dispute/contract.js';
 import {

@@ -11,7 +11,7 @@ import { sleep } from '@temporalio/workflow';
 import type { Activities } from '../../durable/activityProxies.js';
 import type { StepHost } from '../../durable/stepHost.js';
 import { supplierCall } from '../../durable/supplierStep.js';
-import type { OrderSnapshot } from '../../tracking/lookupActivities.js';
+import type { OrderSnapshot } from '../lookupActivities.js';
 
 /** What a push claims, and how the supplier's answer would confirm it. */
 export interface PushClaim<T> {

@@ -10,7 +10,7 @@ import type { Order } from '../order.js';
 import { lookUpOrder } from './lookup.js';
 import { supplierCall } from '../../durable/supplierStep.js';
 import { Patch } from '../../durable/versions.js';
-import type { OrderSnapshot } from '../../tracking/lookupActivities.js';
+import type { OrderSnapshot } from '../lookupActivities.js';
 import { supplierConfirms } from './confirmNews.js';
 
 export async function awaitConnection(o: Order, acts: Activities): Promise<void> {

@@ -1,7 +1,7 @@
 /** The supplier's own view of the order: what settles a call whose outcome was unknown. */
 import { patched } from '@temporalio/workflow';
 import { Patch } from '../../durable/versions.js';
-import type { OrderSnapshot } from '../../tracking/lookupActivities.js';
+import type { OrderSnapshot } from '../lookupActivities.js';
 import { OrderStatus, reachedStatus } from '../../supplier/api/constants.js';
 import type { Activities } from '../../durable/activityProxies.js';
 import type { Order } from '../order.js';

@@ -15,7 +15,7 @@ import type { Order } from '../order.js';
 import { storeParcel, type ParcelChange, type ParcelFacts } from '../parcels.js';
 import { aliasNews, judgeSplit, lookUpKeys, type KnownParcel } from '../splitCheck.js';
 import { supplierConfirms } from './confirmNews.js';
-import type { OrderSnapshot } from '../../tracking/lookupActivities.js';
+import type { OrderSnapshot } from '../lookupActivities.js';
 import { flaggedStale, STALE_STAGES } from './stale.js';
 
 /** The parcels that may split now: the open ones, or the order itself while unsplit. */

@@ -18,7 +18,7 @@ import type { Order } from '../order.js';
 import { Patch } from '../../durable/versions.js';
 import { lookUpOrder, ownOrder } from './lookup.js';
 import { supplierConfirms } from './confirmNews.js';
-import type { OrderSnapshot } from '../../tracking/lookupActivities.js';
+import type { OrderSnapshot } from '../lookupActivities.js';
 import { supplierStep, type Seen } from '../../durable/supplierStep.js';
 import { followParcels, settleSplits } from './parcels.js';
 import { flaggedStale, STALE_STAGES } from './stale.js';

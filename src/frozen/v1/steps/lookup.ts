@@ -1,5 +1,5 @@
 /** Finding what the supplier already did, after a lost response or a duplicate-order answer. */
-import type { OrderSnapshot } from '../../../tracking/lookupActivities.js';
+import type { OrderSnapshot } from '../../../order/lookupActivities.js';
 import type { Activities } from '../activities.js';
 import type { FrozenOrderV1 } from '../order.js';
 
