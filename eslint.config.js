@@ -25,8 +25,8 @@ const WORKER_SIDE = [
   'src/session/gauges.ts',
   'src/order/gauges.ts',
   'src/tracking/{sweeperStart,gapGauge}.ts',
-  'src/storeEvents/{signing,sending,backlogGauge,storeDelivery}.ts',
-  // The stores' API clients and what dropflow writes back to a store order.
+  'src/storeEvents/{signing,sending,backlogGauge,storeDelivery,storeWrite,storeParcels}.ts',
+  // The stores' API clients, and their check (`dropflow store test`).
   'src/store/{shopify,woocommerce,outbound}/**',
   'src/store/{apiError,http,parcel}.ts',
   // A store's orders in: webhooks read, SKUs resolved (the gateway and the activities).

@@ -2,7 +2,8 @@
  * The merchant's store, plugged in (docs/store-shopify.md, docs/store-woocommerce.md): store
  * connections as data of the account registry, the reference an order keeps to its store order,
  * and the names the gateway, the order workflow, the CLI and the store clients share. Inbound
- * (store orders in) is in ./intake; outbound (tracking and notes back to the store) beside it.
+ * (store orders in) is in ./intake; outbound (tracking and notes back to the store) is the store
+ * events' (src/storeEvents/storeWrite.ts).
  * Sandbox-safe: no I/O, no Node API; imports only @temporalio/workflow's definers and contracts.
  */
 import { defineQuery, defineSignal } from '@temporalio/workflow';

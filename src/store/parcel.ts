@@ -1,6 +1,6 @@
 /**
  * One parcel as the store is told of it: the store order's lines it carries, and its tracking.
- * Made from the order's store events (src/store/outbound/parcels.ts); written to each platform by
+ * Made from the order's store events (src/storeEvents/storeParcels.ts); written to each platform by
  * its tracking writer (src/store/shopify/tracking.ts, src/store/woocommerce/tracking.ts).
  */
 export interface StoreParcel {

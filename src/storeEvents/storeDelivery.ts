@@ -1,13 +1,13 @@
 /**
  * The store branch of event delivery: an order that came from a connected store (its input has a
  * `store` reference) has its events written to that store order through the platform's API
- * (src/store/outbound/deliver.ts) instead of the signed POST to STORE_EVENTS_URL. A store that
+ * (storeWrite.ts) instead of the signed POST to STORE_EVENTS_URL. A store that
  * refuses (token revoked, scope missing, version gone) is a named reason, retried at least every
  * `refusedRetryMaxMs`, so that delivery goes on by itself once the store is mended.
  */
 import { StoreApiError, type StoreFailure } from '../store/apiError.js';
 import type { StoreDirectory, StoreOrderRef } from '../store/contract.js';
-import { writeToStore, type StoreWrite } from '../store/outbound/deliver.js';
+import { writeToStore, type StoreWrite } from './storeWrite.js';
 import type { StoreEvent } from './contract.js';
 
 /** The connections a worker knows, by id (the account registry's). */

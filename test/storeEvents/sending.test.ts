@@ -7,7 +7,8 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 
 import { verifyStoreEvent } from '../../src/client/storeEvents.js';
-import { parseRetryAfter, sendStoreEvent } from '../../src/storeEvents/sending.js';
+import { parseRetryAfter } from '../../src/net/retryAfter.js';
+import { sendStoreEvent } from '../../src/storeEvents/sending.js';
 import {
   closedPort,
   OLD_SECRET,

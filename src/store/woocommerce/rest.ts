@@ -6,7 +6,7 @@
  */
 import { StoreApiError, StoreFailure } from '../apiError.js';
 import { StoreHttp, type JsonAnswer, type StoreHttpOptions } from '../http.js';
-import { parseRetryAfter } from '../../storeEvents/sending.js';
+import { parseRetryAfter } from '../../net/retryAfter.js';
 
 export interface WooAccess {
   /** The site's REST API v3 (`https://shop.example/wp-json/wc/v3`); paths are under `/wp-json`. */

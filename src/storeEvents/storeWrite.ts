@@ -4,14 +4,14 @@
  * has no place for are done at once. Throws a `StoreApiError` when the store did not take it; the
  * outbox tries again, and every writer looks before it writes, so nothing is written twice.
  */
-import type { StoreEvent } from '../../storeEvents/contract.js';
-import type { Store, StoreOrderRef } from '../contract.js';
-import type { StoreOrderTarget } from '../parcel.js';
-import { ShopifyAdmin, type ShopifyClientOptions } from '../shopify/admin.js';
-import { ShopifyTracking } from '../shopify/tracking.js';
-import { WooRest } from '../woocommerce/rest.js';
-import { WooTracking } from '../woocommerce/tracking.js';
-import { deliveredParcels, shippedParcel } from './parcels.js';
+import type { StoreEvent } from './contract.js';
+import type { Store, StoreOrderRef } from '../store/contract.js';
+import type { StoreOrderTarget } from '../store/parcel.js';
+import { ShopifyAdmin, type ShopifyClientOptions } from '../store/shopify/admin.js';
+import { ShopifyTracking } from '../store/shopify/tracking.js';
+import { WooRest } from '../store/woocommerce/rest.js';
+import { WooTracking } from '../store/woocommerce/tracking.js';
+import { deliveredParcels, shippedParcel } from './storeParcels.js';
 
 /** The tag a Shopify order gets when the supplier cancelled its fulfilment. */
 export const CANCELLED_TAG = 'dropflow-cancelled';

@@ -4,9 +4,9 @@
  * parcel with all the order's lines. A supplier line (`vid`) is the store line the order's store
  * reference maps it from; a vid on several store lines fills them in turn.
  */
-import type { Parcel, StoreEvent } from '../../storeEvents/contract.js';
-import type { StoreOrderRef } from '../contract.js';
-import type { StoreParcel } from '../parcel.js';
+import type { Parcel, StoreEvent } from './contract.js';
+import type { StoreOrderRef } from '../store/contract.js';
+import type { StoreParcel } from '../store/parcel.js';
 
 /** A parcel as the store events carry it (src/storeEvents/contract.ts). */
 export type EventParcel = Parcel;
