@@ -21,7 +21,6 @@ import {
   continueAsNew,
   log,
   metricMeter,
-  patched,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -29,8 +28,6 @@ import { counterOf, METRICS } from '../telemetry/metrics.js';
 import { activities, type Activities } from '../durable/activityProxies.js';
 import { supplierCall } from '../durable/supplierStep.js';
 import type { StepHost } from '../durable/stepHost.js';
-import { accountCheckoutV1, type CheckoutInputV1 } from '../frozen/v1/checkout/coordinator.js';
-import { Patch } from '../durable/versions.js';
 import { followAccountTier, workflowAccount } from '../durable/account.js';
 import { resumePayment, runBatch, tell } from './batch.js';
 import {
@@ -76,9 +73,6 @@ function limitsOf(c: CheckoutState, override: Partial<CheckoutLimits> | undefine
 }
 
 export async function accountCheckout(input: CheckoutInput = {}): Promise<void> {
-  // Runs that started before it keep their commands until they next continue as new (v1).
-  // (Such a run only ever held the v1 shape: input from before the patch.)
-  if (!patched(Patch.CheckoutCoordinator)) return accountCheckoutV1(input as CheckoutInputV1);
   const c = new CheckoutState(
     input.carried ?? {
       settings: input.settings ?? DEFAULT_CHECKOUT_SETTINGS,

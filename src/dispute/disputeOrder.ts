@@ -8,7 +8,8 @@
  * continues as new before its history gets heavy, carrying its state and its store events. The
  * order's workflow, if still open, hears every change. A cancel cancels this request's dispute at
  * the supplier if it is open there, even when the create's answer never came.
- * Disputes started before the reconciling steps run ./v1, before dispute-adopt ./v2. The steps
+ * Disputes started before the reconciling steps run ../frozen/v1, before dispute-adopt ../frozen/v2
+ * (src/workflows.ts sends them there). The steps
  * themselves are in disputeSteps.ts; the dispute's state is one DisputeCase (disputeCase.ts).
  */
 import {
@@ -16,7 +17,6 @@ import {
   ApplicationFailure,
   condition,
   continueAsNew,
-  patched,
   setHandler,
 } from '@temporalio/workflow';
 import { cancelUpdate, resumeUpdate, type CancelInput } from '../order/contract.js';
@@ -24,9 +24,6 @@ import { disputeStatusQuery, type DisputeInput, type DisputeStatus } from './con
 import { activities } from '../durable/activityProxies.js';
 import { DisputeCancelled, DisputeCase, type DisputeCarry } from './disputeCase.js';
 import { endCancelled, follow, open, type DisputeRun } from './disputeSteps.js';
-import { disputeOrderV1 } from '../frozen/v1/disputeOrder.js';
-import { disputeOrderV2 } from '../frozen/v2/disputeOrder.js';
-import { Patch } from '../durable/versions.js';
 
 /** An update refused by its validator. */
 const refused = (message: string) =>
@@ -36,11 +33,6 @@ export async function disputeOrder(
   input: DisputeInput,
   carried?: DisputeCarry,
 ): Promise<DisputeStatus> {
-  // Decided once, at the start: a dispute keeps the code it started with (a continued run is new).
-  if (carried === undefined) {
-    if (!patched(Patch.ReconcilingSteps)) return disputeOrderV1(input);
-    if (!patched(Patch.DisputeAdopt)) return disputeOrderV2(input);
-  }
   const d = new DisputeCase(input, carried);
   const { supplier, supplierOnce } = activities();
   const r: DisputeRun = {

@@ -2,7 +2,7 @@
  * `fulfillOrder`: one order, from the store's hand-over to COMPLETED, through the supplier's
  * flow. Each step lives in ./steps or ../checkout and calls the supplier through
  * ../durable/supplierStep.ts; this file wires handlers and the sequence. Orders started before the
- * reconciling steps run ../frozen/v1; orders started before batched checkout check out alone
+ * reconciling steps run ../frozen/v1 (src/workflows.ts sends them there); orders started before batched checkout check out alone
  * (../checkout/orderCheckout.ts, ../checkout/payment.ts).
  */
 import {
@@ -41,15 +41,12 @@ import { checkout } from '../checkout/orderCheckout.js';
 import { pay } from '../checkout/payment.js';
 import { planOrder } from './steps/plan.js';
 import { followDelivery, uploadWaybill } from './steps/shipment.js';
-import { fulfillOrderV1 } from '../frozen/v1/fulfillOrder.js';
 import { keepDeadlines } from './slaWatch.js';
 import { Patch } from '../durable/versions.js';
 import { storeOrderSignal, storeSkuMappedSignal } from '../store/contract.js';
 import { storeIntake } from './steps/storeIntake.js';
 
 export async function fulfillOrder(input: OrderInput): Promise<OrderStatus> {
-  // Decided once, at the start: an order keeps the code it started with.
-  if (!patched(Patch.ReconcilingSteps)) return fulfillOrderV1(input);
   const batched = patched(Patch.BatchedCheckout);
   const o = new Order(input, { lean: batched });
   const acts = activities();
