@@ -13,7 +13,8 @@ import { SupplierCode } from '../supplier/errors.js';
 import type { CheckoutProgress } from './contract.js';
 import type { Activities } from '../durable/activityProxies.js';
 import { isBusiness } from '../durable/failures.js';
-import type { Order, PendingAction } from '../order/order.js';
+import type { Order } from '../order/order.js';
+import type { PendingAction } from '../order/operatorActions.js';
 import { CREATE_STEP } from '../order/currentOrder.js';
 import { awaitConnection } from '../order/steps/connection.js';
 import { intercepted } from '../order/steps/interception.js';
@@ -251,7 +252,7 @@ async function deleteToAmend(o: Order, acts: Activities, amend: PendingAction): 
       );
       return false;
     }
-    o.deletedToAmend(svcOrderId);
+    o.view.deletedToAmend(svcOrderId);
     // Checked above against the same order: it holds.
     const fields = o.waits.amended(amend) ?? [];
     o.actions.answer(

@@ -28,8 +28,6 @@ import { SupplierWord } from './supplierWord.js';
 import { Waits } from './waits.js';
 import { Delivery } from './delivery.js';
 
-export type { ActionKind, PendingAction } from './operatorActions.js';
-
 export interface OrderOptions {
   /**
    * Search attributes are upserted once per workflow task and only when a value changes, starting
@@ -126,13 +124,6 @@ export class Order {
   storeFlowChosen(connected: ReadonlyMap<string, ConnectedVariant>): void {
     this.current.storeFlowChosen(connected);
     this.view.flowChanged(flowLabel(this.current.input.fulfillment));
-  }
-
-  /** The supplier deleted the order so that it can be created again as amended. */
-  deletedToAmend(svcOrderId: string): void {
-    this.view.supplierOrderDeleted();
-    const why = `deleted ${svcOrderId} at the supplier to create it again amended`;
-    this.view.enter(Stage.RECEIVED, why);
   }
 
   /** Cancelled here (an operator) or by the supplier. */

@@ -238,11 +238,12 @@ export class StatusProjection {
     this.upsert([{ key: FulfillmentFlow, value: flow }]);
   }
 
-  /** The supplier deleted its order (to create it again amended): it has nothing of it now. */
-  supplierOrderDeleted(): void {
+  /** The supplier deleted its order so that it can be created again as amended: it has none. */
+  deletedToAmend(svcOrderId: string): void {
     delete this.status.svcOrderId;
     delete this.status.amounts;
     this.status.atSupplier = false;
+    this.enter(Stage.RECEIVED, `deleted ${svcOrderId} at the supplier to create it again amended`);
   }
 
   show(): void {

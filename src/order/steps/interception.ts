@@ -2,7 +2,8 @@
 import { Stage, type ChangeLogisticsInput, type Reason } from '../contract.js';
 import type { Activities } from '../../durable/activityProxies.js';
 import type { SupplierFailure } from '../../durable/failures.js';
-import type { Order, PendingAction } from '../order.js';
+import type { Order } from '../order.js';
+import type { PendingAction } from '../operatorActions.js';
 import { supplierStep } from '../../durable/supplierStep.js';
 
 /**
