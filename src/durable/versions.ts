@@ -196,4 +196,11 @@ export const Patch = {
    * (checkout/batchedCheckout.ts). Asked where the order first bounds that wait.
    */
   CheckoutBoundAtStart: 'checkout-bound-at-start-2026-11',
+  /**
+   * The account's tracking sweeper takes the orders the gateway's pushes named (`ordersPushed`)
+   * and asks the supplier about them at once, between sweeps, telling each what the supplier shows
+   * (tracking/trackingSweeper.ts). Asked once, where a run starts: earlier runs wait for their
+   * next sweep as they did and take pushed orders from their next run on.
+   */
+  PushesSwept: 'pushes-swept-2026-11',
 } as const;

@@ -6,14 +6,27 @@
  * signal: a workflow id names no account for sure (the default account's `order:shop-a:88` is
  * shop-a's order 88), so a run is told only once its own SupplierAccount is the webhook's.
  */
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
 
-import { ORDER_WORKFLOW, supplierEventSignal, type SupplierNews } from '../order/contract.js';
+import {
+  ORDER_WORKFLOW,
+  Stage,
+  supplierEventSignal,
+  type SupplierNews,
+} from '../order/contract.js';
 import type { TaskQueues } from '../temporal/taskQueues.js';
 import { DEFAULT_ACCOUNT } from '../accounts/contract.js';
 import { accountVisibilityFilter } from '../accounts/accountStart.js';
-import { SupplierAccount } from '../temporal/searchAttributes.js';
+import {
+  FulfillmentStage,
+  OrderNumber,
+  ParcelCodes,
+  SupplierAccount,
+  SvcOrderId,
+} from '../temporal/searchAttributes.js';
 import { literal } from '../temporal/visibility.js';
+import type { TrackedOrder } from '../tracking/contract.js';
+import type { PushedOrders } from './pushedOrders.js';
 
 /**
  * What a signal to one workflow id found. `foreign`: the id is held by a workflow that is not an
@@ -21,9 +34,11 @@ import { literal } from '../temporal/visibility.js';
  */
 export type SignalResult = 'signalled' | 'closed' | 'missing' | 'foreign';
 
-/** A running order of the webhook's account: the run that may be told. */
+/** A running order of the webhook's account: the run that may be told, as it was described. */
 interface Verified {
   runId: string;
+  /** What the sweeper asks the supplier by; its stage as described (it may have moved since). */
+  tracked: TrackedOrder;
 }
 
 /** Runs verified lately, per process (a run never changes account: only its end is news). */
@@ -75,6 +90,30 @@ export class OrderTargets {
     return 'closed';
   }
 
+  /**
+   * Shipping news for one workflow id: handed to the account's sweeper (`pushed`), which asks the
+   * supplier and tells the order what it shows; the order itself is told only when there is no
+   * sweeper, or when it is split (its parcels are asked about one by one by the sweeps).
+   */
+  async push(workflowId: string, news: SupplierNews, pushed: PushedOrders): Promise<SignalResult> {
+    let run = this.verified.get(workflowId);
+    if (run === undefined) {
+      const found = await this.verify(workflowId);
+      if (typeof found === 'string') return found;
+      run = found;
+    }
+    if ((run.tracked.parcelCodes ?? []).length === 0) {
+      const events =
+        news.trackingEvents === undefined
+          ? undefined
+          : { messageId: news.messageId, trackingEvents: news.trackingEvents };
+      if (await pushed.tell({ ...run.tracked, ...(events !== undefined && { events }) })) {
+        return 'signalled';
+      }
+    }
+    return this.signal(workflowId, news);
+  }
+
   /** Describes the id's current run and remembers it when it is a running order of this account. */
   private async verify(workflowId: string): Promise<Verified | Exclude<SignalResult, 'signalled'>> {
     let described;
@@ -93,7 +132,7 @@ export class OrderTargets {
       return 'foreign';
     }
     if (described.status.name !== 'RUNNING') return 'closed';
-    const run = { runId: described.runId };
+    const run = { runId: described.runId, tracked: trackedOrder(workflowId, described) };
     this.verified.set(workflowId, run);
     if (this.verified.size > VERIFIED_LIMIT) {
       this.verified.delete(this.verified.keys().next().value!);
@@ -101,13 +140,18 @@ export class OrderTargets {
     return run;
   }
 
-  /** `supplierEvent` to each workflow id. */
-  async signalAll(workflowIds: readonly string[], news: SupplierNews): Promise<Delivery> {
+  /** `supplierEvent` to each workflow id; shipping news through the sweeper (`pushed`). */
+  async signalAll(
+    workflowIds: readonly string[],
+    news: SupplierNews,
+    pushed?: PushedOrders,
+  ): Promise<Delivery> {
     const out: Delivery = { signalled: [], closed: [] };
     for (let i = 0; i < workflowIds.length; i += CONCURRENCY) {
       await Promise.all(
         workflowIds.slice(i, i + CONCURRENCY).map(async (id) => {
-          const result = await this.signal(id, news);
+          const result =
+            pushed === undefined ? await this.signal(id, news) : await this.push(id, news, pushed);
           if (result === 'signalled') out.signalled.push(id);
           else if (result !== 'foreign') out.closed.push(id);
         }),
@@ -160,4 +204,23 @@ export class OrderTargets {
     for (const id of running) closed.delete(id);
     return { running: [...running], closed: [...closed] };
   }
+}
+
+/** What the sweeper asks the supplier by, from a described order's search attributes. */
+function trackedOrder(
+  workflowId: string,
+  described: Awaited<ReturnType<WorkflowHandle['describe']>>,
+): TrackedOrder {
+  const attributes = described.typedSearchAttributes;
+  const nonEmpty = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);
+  const svcOrderId = nonEmpty(attributes.get(SvcOrderId));
+  const orderNumber = nonEmpty(attributes.get(OrderNumber));
+  const parcelCodes = attributes.get(ParcelCodes) ?? [];
+  return {
+    workflowId,
+    stage: (attributes.get(FulfillmentStage) ?? Stage.RECEIVED) as Stage,
+    ...(svcOrderId !== undefined && { svcOrderId }),
+    ...(orderNumber !== undefined && { orderNumber }),
+    ...(parcelCodes.length > 0 && { parcelCodes }),
+  };
 }

@@ -2,11 +2,14 @@
  * Where a validated webhook message goes (docs/architecture.md §16.2), used by the gateway and by
  * the inbox's replay activity alike:
  *
- * - ORDER (INSERT, UPDATE, DELETE, ORDER_CONNNECTED): `supplierEvent` to `order:<orderNumber>`;
- *   without that workflow, ORDER_CONNNECTED goes to the orders of that orderNumber waiting in
+ * - ORDER (INSERT, UPDATE, DELETE, ORDER_CONNNECTED): for `order:<orderNumber>`; without that
+ *   workflow, ORDER_CONNNECTED goes to the orders of that orderNumber waiting in
  *   AWAITING_CONNECTION, and any order message to the order holding its svc order id.
- * - LOGISTIC: to the order holding the svc order id (`orderId`), found through visibility (its
+ * - LOGISTIC: for the order holding the svc order id (`orderId`), found through visibility (its
  *   SvcOrderId, or one of its parcels' ParcelCodes).
+ * - Shipping news (shipped, delivered, a tracking number) goes to the account's tracking sweeper,
+ *   which asks the supplier and tells the order what it shows (pushedOrders.ts); the rest, and
+ *   shipping news when no sweeper runs, is the order's `supplierEvent`.
  * - ORDERSPLIT: to the order holding the original order id; the order believes it only once its
  *   own look-up of the new codes shows them.
  * - MAKEUP PAID (a top-up): one signal to the account's checkout coordinator (signal-with-start),
@@ -37,7 +40,12 @@ import {
 } from '../inbox/contract.js';
 import { queuePrefix, type TaskQueues } from '../temporal/taskQueues.js';
 import { orderStatusWorthTelling, TrackingTold } from './newsWorth.js';
-import { MakeupStatus } from '../supplier/api/constants.js';
+import {
+  endedStatus,
+  MakeupStatus,
+  OrderStatus,
+  reachedStatus,
+} from '../supplier/api/constants.js';
 import {
   CHECKOUT_WORKFLOW,
   checkoutFundsSignal,
@@ -59,6 +67,8 @@ import {
   type OrderMessage,
 } from './news.js';
 import { OrderTargets, type Delivery } from './orderTargets.js';
+import { PushedOrders } from './pushedOrders.js';
+import { trackingSweeperId } from '../tracking/contract.js';
 
 const unroutable = (
   reason: string,
@@ -82,6 +92,8 @@ function fromDelivery(d: Delivery): RouteOutcome | undefined {
 export class WebhookRouter {
   private readonly targets: OrderTargets;
   private readonly trackingTold = new TrackingTold();
+  /** Shipping news goes to the account's tracking sweeper, batched (pushedOrders.ts). */
+  private readonly pushed: PushedOrders;
 
   /**
    * `checkout`: the deployment's checkout settings, for a coordinator that must be started;
@@ -92,8 +104,10 @@ export class WebhookRouter {
     private readonly queues: TaskQueues,
     private readonly checkout: CheckoutSettings,
     private readonly account: AccountRef = { id: DEFAULT_ACCOUNT },
+    pushWindowMs?: number,
   ) {
     this.targets = new OrderTargets(client, queues, account.id);
+    this.pushed = new PushedOrders(client, trackingSweeperId(this.scope), pushWindowMs);
   }
 
   /** The scope of the account's singletons in the queue set. */
@@ -135,9 +149,16 @@ export class WebhookRouter {
     const orderNumber = m.params.orderNumber ?? undefined;
     const svcOrderId = m.params.svcOrderId ?? undefined;
     let foreign = false;
+    // Shipped or delivered: the sweeper asks the supplier; an end or a connection goes to the order.
+    const shipping =
+      news.kind === 'order' &&
+      reachedStatus(news.orderStatus, OrderStatus.Shipped) &&
+      !endedStatus(news.orderStatus);
     if (orderNumber !== undefined) {
       const id = orderWorkflowId(orderNumber, this.account.id);
-      const result = await this.targets.signal(id, news);
+      const result = shipping
+        ? await this.targets.push(id, news, this.pushed)
+        : await this.targets.signal(id, news);
       if (result === 'signalled') {
         this.trackingTold.remember(news);
         return { outcome: 'delivered', workflowIds: [id] };
@@ -152,7 +173,7 @@ export class WebhookRouter {
       }
     }
     if (svcOrderId !== undefined) {
-      const routed = await this.bySvcOrderId(svcOrderId, news);
+      const routed = await this.bySvcOrderId(svcOrderId, news, shipping);
       if (routed) return routed;
     }
     return unroutable(
@@ -179,7 +200,7 @@ export class WebhookRouter {
         duplicate: true,
       };
     }
-    const routed = await this.bySvcOrderId(m.params.orderId, news);
+    const routed = await this.bySvcOrderId(m.params.orderId, news, true);
     if (routed?.outcome === 'delivered') this.trackingTold.remember(news);
     return routed ?? unroutable(`no order workflow holds svc order ${m.params.orderId}`, true);
   }
@@ -197,12 +218,18 @@ export class WebhookRouter {
     return routed ?? unroutable(`no order workflow holds svc order ${related}`, true);
   }
 
+  /** `shipping`: news the sweeper confirms (pushedOrders.ts), not told to the order as it came. */
   private async bySvcOrderId(
     svcOrderId: string,
     news: SupplierNews,
+    shipping = false,
   ): Promise<RouteOutcome | undefined> {
     const found = await this.targets.bySvcOrderId(svcOrderId);
-    const delivery = await this.targets.signalAll(found.running, news);
+    const delivery = await this.targets.signalAll(
+      found.running,
+      news,
+      shipping ? this.pushed : undefined,
+    );
     return fromDelivery({
       signalled: delivery.signalled,
       closed: [...delivery.closed, ...found.closed],

@@ -4,6 +4,7 @@
  * Sandbox-safe: types and definers only.
  */
 import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { Stage, TrackingEvent } from '../order/contract.js';
 
 /** The account's one long-running sweeper (trackingSweeper.ts). */
 export const TRACKING_SWEEPER_WORKFLOW = 'trackingSweeper';
@@ -14,6 +15,33 @@ export const TRACKING_SWEEP_WORKFLOW = 'trackingSweep';
 export function trackingSweeperId(accountLabel?: string): string {
   return `tracking-sweep:${accountLabel === undefined || accountLabel === '' ? 'default' : accountLabel}`;
 }
+
+/** An order the sweeper follows, as visibility shows it: what it is known by, and its stage. */
+export interface TrackedOrder {
+  workflowId: string;
+  /** The supplier id the order stored (whichever one its create or look-up gave). */
+  svcOrderId?: string;
+  /** The caller's order name, which the supplier also answers to. */
+  orderNumber?: string;
+  stage: Stage;
+  /** A split order's parcels still on their way (ParcelCodes): asked about one by one. */
+  parcelCodes?: string[];
+  /** For one parcel of a split order: the order's workflow, told what the parcel's code says. */
+  signalTo?: string;
+}
+
+/**
+ * An order a push said has shipped, been delivered or got a tracking number: the sweeper asks the
+ * supplier about it at once, with every other order pushed since, and tells it what the supplier
+ * shows. Its stage is the one the gateway last saw, which may trail the order's.
+ */
+export interface PushedOrder extends TrackedOrder {
+  /** Tracking events a logistics push carried: informative, passed on as they came. */
+  events?: { messageId: string; trackingEvents: TrackingEvent[] };
+}
+
+/** `ordersPushed`: a gateway's batch of pushed orders (pushedOrders.ts in the gateway). */
+export const ordersPushedSignal = defineSignal<[PushedOrder[]]>('ordersPushed');
 
 export interface SweeperSettings {
   /** Seconds between the end of one sweep and the start of the next. */
@@ -77,6 +105,17 @@ export interface SweeperStatus {
   last?: LastSweep;
   /** What reaches orders by push and by sweep (runs on webhook-health-2026-11). */
   webhooks?: WebhookHealthView;
+  /** The looks at pushed orders between sweeps, since this run started (pushes-swept-2026-11). */
+  pushes?: PushLooks;
+}
+
+export interface PushLooks {
+  looks: number;
+  /** Pushed orders asked about. */
+  orders: number;
+  /** Orders told something new. */
+  signalled: number;
+  lastAt?: string;
 }
 
 export const sweeperSettingsSignal = defineSignal<[SweeperSettings]>('sweeperSettings');

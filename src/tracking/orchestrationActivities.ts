@@ -26,21 +26,7 @@ import {
 import { literal } from '../temporal/visibility.js';
 import { accountVisibilityFilter } from '../accounts/accountStart.js';
 import { DEFAULT_ACCOUNT } from '../accounts/contract.js';
-import { TRACKING_SWEEP_WORKFLOW } from './contract.js';
-
-/** An order the sweeper follows, as visibility shows it: what it is known by, and its stage. */
-export interface TrackedOrder {
-  workflowId: string;
-  /** The supplier id the order stored (whichever one its create or look-up gave). */
-  svcOrderId?: string;
-  /** The caller's order name, which the supplier also answers to. */
-  orderNumber?: string;
-  stage: Stage;
-  /** A split order's parcels still on their way (ParcelCodes): asked about one by one. */
-  parcelCodes?: string[];
-  /** For one parcel of a split order: the order's workflow, told what the parcel's code says. */
-  signalTo?: string;
-}
+import { TRACKING_SWEEP_WORKFLOW, type TrackedOrder } from './contract.js';
 
 export interface ListTrackedOrdersInput {
   /** The orders queue of the account: only order workflows on it are listed. */

@@ -7,17 +7,21 @@
 import { ActivityFailure, log, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { BatchActivities } from '../durable/supplierActivities.js';
 import type { OrderSnapshot } from '../order/lookupActivities.js';
-import type {
-  OrchestrationActivities,
-  OrderSignal,
-  TrackedOrder,
-} from './orchestrationActivities.js';
+import type { OrchestrationActivities, OrderSignal } from './orchestrationActivities.js';
 import { queuesOf } from '../temporal/taskQueues.js';
 import { SupplierPriority } from '../durable/supplierPriority.js';
-import { chunk, judge, needsProof, told, type Observation } from './trackingChanges.js';
+import {
+  chunk,
+  judge,
+  needsProof,
+  told,
+  withEvents,
+  type Observation,
+  type TrackingPolicy,
+} from './trackingChanges.js';
 import { askKey, byParcel, canAskByNumber, matchAnswers, proofOf } from './trackingMatch.js';
 import { memoryIn, remember, type SweepMemory } from './trackingMemory.js';
-import type { SweepCounts } from './contract.js';
+import type { PushedOrder, SweepCounts, TrackedOrder } from './contract.js';
 import { accountPriority } from '../durable/account.js';
 
 export const PAGE_SIZE = 1_000;
@@ -67,11 +71,36 @@ export async function sweepPage(
   tracked: readonly TrackedOrder[],
   memory: SweepMemory,
   counts: SweepCounts,
-  policy: { staleAfterMs: number; missingAfterMs: number },
+  policy: TrackingPolicy,
+): Promise<void> {
+  counts.orders += tracked.length;
+  await askJudgeTell(byParcel(tracked), memory, counts, policy);
+}
+
+/**
+ * Orders pushes named, asked about at once and told what the supplier shows, as a sweep would tell
+ * them; a push's tracking events ride along. An order the supplier does not list here is not
+ * counted missing: its query may trail the push, and the sweeps judge that.
+ */
+export async function lookAtPushed(
+  pushed: readonly PushedOrder[],
+  memory: SweepMemory,
+  counts: SweepCounts,
+  policy: TrackingPolicy,
+): Promise<void> {
+  counts.orders += pushed.length;
+  const events = new Map(pushed.flatMap((o) => (o.events ? [[o.workflowId, o.events]] : [])));
+  await askJudgeTell(pushed, memory, counts, policy, events);
+}
+
+async function askJudgeTell(
+  orders: readonly TrackedOrder[],
+  memory: SweepMemory,
+  counts: SweepCounts,
+  policy: TrackingPolicy,
+  pushedEvents?: ReadonlyMap<string, NonNullable<PushedOrder['events']>>,
 ): Promise<void> {
   const now = new Date().getTime();
-  counts.orders += tracked.length;
-  const orders = byParcel(tracked);
   const { answers, unknown } = await askSupplier(orders, counts);
   const proofs = await proofsOf(orders, answers, counts);
   counts.batchCalls = counts.detailCalls + counts.proofCalls;
@@ -84,7 +113,7 @@ export async function sweepPage(
     const observation: Observation =
       snapshot !== undefined
         ? { answer: 'found', snapshot, proof: proofs.get(order.workflowId) }
-        : unknown.has(order.workflowId)
+        : unknown.has(order.workflowId) || pushedEvents !== undefined
           ? { answer: 'unknown' }
           : { answer: 'missing' };
     if (observation.answer === 'missing') counts.missing += 1;
@@ -92,8 +121,9 @@ export async function sweepPage(
     const verdict = judge(order, observation, watch, policy, now, memory.sweep);
     remember(memory, order.workflowId, verdict.watch);
     if (verdict.toldBefore) counts.toldBefore += 1;
-    if (verdict.news !== undefined) {
-      signals.push({ workflowId: order.signalTo ?? order.workflowId, news: verdict.news });
+    const news = withEvents(verdict.news, snapshot, pushedEvents?.get(order.workflowId));
+    if (news !== undefined) {
+      signals.push({ workflowId: order.signalTo ?? order.workflowId, news });
       keys.push(order.workflowId);
     }
   }

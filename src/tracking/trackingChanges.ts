@@ -6,8 +6,8 @@
  */
 import { Stage, StaleReason, type SupplierNews } from '../order/contract.js';
 import type { OrderSnapshot } from '../order/lookupActivities.js';
-import type { TrackedOrder } from './orchestrationActivities.js';
-import { endedStatus, OrderStatus } from '../supplier/api/constants.js';
+import type { PushedOrder, TrackedOrder } from './contract.js';
+import { endedStatus, OrderStatus, reachedStatus } from '../supplier/api/constants.js';
 import { kept, type Watch } from './trackingMemory.js';
 import { supplierIds } from './trackingMatch.js';
 
@@ -102,6 +102,22 @@ export function newsFor(
     ...(snapshot.trackingUrl !== undefined && { trackingUrl: snapshot.trackingUrl }),
     ...(proofOfDelivery.length > 0 && { proofOfDelivery: [...proofOfDelivery] }),
   };
+}
+
+/**
+ * News for an order a logistics push named, with the push's tracking events: on the sweep's news
+ * when there is some, else on their own under the push's messageId once the supplier shows the
+ * order shipped (events inform; they never come before the parcel left).
+ */
+export function withEvents(
+  news: SupplierNews | undefined,
+  snapshot: OrderSnapshot | undefined,
+  events: PushedOrder['events'],
+): SupplierNews | undefined {
+  if (events === undefined) return news;
+  if (news !== undefined) return { ...news, trackingEvents: events.trackingEvents };
+  if (!reachedStatus(snapshot?.orderStatus, OrderStatus.Shipped)) return undefined;
+  return { messageId: events.messageId, kind: 'logistics', trackingEvents: events.trackingEvents };
 }
 
 /** A supplier date (UTC, `yyyy-MM-dd HH:mm:ss`, or ISO 8601 with a T) as epoch ms. */

@@ -7,7 +7,7 @@
  * orderNum. Pure functions, sandbox-safe.
  */
 import type { OrderSnapshot } from '../order/lookupActivities.js';
-import type { TrackedOrder } from './orchestrationActivities.js';
+import type { TrackedOrder } from './contract.js';
 import { Stage } from '../order/contract.js';
 
 /**
