@@ -112,4 +112,78 @@ const noImportCycle = {
   },
 };
 
-export const layersPlugin = { rules: { 'no-import-cycle': noImportCycle } };
+/** The folder of src/ that holds `file`, or undefined outside src/ or at its top. */
+function areaOf(/** @type {string} */ src, /** @type {string} */ file) {
+  const parts = path.relative(src, file).split(path.sep);
+  return parts.length > 1 && parts[0] !== '..' ? parts[0] : undefined;
+}
+
+/**
+ * `layers/area-order`: the folders of src/ in their order, bottom to top (`areas`). A file may
+ * import its own folder and those below it, never one above, type-only imports included; so no
+ * two folders import each other. `pending` names the imports that still climb (a file, relative to
+ * the project, and the folders it may still reach above it) until they are moved: none may be added.
+ */
+/** @type {import('eslint').Rule.RuleModule} */
+const areaOrder = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'No import from a folder of src/ above the importing one' },
+    messages: {
+      climbs:
+        '{{from}}/ sits below {{to}}/ (areas, bottom to top: {{order}}): move what it needs down, or the importer up (docs/architecture.md §2.1).',
+    },
+    schema: [
+      {
+        type: 'object',
+        properties: {
+          areas: { type: 'array', items: { type: 'string' } },
+          pending: {
+            type: 'object',
+            additionalProperties: { type: 'array', items: { type: 'string' } },
+          },
+        },
+        required: ['areas'],
+        additionalProperties: false,
+      },
+    ],
+  },
+  create(context) {
+    const { areas, pending = {} } =
+      /** @type {{ areas: string[]; pending?: Record<string, string[]> }} */ (context.options[0]);
+    const file = context.physicalFilename;
+    const src = path.join(context.cwd, 'src');
+    const from = areaOf(src, file);
+    const rank = from === undefined ? -1 : areas.indexOf(from);
+    if (rank < 0) return {};
+    const allowed = new Set(
+      pending[path.relative(context.cwd, file).split(path.sep).join('/')] ?? [],
+    );
+
+    /** @param {import('estree').Node} node @param {unknown} specifier */
+    function check(node, specifier) {
+      if (typeof specifier !== 'string') return;
+      const target = resolveRelative(file, specifier);
+      const to = target === undefined ? undefined : areaOf(src, target);
+      if (to === undefined || areas.indexOf(to) <= rank || allowed.has(to)) return;
+      context.report({
+        node,
+        messageId: 'climbs',
+        data: { from: /** @type {string} */ (from), to, order: areas.join(' < ') },
+      });
+    }
+
+    return {
+      ImportDeclaration: (node) => check(node, node.source.value),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
+      ExportAllDeclaration: (node) => check(node, node.source.value),
+      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
+      /** @param {any} node */
+      TSImportType: (node) => check(node, node.argument?.literal?.value ?? node.argument?.value),
+    };
+  },
+};
+
+export const layersPlugin = {
+  rules: { 'no-import-cycle': noImportCycle, 'area-order': areaOrder },
+};

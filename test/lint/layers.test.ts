@@ -75,6 +75,7 @@ describe('the layers', () => {
   it('keeps the supplier client below Temporal', async () => {
     const probe = join(repo, 'src/supplier/probe.ts');
     expect(await problems(eslint, "import '../temporal/taskQueues.js';", probe)).toEqual([
+      expect.stringMatching(/^layers\/area-order: supplier\/ sits below temporal\//),
       expect.stringMatching(/^import-x\/no-restricted-paths: .*The base layer/),
     ]);
   });
@@ -84,11 +85,50 @@ describe('the layers', () => {
     expect(await problems(eslint, "import '../accounts/contract.js';", probe)).toEqual([]);
     for (const area of ['../order/activities.js', '../checkout/paymentActivities.js']) {
       expect(await problems(eslint, `import type { A } from '${area}';`, probe)).toEqual([
+        expect.stringMatching(/^layers\/area-order: durable\/ sits below /),
         expect.stringMatching(
           /^import-x\/no-restricted-paths: .*The durable layer .* imports only base, contracts, config, temporal, durable /,
         ),
       ]);
     }
+  });
+
+  it('keeps the areas in their order: one that tells another imports its contract, never back', async () => {
+    const climbs = /^layers\/area-order: order\/ sits below tracking\//;
+    expect(
+      await problems(eslint, "import '../order/contract.js';", join(repo, 'src/tracking/probe.ts')),
+    ).toEqual([]);
+    expect(
+      await problems(
+        eslint,
+        "import type { T } from '../tracking/contract.js';",
+        join(repo, 'src/order/probe.ts'),
+      ),
+    ).toEqual([expect.stringMatching(climbs)]);
+    expect(
+      await problems(eslint, "import '../dispute/contract.js';", join(repo, 'src/order/probe.ts')),
+    ).toEqual([expect.stringMatching(/^layers\/area-order: order\/ sits below dispute\//)]);
+    expect(
+      await problems(eslint, "import '../order/contract.js';", join(repo, 'src/accounts/probe.ts')),
+    ).toEqual([expect.stringMatching(/^layers\/area-order: accounts\/ sits below order\//)]);
+  });
+
+  it('keeps the frozen copies out of every area', async () => {
+    const frozen = "import '../frozen/v1/fulfillOrder.js';";
+    expect(await problems(eslint, frozen, join(repo, 'src/order/probe.ts'))).toEqual([
+      expect.stringMatching(/^layers\/area-order: order\/ sits below frozen\//),
+    ]);
+    expect(
+      await problems(eslint, "import './frozen/v1/fulfillOrder.js';", join(repo, 'src/probe.ts')),
+    ).toEqual([]);
+  });
+
+  it('lets a pending climb reach only the folders it reaches today', async () => {
+    const environment = join(repo, 'src/config/environment.ts');
+    expect(await problems(eslint, "import '../checkout/contract.js';", environment)).toEqual([]);
+    expect(await problems(eslint, "import '../order/contract.js';", environment)).toEqual([
+      expect.stringMatching(/^layers\/area-order: config\/ sits below order\//),
+    ]);
   });
 
   it('keeps the dev tools out of the product but for its one door', async () => {
