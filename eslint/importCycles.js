@@ -72,6 +72,23 @@ function routeBack(start, goal, importsOf) {
   return undefined;
 }
 
+/**
+ * The visitors that hand `check` every import and re-export specifier of a file, dynamic and
+ * type-level ones included.
+ * @param {(node: import('estree').Node, specifier: unknown) => void} check
+ * @returns {import('eslint').Rule.RuleListener}
+ */
+function visitImports(check) {
+  return {
+    ImportDeclaration: (node) => check(node, node.source.value),
+    ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
+    ExportAllDeclaration: (node) => check(node, node.source.value),
+    ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
+    /** @param {any} node */
+    TSImportType: (node) => check(node, node.argument?.literal?.value ?? node.argument?.value),
+  };
+}
+
 /** @type {import('eslint').Rule.RuleModule} */
 const noImportCycle = {
   meta: {
@@ -101,14 +118,7 @@ const noImportCycle = {
       context.report({ node, messageId: 'cycle', data: { route: shown } });
     }
 
-    return {
-      ImportDeclaration: (node) => check(node, node.source.value),
-      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
-      ExportAllDeclaration: (node) => check(node, node.source.value),
-      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
-      /** @param {any} node */
-      TSImportType: (node) => check(node, node.argument?.literal?.value ?? node.argument?.value),
-    };
+    return visitImports(check);
   },
 };
 
@@ -173,14 +183,7 @@ const areaOrder = {
       });
     }
 
-    return {
-      ImportDeclaration: (node) => check(node, node.source.value),
-      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
-      ExportAllDeclaration: (node) => check(node, node.source.value),
-      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
-      /** @param {any} node */
-      TSImportType: (node) => check(node, node.argument?.literal?.value ?? node.argument?.value),
-    };
+    return visitImports(check);
   },
 };
 
