@@ -7,9 +7,14 @@
  * see of another. dropflow's own schemas stay per workflow (zod fills some of their fields
  * lazily, which a frozen schema refuses).
  */
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import type { BundleOptions } from '@temporalio/worker';
+import type { BundleOptions, WorkflowBundle } from '@temporalio/worker';
 
 import { PAYLOAD_CONVERTER_PATH } from './encryption.js';
 import { tracingBundleOptions } from './tracing.js';
@@ -40,4 +45,41 @@ export function workflowBundleOptions(): Pick<
     workflowInterceptorModules: workflowInterceptorModules(),
     payloadConverterPath: PAYLOAD_CONVERTER_PATH,
   };
+}
+
+/** The child that bundles: plain JavaScript, so it needs no TypeScript loader of its own. */
+const BUNDLER = fileURLToPath(new URL('../../bin/bundle-workflows.js', import.meta.url));
+
+/** What a bundle is made of: paths only, so a child process can be told them. */
+export type BundlePaths = Pick<
+  BundleOptions,
+  | 'workflowsPath'
+  | 'preloadModules'
+  | 'workflowInterceptorModules'
+  | 'payloadConverterPath'
+  | 'failureConverterPath'
+>;
+
+/**
+ * `bundleWorkflowCode` in a node process of its own: webpack peaks at a few hundred MiB, which the
+ * worker would otherwise hold as its high-water mark (and a container counts) for its whole life.
+ */
+export async function bundleInChild(paths: BundlePaths): Promise<WorkflowBundle> {
+  const out = join(tmpdir(), `dropflow-bundle-${randomUUID()}.js`);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(process.execPath, [BUNDLER], {
+        env: { ...process.env, DROPFLOW_BUNDLE: JSON.stringify({ ...paths, out }) },
+        stdio: ['ignore', 'inherit', 'inherit'],
+      });
+      child.on('error', reject);
+      child.on('exit', (code, signal) => {
+        if (code === 0) resolve();
+        else reject(new Error(`bundling the workflow code failed (${signal ?? `exit ${code}`})`));
+      });
+    });
+    return { code: await readFile(out, 'utf8') };
+  } finally {
+    await rm(out, { force: true });
+  }
 }

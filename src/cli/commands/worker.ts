@@ -5,7 +5,7 @@
  * its task queue, not in the process.
  */
 import type { WorkerDeploymentVersion } from '@temporalio/common';
-import { bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
+import type { WorkflowBundle } from '@temporalio/worker';
 import type { Command } from 'commander';
 
 import { watchAccountDirectory } from '../../accounts/registry.js';
@@ -25,7 +25,7 @@ import { installRuntimeLogger } from '../../temporal/runtimeLogger.js';
 import { SessionTokenSource } from '../../session/sessionTokens.js';
 import { requireSearchAttributes } from '../../temporal/registerSearchAttributes.js';
 import { startTracing } from '../../temporal/tracing.js';
-import { workflowBundleOptions } from '../../temporal/workflowBundle.js';
+import { bundleInChild, workflowBundleOptions } from '../../temporal/workflowBundle.js';
 import { replayOpenWorkflows } from '../../replayCheck.js';
 import { refuseRunsOfRetiredCode } from '../frozenRuns.js';
 import { defaultBuildId, versionName } from '../../temporal/deployment.js';
@@ -170,7 +170,7 @@ async function bundledWorkflows(
   log: Logger,
 ): Promise<{ workflowBundle: WorkflowBundle; deployment: WorkerDeploymentVersion | undefined }> {
   const versioned = workerDeployment(config);
-  const workflowBundle = await bundleWorkflowCode({
+  const workflowBundle = await bundleInChild({
     workflowsPath: versioned === undefined ? WORKFLOWS_PATH : VERSIONED_WORKFLOWS_PATH,
     ...workflowBundleOptions(),
     ...(dataConverter?.failureConverterPath !== undefined && {
