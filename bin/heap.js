@@ -5,8 +5,11 @@
 // Plain JavaScript, read before tsx is loaded: the parent that waits for the worker stays small.
 // The rest of the worker's sizing follows from the heap it got (src/temporal/workerSizing.ts).
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { totalmem } from 'node:os';
+import { tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const MIB = 1024 * 1024;
 /** Without a limit, a worker takes at most this (MiB): a host runs more than one process. */
@@ -56,6 +59,7 @@ export async function runSizedWorker(args) {
   }
   const given = memoryGiven();
   const heapMb = heapMbFor(given.bytes);
+  const bundle = await prebundle();
   const child = spawn(
     process.execPath,
     [...process.execArgv, `--max-old-space-size=${heapMb}`, process.argv[1], ...args],
@@ -63,6 +67,7 @@ export async function runSizedWorker(args) {
       env: {
         ...process.env,
         DROPFLOW_SIZED: '1',
+        ...(bundle !== undefined && { DROPFLOW_WORKFLOW_BUNDLE: bundle }),
         DROPFLOW_MEMORY_GIVEN: `${Math.round(given.bytes / MIB)} MiB (${given.from})`,
       },
       stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
@@ -76,6 +81,29 @@ export async function runSizedWorker(args) {
       resolve(code ?? (signal === null ? 1 : 128 + signalNumber(signal))),
     );
   });
+}
+
+/**
+ * Bundles the worker's workflow code before the worker starts (src/cli/prebundle.ts), so that
+ * webpack's few hundred MiB are never resident beside the worker's own. Resolves with the file, or
+ * undefined when that failed (the worker then bundles in a child of its own, and says why if the
+ * environment is wrong).
+ */
+async function prebundle() {
+  let loader;
+  try {
+    loader = import.meta.resolve('tsx');
+  } catch {
+    return undefined;
+  }
+  const out = join(tmpdir(), `dropflow-bundle-${randomUUID()}.js`);
+  const script = fileURLToPath(new URL('../src/cli/prebundle.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', loader, script, out], { stdio: 'inherit' });
+  const code = await new Promise((resolve) => {
+    child.on('error', () => resolve(1));
+    child.on('exit', (exit) => resolve(exit ?? 1));
+  });
+  return code === 0 ? out : undefined;
 }
 
 function signalNumber(signal) {

@@ -71,19 +71,17 @@ import { installRuntimeLogger } from './temporal/runtimeLogger.js';
 import { startVisibilityGauges } from './visibilityGauges.js';
 import type { TaskQueues } from './temporal/taskQueues.js';
 import { tracingClientOptions, tracingWorkerOptions } from './temporal/tracing.js';
-import { SHARED_WORKFLOW_MODULES, workflowInterceptorModules } from './temporal/workflowBundle.js';
+import {
+  SHARED_WORKFLOW_MODULES,
+  VERSIONED_WORKFLOWS_PATH,
+  WORKFLOWS_PATH,
+  workflowInterceptorModules,
+} from './temporal/workflowBundle.js';
 import {
   checkoutOrderBoundMs,
   DEFAULT_CHECKOUT_SETTINGS,
   type CheckoutSettings,
 } from './checkout/contract.js';
-
-/** The workflow code the orders worker bundles when no prebuilt bundle is given. */
-export const WORKFLOWS_PATH = fileURLToPath(new URL('./workflows.ts', import.meta.url));
-/** The same workflows with their versioning behaviours: what a versioned orders worker bundles. */
-export const VERSIONED_WORKFLOWS_PATH = fileURLToPath(
-  new URL('./versionedWorkflows.ts', import.meta.url),
-);
 
 export interface CreateWorkersOptions {
   /** An existing connection (not closed by the workers); otherwise one is opened from `address`. */

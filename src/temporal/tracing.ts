@@ -157,9 +157,14 @@ export function tracingClientOptions(): { interceptors?: ClientInterceptors } {
   return { interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } };
 }
 
-/** For `bundleWorkflowCode`: the workflow interceptors module, when tracing is on. */
-export function tracingBundleOptions(): Pick<BundleOptions, 'workflowInterceptorModules'> {
-  if (started === undefined) return {};
+/**
+ * For `bundleWorkflowCode`: the workflow interceptors module, when tracing is on (`on`: in this
+ * process, or, for a bundle made before the worker starts, where OTLP is configured).
+ */
+export function tracingBundleOptions(
+  on = started !== undefined,
+): Pick<BundleOptions, 'workflowInterceptorModules'> {
+  if (!on) return {};
   return { workflowInterceptorModules: [WORKFLOW_TRACE_INTERCEPTORS] };
 }
 

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 
 import type { BundleOptions, WorkflowBundle } from '@temporalio/worker';
 
-import { PAYLOAD_CONVERTER_PATH } from './encryption.js';
+import { FAILURE_CONVERTER_PATH, PAYLOAD_CONVERTER_PATH } from './encryption.js';
 import { tracingBundleOptions } from './tracing.js';
 
 export const SHARED_WORKFLOW_MODULES = [
@@ -26,9 +26,16 @@ export const SHARED_WORKFLOW_MODULES = [
 /** The workflows' inbound guard: refuses unencrypted signals, updates and starts (with a key). */
 export const INBOUND_GUARD = fileURLToPath(new URL('../durable/inboundGuard.ts', import.meta.url));
 
+/** The workflow code the orders worker bundles when no prebuilt bundle is given. */
+export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows.ts', import.meta.url));
+/** The same workflows with their versioning behaviours: what a versioned orders worker bundles. */
+export const VERSIONED_WORKFLOWS_PATH = fileURLToPath(
+  new URL('../versionedWorkflows.ts', import.meta.url),
+);
+
 /** The workflow interceptor modules of every bundle: the inbound guard first, then tracing's. */
-export function workflowInterceptorModules(): string[] {
-  return [INBOUND_GUARD, ...(tracingBundleOptions().workflowInterceptorModules ?? [])];
+export function workflowInterceptorModules(tracing?: boolean): string[] {
+  return [INBOUND_GUARD, ...(tracingBundleOptions(tracing).workflowInterceptorModules ?? [])];
 }
 
 /**
@@ -36,13 +43,12 @@ export function workflowInterceptorModules(): string[] {
  * payload converter is always bundled: without a key nothing is marked unencrypted, so it converts
  * as the SDK's default does.
  */
-export function workflowBundleOptions(): Pick<
-  BundleOptions,
-  'preloadModules' | 'workflowInterceptorModules' | 'payloadConverterPath'
-> {
+export function workflowBundleOptions(
+  tracing?: boolean,
+): Pick<BundleOptions, 'preloadModules' | 'workflowInterceptorModules' | 'payloadConverterPath'> {
   return {
     preloadModules: SHARED_WORKFLOW_MODULES,
-    workflowInterceptorModules: workflowInterceptorModules(),
+    workflowInterceptorModules: workflowInterceptorModules(tracing),
     payloadConverterPath: PAYLOAD_CONVERTER_PATH,
   };
 }
@@ -59,6 +65,46 @@ export type BundlePaths = Pick<
   | 'payloadConverterPath'
   | 'failureConverterPath'
 >;
+
+/**
+ * What `dropflow worker` bundles: its workflows (versioned or not), with the failure converter
+ * when its payloads are encrypted, and tracing's interceptors when tracing is on.
+ */
+export function workerBundlePaths(o: {
+  versioned: boolean;
+  encrypted: boolean;
+  tracing?: boolean;
+}): BundlePaths {
+  return {
+    workflowsPath: o.versioned ? VERSIONED_WORKFLOWS_PATH : WORKFLOWS_PATH,
+    ...workflowBundleOptions(o.tracing),
+    ...(o.encrypted && { failureConverterPath: FAILURE_CONVERTER_PATH }),
+  };
+}
+
+/**
+ * Where bin/heap.js left the bundle it made before starting the worker (src/cli/prebundle.ts),
+ * with the paths it was made of in `<file>.json`.
+ */
+export const PREBUILT_BUNDLE_ENV = 'DROPFLOW_WORKFLOW_BUNDLE';
+
+/**
+ * The worker's bundle: the one made before the worker started when it was made of these very
+ * paths (then the worker's memory never meets webpack, nor does the container's at once), else
+ * bundled now in a child process.
+ */
+export async function workerBundle(paths: BundlePaths): Promise<WorkflowBundle> {
+  const prebuilt = process.env[PREBUILT_BUNDLE_ENV];
+  if (prebuilt !== undefined) {
+    try {
+      const madeOf = await readFile(`${prebuilt}.json`, 'utf8').catch(() => undefined);
+      if (madeOf === JSON.stringify(paths)) return { code: await readFile(prebuilt, 'utf8') };
+    } finally {
+      await Promise.all([rm(prebuilt, { force: true }), rm(`${prebuilt}.json`, { force: true })]);
+    }
+  }
+  return bundleInChild(paths);
+}
 
 /**
  * `bundleWorkflowCode` in a node process of its own: webpack peaks at a few hundred MiB, which the

@@ -29,7 +29,8 @@ import {
   OrderNumber,
 } from '../../src/temporal/searchAttributes.js';
 import { taskQueues } from '../../src/temporal/taskQueues.js';
-import { createWorkers, WORKFLOWS_PATH, type WorkerSet } from '../../src/worker.js';
+import { createWorkers, type WorkerSet } from '../../src/worker.js';
+import { WORKFLOWS_PATH } from '../../src/temporal/workflowBundle.js';
 import { eventually } from '../support/eventually.js';
 import { newSandboxAccount, type TestAccount } from '../support/sandbox.js';
 

@@ -21,11 +21,10 @@ import {
   EncryptionCodec,
   FAILURE_CONVERTER_PATH,
 } from '../../src/temporal/encryption.js';
-import { workflowBundleOptions } from '../../src/temporal/workflowBundle.js';
+import { workflowBundleOptions, WORKFLOWS_PATH } from '../../src/temporal/workflowBundle.js';
 import { DEFAULT_ACCOUNT } from '../../src/accounts/contract.js';
 import { sweeperSettingsSignal, sweeperStatusQuery } from '../../src/tracking/contract.js';
 import { ensureTrackingSweeper } from '../../src/tracking/sweeperStart.js';
-import { WORKFLOWS_PATH } from '../../src/worker.js';
 import { eventually } from '../support/eventually.js';
 import { loadHistories } from '../support/histories.js';
 import { silentLogger } from '../support/logger.js';

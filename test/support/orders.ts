@@ -24,14 +24,12 @@ import {
 } from '../../src/temporal/encryption.js';
 import { taskQueues, type TaskQueues } from '../../src/temporal/taskQueues.js';
 import { tracingClientOptions } from '../../src/temporal/tracing.js';
-import { workflowBundleOptions } from '../../src/temporal/workflowBundle.js';
 import {
-  createWorkers,
+  workflowBundleOptions,
   VERSIONED_WORKFLOWS_PATH,
   WORKFLOWS_PATH,
-  type CreateWorkersOptions,
-  type WorkerSet,
-} from '../../src/worker.js';
+} from '../../src/temporal/workflowBundle.js';
+import { createWorkers, type CreateWorkersOptions, type WorkerSet } from '../../src/worker.js';
 import {
   CHECKOUT_BOUND_MEMO,
   DEFAULT_CHECKOUT_SETTINGS,

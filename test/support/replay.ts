@@ -6,7 +6,7 @@
  */
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { REPLAY_TRACE_SINKS } from '../../src/temporal/tracing.js';
-import { WORKFLOWS_PATH } from '../../src/worker.js';
+import { WORKFLOWS_PATH } from '../../src/temporal/workflowBundle.js';
 import { loadHistories } from './histories.js';
 import { silentLogger as quiet } from './logger.js';
 

@@ -10,7 +10,7 @@ import { replayOpenWorkflows, WORKFLOW_TYPES } from '../../src/replayCheck.js';
 import { queuePrefix } from '../../src/temporal/taskQueues.js';
 import { ensureTrackingSweeper } from '../../src/tracking/sweeperStart.js';
 import { trackingSweeperId } from '../../src/tracking/contract.js';
-import { WORKFLOWS_PATH } from '../../src/worker.js';
+import { WORKFLOWS_PATH } from '../../src/temporal/workflowBundle.js';
 import { checkoutWorkflowId } from '../../src/checkout/contract.js';
 import { eventually } from '../support/eventually.js';
 import { reachStage, startOrder, validOrder, useOrderHarness } from '../support/orders.js';

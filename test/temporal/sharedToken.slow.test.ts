@@ -28,7 +28,8 @@ import {
 } from '../../src/temporal/encryption.js';
 import { SessionTokenSource } from '../../src/session/sessionTokens.js';
 import { queuePrefix, taskQueues } from '../../src/temporal/taskQueues.js';
-import { createWorkers, WORKFLOWS_PATH, type WorkerSet } from '../../src/worker.js';
+import { createWorkers, type WorkerSet } from '../../src/worker.js';
+import { WORKFLOWS_PATH } from '../../src/temporal/workflowBundle.js';
 import { changeSettings, expireTokens } from '../sandbox/controls.js';
 import { hmac, messageId, orderMessage, push } from '../gateway/support.js';
 import { eventually } from '../support/eventually.js';

@@ -13,7 +13,7 @@ import { ORDER_WORKFLOW, Stage, orderWorkflowId } from '../../src/order/contract
 import type { OrderInput } from '../../src/order/orderInput.js';
 import { openWorkflowsToReplay, replayOpenWorkflows } from '../../src/replayCheck.js';
 import { versionName } from '../../src/temporal/deployment.js';
-import { VERSIONED_WORKFLOWS_PATH } from '../../src/worker.js';
+import { VERSIONED_WORKFLOWS_PATH } from '../../src/temporal/workflowBundle.js';
 import { eventually } from '../support/eventually.js';
 import { silentLogger as quiet } from '../support/logger.js';
 import {

@@ -24,17 +24,12 @@ import { dataConverterFor } from '../../temporal/encryption.js';
 import { installRuntimeLogger } from '../../temporal/runtimeLogger.js';
 import { SessionTokenSource } from '../../session/sessionTokens.js';
 import { requireSearchAttributes } from '../../temporal/registerSearchAttributes.js';
-import { startTracing } from '../../temporal/tracing.js';
-import { bundleInChild, workflowBundleOptions } from '../../temporal/workflowBundle.js';
+import { startTracing, tracingOn } from '../../temporal/tracing.js';
+import { workerBundle, workerBundlePaths } from '../../temporal/workflowBundle.js';
 import { replayOpenWorkflows } from '../../replayCheck.js';
 import { refuseRunsOfRetiredCode } from '../frozenRuns.js';
 import { defaultBuildId, versionName } from '../../temporal/deployment.js';
-import {
-  createWorkers,
-  VERSIONED_WORKFLOWS_PATH,
-  WORKFLOWS_PATH,
-  type WorkerSet,
-} from '../../worker.js';
+import { createWorkers, type WorkerSet } from '../../worker.js';
 import { nonNegativeInt, portOption, untilSignal } from '../options.js';
 import {
   connectTemporal,
@@ -170,13 +165,13 @@ async function bundledWorkflows(
   log: Logger,
 ): Promise<{ workflowBundle: WorkflowBundle; deployment: WorkerDeploymentVersion | undefined }> {
   const versioned = workerDeployment(config);
-  const workflowBundle = await bundleInChild({
-    workflowsPath: versioned === undefined ? WORKFLOWS_PATH : VERSIONED_WORKFLOWS_PATH,
-    ...workflowBundleOptions(),
-    ...(dataConverter?.failureConverterPath !== undefined && {
-      failureConverterPath: dataConverter.failureConverterPath,
+  const workflowBundle = await workerBundle(
+    workerBundlePaths({
+      versioned: versioned !== undefined,
+      encrypted: dataConverter !== undefined,
+      tracing: tracingOn(),
     }),
-  });
+  );
   const deployment = versioned && deploymentVersion(versioned, workflowBundle);
   log.info(
     { version: deployment && versionName(deployment) },
