@@ -123,7 +123,7 @@ const AREA_ORDER = [
  * Imports that still climb, each file with the folders above it that it may still reach, until
  * what it needs moves down (issue 29): none may be added. The environment parses checkout's and
  * the store events' settings; the account registry holds the store connections and checks store
- * events' secrets; checkout's order-side steps are written against the order's state.
+ * events' secrets.
  */
 const PENDING_CLIMBS = {
   'src/config/environment.ts': ['checkout', 'storeEvents'],
@@ -131,19 +131,6 @@ const PENDING_CLIMBS = {
   'src/accounts/registryStores.ts': ['store'],
   'src/accounts/storeEdits.ts': ['store'],
   'src/accounts/registryEdits.ts': ['storeEvents'],
-  ...Object.fromEntries(
-    [
-      'batch',
-      'batchActivities',
-      'batchedCheckout',
-      'contract',
-      'marginBatch',
-      'orderCheckout',
-      'payment',
-      'shipmentPayment',
-      'startActivities',
-    ].map((file) => [`src/checkout/${file}.ts`, ['order']]),
-  ),
 };
 
 /** The client and the gateway, like everything below the workflows, see an area's contract only. */

@@ -31,6 +31,7 @@ import {
 
 import { catalogueForwardingActivities } from './inbox/catalogueActivities.js';
 import { checkoutActivities } from './checkout/startActivities.js';
+import { ORDER_WORKFLOW } from './order/contract.js';
 import {
   DEFAULT_ACCOUNT,
   RATE_TIERS,
@@ -498,6 +499,7 @@ function ordersActivities(s: Setup, work: PerAccount<AccountWork>) {
     ...checkoutActivities(
       client,
       queues,
+      ORDER_WORKFLOW,
       checkout,
       opts.checkoutOrderBoundMs,
       accountOf,

@@ -7,7 +7,7 @@
  * got, and each one's own reconciling steps look up what is unknown before sending anything.
  */
 import { condition, getExternalWorkflowHandle, log, patched, sleep } from '@temporalio/workflow';
-import type { Reason } from '../order/contract.js';
+import type { Reason } from '../supplier/interception.js';
 import type { FailureInfo } from '../supplier/failureDetails.js';
 import { OrderStatus, reachedStatus } from '../supplier/api/constants.js';
 import type { Activities } from '../durable/activityProxies.js';
@@ -25,7 +25,7 @@ import {
   type ReadyOrder,
 } from './contract.js';
 import type { BatchView, CheckoutState } from './state.js';
-import { sendPayment } from './shipmentPayment.js';
+import { sendPayment } from '../durable/shipmentPayment.js';
 import { marginLeavers } from './marginBatch.js';
 
 /**

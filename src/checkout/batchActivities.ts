@@ -1,13 +1,13 @@
 /**
  * The cart steps for a whole checkout batch (coordinator.ts, batch.ts): one addCart and one
  * addCartConfirm over many orders, each order getting its own outcome. Payment and the parent
- * order are the same calls as for one order (paymentActivities.ts, ../order/activities.ts).
+ * order are the same calls as for one order (paymentActivities.ts, ../order/activities.ts); the
+ * supplier's interception is read as for one order (../supplier/interception.ts).
  */
 import type { SupplierClient } from '../supplier/client.js';
 import { addCart, addCartConfirm } from '../supplier/api/orders.js';
-import { interception, unusableAnswer } from '../order/activities.js';
-import type { Reason } from '../order/contract.js';
-import { supplierCall } from '../supplier/supplierCall.js';
+import { interception, type Reason } from '../supplier/interception.js';
+import { supplierCall, unusableAnswer } from '../supplier/supplierCall.js';
 
 /** The orders of a batch the supplier stopped, with its reasons; the others went through. */
 export interface BatchCartOutcome {

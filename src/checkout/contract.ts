@@ -5,7 +5,7 @@
  * Sandbox-safe: no Node imports.
  */
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import type { Reason } from '../order/contract.js';
+import type { Reason } from '../supplier/interception.js';
 import type { FailureInfo } from '../supplier/failureDetails.js';
 import type { MarginTerms, SupplierAmounts } from '../terms/margin.js';
 

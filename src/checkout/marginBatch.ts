@@ -12,7 +12,7 @@ import type { StepHost } from '../durable/stepHost.js';
 import { supplierStep } from '../durable/supplierStep.js';
 import { Patch } from '../durable/versions.js';
 import { checkMargin, checkText, landedCost, type SupplierAmounts } from '../terms/margin.js';
-import { observeMargin } from '../order/marginGuard.js';
+import { observeMargin } from '../durable/marginGauge.js';
 import type { CheckoutOutcome, ReadyOrder } from './contract.js';
 
 /** An order of the batch that leaves it, and what it is told. */

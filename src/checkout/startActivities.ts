@@ -13,7 +13,6 @@ import {
   type AccountRef,
 } from '../accounts/accountStart.js';
 import { queuePrefix, type TaskQueues } from '../temporal/taskQueues.js';
-import { ORDER_WORKFLOW } from '../order/contract.js';
 import { fleetSlotMs } from '../supplier/pacing.js';
 import {
   CHECKOUT_WORKFLOW,
@@ -94,12 +93,15 @@ export async function configureCheckout(
 }
 
 /**
- * The checkout activities of the orders of every account. `accountOf` tells what is known of an
- * account (its tier) when a coordinator must be started; the default account when none is given.
+ * The checkout activities of the orders of every account. `orderWorkflow` is the order's workflow
+ * type (the order's contract names it: checkout sits below the order). `accountOf` tells what is
+ * known of an account (its tier) when a coordinator must be started; the default account when none
+ * is given.
  */
 export function checkoutActivities(
   client: Client,
   queues: TaskQueues,
+  orderWorkflow: string,
   settings: CheckoutSettings = DEFAULT_CHECKOUT_SETTINGS,
   orderBoundMs?: number,
   accountOf: (id: string) => AccountRef = (id) => ({ id }),
@@ -141,7 +143,7 @@ export function checkoutActivities(
      */
     async orderRunOf(svcOrderId: string): Promise<OrderRunState> {
       const query =
-        `WorkflowType = '${ORDER_WORKFLOW}' AND TaskQueue = '${quoted(queues.orders)}' ` +
+        `WorkflowType = '${orderWorkflow}' AND TaskQueue = '${quoted(queues.orders)}' ` +
         `AND SvcOrderId = '${quoted(svcOrderId)}'`;
       const ids = new Set<string>();
       for await (const run of client.workflow.list({ query })) ids.add(run.workflowId);

@@ -68,8 +68,8 @@ export const Patch = {
   /**
    * Orders a batch confirmed into one shipment without naming each other (their coordinator gone,
    * or the confirmation's answer lost) pay it once: the one with the smallest svc order id pays,
-   * the others look it up until it is paid (checkout/batchedCheckout.ts). Asked where such an order
-   * learns its shipment.
+   * the others look it up until it is paid (order/steps/batchedCheckout.ts). Asked where such an
+   * order learns its shipment.
    */
   SharedShipmentPayer: 'shipment-payer-2026-11',
   /**
@@ -164,7 +164,7 @@ export const Patch = {
   /**
    * A payment in doubt whose order the supplier no longer lists is settled by the orders it was
    * split into (its order number under other codes): paid children prove the payment, and a
-   * vanished order is never read as unpaid (checkout/payment.ts, checkout/batch.ts). Asked where
+   * vanished order is never read as unpaid (order/steps/payment.ts, checkout/batch.ts). Asked where
    * such a look-up would first have read the order unpaid: histories before it replay as they ran.
    */
   SplitPayment: 'split-payment-2026-11',
@@ -179,7 +179,7 @@ export const Patch = {
    * A create whose answer was lost, looked up by the order number, that finds the number under
    * several codes (the supplier split the order before the order learned its code) stops at
    * NEEDS_ATTENTION naming them instead of taking the first for the order
-   * (checkout/orderCheckout.ts). Asked only where such an answer is met: no recorded history had it.
+   * (order/steps/checkout.ts). Asked only where such an answer is met: no recorded history had it.
    */
   SplitBeforeCreate: 'split-before-create-2026-11',
   /**
@@ -193,7 +193,7 @@ export const Patch = {
    * An order waits on its checkout batch with one timer, its bound, which it has from its start
    * (the memo CHECKOUT_BOUND_MEMO) instead of asking a worker with an activity; the stage it waits
    * in reaches visibility once the bound has passed, not after a 10-second timer
-   * (checkout/batchedCheckout.ts). Asked where the order first bounds that wait.
+   * (order/steps/batchedCheckout.ts). Asked where the order first bounds that wait.
    */
   CheckoutBoundAtStart: 'checkout-bound-at-start-2026-11',
   /**

@@ -3,8 +3,6 @@
  * They return only what the workflow needs, and nothing personal, since results are kept in
  * history.
  */
-import { ApplicationFailure } from '@temporalio/common';
-import { FailureType, type SupplierFailureDetails } from '../supplier/failureDetails.js';
 import type { SupplierClient } from '../supplier/client.js';
 import {
   addCart,
@@ -17,13 +15,11 @@ import {
   saveGenerateParentOrder,
   updateLogistics,
   type CreateOrderRequest,
-  type InterceptedOrder,
-  type InterceptReason as SupplierReason,
   type ParentOrderResult,
 } from '../supplier/api/orders.js';
 import { OrderStatus } from '../supplier/api/constants.js';
-import { supplierCall } from '../supplier/supplierCall.js';
-import type { Reason } from './contract.js';
+import { supplierCall, unusableAnswer } from '../supplier/supplierCall.js';
+import { interception, toReason, type Reason, type StepOutcome } from '../supplier/interception.js';
 
 /** The supplier's `yyyy-MM-dd HH:mm:ss` (UTC) as an ISO instant; undefined when unreadable. */
 function utcTime(text: string): string | undefined {
@@ -47,53 +43,11 @@ export interface CreatedOrder {
   reasons: Reason[];
 }
 
-/** Where an order stands after a cart step: through, or stopped with the supplier's reasons. */
-export interface StepOutcome {
-  intercepted: boolean;
-  reasons: Reason[];
-}
-
 export interface LogisticsChoice {
   id: string;
   logisticsName: string;
   postage?: number;
   arrivalTime?: string;
-}
-
-export const toReason = (r: SupplierReason): Reason => ({
-  ...(r.code != null && { code: r.code }),
-  message: r.message ?? 'intercepted (no reason given)',
-});
-
-/** Whether `svcOrderId` is among the intercepted entries, and the reasons they give. */
-export function interception(entries: InterceptedOrder[], svcOrderId: string): StepOutcome {
-  const mine = entries.filter((e) => interceptedOrderId(e) === svcOrderId);
-  if (mine.length === 0) return { intercepted: false, reasons: [] };
-  const reasons = mine.flatMap((e) =>
-    typeof e === 'string'
-      ? []
-      : [
-          ...e.interceptOrderReasons.map(toReason),
-          ...(e.logisticsMiss === true
-            ? [{ message: 'logisticsMiss: the logistics line does not serve this route' }]
-            : []),
-        ],
-  );
-  return {
-    intercepted: true,
-    reasons: reasons.length > 0 ? reasons : [{ message: 'intercepted' }],
-  };
-}
-
-/** A success answer dropflow cannot go on with: a person must look (NEEDS_ATTENTION). */
-export function unusableAnswer(endpoint: string, what: string): ApplicationFailure {
-  const details: SupplierFailureDetails = { endpoint, message: `the supplier answered ${what}` };
-  return ApplicationFailure.create({
-    type: FailureType.Fatal,
-    message: `${endpoint}: the supplier answered ${what}`,
-    details: [details],
-    nonRetryable: true,
-  });
 }
 
 /**

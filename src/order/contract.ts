@@ -10,7 +10,7 @@ import type { OrderChanges } from './orderInput.js';
 import type { DisputeStage, ParcelLine, StoreEventsView } from '../storeEvents/contract.js';
 import type { FailureInfo } from '../supplier/failureDetails.js';
 import type { DeadlineView } from '../terms/sla.js';
-import type { MarginCheck } from '../terms/margin.js';
+import type { MarginCheck, MarginMoment } from '../terms/margin.js';
 
 export const ORDER_WORKFLOW = 'fulfillOrder';
 
@@ -205,12 +205,6 @@ export interface StaleNews {
 export const supplierEventSignal = defineSignal<[SupplierNews]>('supplierEvent');
 export const supplierStatusSignal = defineSignal<[SupplierNews]>('supplierStatus');
 
-/** Why the supplier intercepted an order, as it says. */
-export interface Reason {
-  code?: number;
-  message: string;
-}
-
 // ---- operator actions ------------------------------------------------------------------------
 
 export interface ActionResult {
@@ -331,9 +325,6 @@ export interface OrderStatus {
   deadlines?: DeadlineView[];
   timeline: TimelineEntry[];
 }
-
-/** Where the margin rule was checked: at the cart (before confirming), or before paying. */
-export type MarginMoment = 'cart' | 'payment';
 
 /** A margin check as the status shows it. */
 export interface MarginView extends MarginCheck {

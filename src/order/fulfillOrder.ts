@@ -1,9 +1,9 @@
 /**
  * `fulfillOrder`: one order, from the store's hand-over to COMPLETED, through the supplier's
- * flow. Each step lives in ./steps or ../checkout and calls the supplier through
- * ../durable/supplierStep.ts; this file wires handlers and the sequence. Orders started before the
- * reconciling steps run ../frozen/v1 (src/workflows.ts sends them there); orders started before batched checkout check out alone
- * (../checkout/orderCheckout.ts, ../checkout/payment.ts).
+ * flow. Each step lives in ./steps and calls the supplier through ../durable/supplierStep.ts;
+ * this file wires handlers and the sequence. Orders started before the reconciling steps run
+ * ../frozen/v1 (src/workflows.ts sends them there); orders started before batched checkout check
+ * out alone (./steps/checkout.ts, ./steps/payment.ts).
  */
 import {
   allHandlersFinished,
@@ -35,10 +35,10 @@ import { activities } from '../durable/activityProxies.js';
 import { checkoutOutcomeSignal } from '../checkout/contract.js';
 import { Order } from './order.js';
 import { CancelRequested } from './operatorActions.js';
-import { checkoutAndPay } from '../checkout/batchedCheckout.js';
+import { checkoutAndPay } from './steps/batchedCheckout.js';
 import { cancelOrder } from './steps/cancel.js';
-import { checkout } from '../checkout/orderCheckout.js';
-import { pay } from '../checkout/payment.js';
+import { checkout } from './steps/checkout.js';
+import { pay } from './steps/payment.js';
 import { planOrder } from './steps/plan.js';
 import { followDelivery, uploadWaybill } from './steps/shipment.js';
 import { keepDeadlines } from './slaWatch.js';

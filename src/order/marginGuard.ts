@@ -7,18 +7,20 @@
  * checked and issue no command more.
  */
 import { metricMeter, patched } from '@temporalio/workflow';
-import { Stage, type MarginMoment } from './contract.js';
+import { Stage } from './contract.js';
 import type { Activities } from '../durable/activityProxies.js';
 import { workflowAccount } from '../durable/account.js';
 import { supplierStep } from '../durable/supplierStep.js';
 import { Patch } from '../durable/versions.js';
-import { counterOf, histogramOf, METRICS } from '../telemetry/metrics.js';
+import { observeMargin } from '../durable/marginGauge.js';
+import { counterOf, METRICS } from '../telemetry/metrics.js';
 import {
   checkMargin,
   landedCost,
   rescueByLogistics,
   saleOf,
   type MarginCheck,
+  type MarginMoment,
   type MarginTerms,
   type SupplierAmounts,
 } from '../terms/margin.js';
@@ -46,19 +48,6 @@ export function marginTerms(o: Order): MarginTerms {
     ...(sale !== undefined && { sale }),
     ...(costAtCreate !== undefined && { costAtCreate }),
   };
-}
-
-/** Margin per checked order, held orders and postage saved: one place for the guard's metrics. */
-export function observeMargin(check: MarginCheck, at: MarginMoment | 'batch'): void {
-  const account = workflowAccount();
-  if (check.marginPercent !== undefined) {
-    // An int histogram: a negative margin lands in the lowest bucket.
-    histogramOf(metricMeter, METRICS.orderMarginPercent).record(
-      Math.max(0, Math.round(check.marginPercent)),
-      { at, account },
-    );
-  }
-  if (!check.holds) counterOf(metricMeter, METRICS.marginHeld).add(1, { at, account });
 }
 
 /**

@@ -4,9 +4,14 @@
  * change that kept the rule. The status shows it; marginGuard.ts decides, this records. A failing
  * rule stops the order through its host, the numbers as its reason.
  */
-import { Stage, type MarginMoment, type MarginView } from './contract.js';
+import { Stage, type MarginView } from './contract.js';
 import type { FailureInfo } from '../supplier/failureDetails.js';
-import { checkText, type LogisticsRescue, type MarginCheck } from '../terms/margin.js';
+import {
+  checkText,
+  type LogisticsRescue,
+  type MarginCheck,
+  type MarginMoment,
+} from '../terms/margin.js';
 
 /** The step name of the margin rule's check, as a stop's reason shows it. */
 export const MARGIN_STEP = 'marginGuard';

@@ -14,9 +14,6 @@ import type { StatusProjection } from './statusProjection.js';
 import type { Deadlines } from './deadlines.js';
 import type { StoreNotices } from './storeNotices.js';
 
-/** The step whose unknown outcome is a payment in doubt. */
-export const PAYMENT_STEP = 'payBalanceV2';
-
 /** The parts that show and tell what the money did. */
 export interface PaymentHost {
   readonly view: Pick<

@@ -10,14 +10,9 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import {
-  Stage,
-  WAITING_STAGES,
-  type OrderStatus,
-  type Reason,
-  type TimelineEntry,
-} from './contract.js';
+import { Stage, WAITING_STAGES, type OrderStatus, type TimelineEntry } from './contract.js';
 import type { FailureInfo } from '../supplier/failureDetails.js';
+import type { Reason } from '../supplier/interception.js';
 import { flowLabel, type OrderInput } from './orderInput.js';
 import {
   FulfillmentFlow,

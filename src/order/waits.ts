@@ -19,7 +19,8 @@ import {
   type PendingAction,
   type WaitOptions,
 } from './operatorActions.js';
-import { PAYMENT_STEP, type PaymentRules } from './paymentRules.js';
+import type { PaymentRules } from './paymentRules.js';
+import { PAYMENT_STEP } from '../durable/shipmentPayment.js';
 import type { StatusProjection } from './statusProjection.js';
 import type { StoreSide } from './storeSide.js';
 import type { StoreNotices } from './storeNotices.js';

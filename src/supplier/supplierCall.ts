@@ -157,3 +157,14 @@ function keyRefused(err: SupplierError | SupplierTransportError): boolean {
     err.code === SupplierCode.UserNotFound
   );
 }
+
+/** A success answer dropflow cannot go on with: a person must look (NEEDS_ATTENTION). */
+export function unusableAnswer(endpoint: string, what: string): ApplicationFailure {
+  const details: SupplierFailureDetails = { endpoint, message: `the supplier answered ${what}` };
+  return ApplicationFailure.create({
+    type: FailureType.Fatal,
+    message: `${endpoint}: the supplier answered ${what}`,
+    details: [details],
+    nonRetryable: true,
+  });
+}

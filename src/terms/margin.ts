@@ -80,6 +80,9 @@ export interface MarginTerms {
   costAtCreate?: number;
 }
 
+/** Where the margin rule was checked: at the cart (before confirming), or before paying. */
+export type MarginMoment = 'cart' | 'payment';
+
 /** One check of the rule against the landed cost at a moment. */
 export interface MarginCheck extends MarginTerms {
   costNow: number;

@@ -131,6 +131,16 @@ describe('the layers', () => {
     ]);
   });
 
+  it('keeps checkout from the order: the coordinator knows orders only through its contract', async () => {
+    const climbs = /^layers\/area-order: checkout\/ sits below order\//;
+    for (const file of ['batch', 'contract', 'startActivities', 'marginBatch']) {
+      const probe = join(repo, `src/checkout/${file}.ts`);
+      expect(await problems(eslint, "import '../order/contract.js';", probe)).toEqual([
+        expect.stringMatching(climbs),
+      ]);
+    }
+  });
+
   it('keeps the dev tools out of the product but for its one door', async () => {
     const tool = "export const tools = () => import('../../tools/src/sandbox/index.js');";
     expect(await problems(eslint, tool, join(repo, 'src/cli/devtools.ts'))).toEqual([]);

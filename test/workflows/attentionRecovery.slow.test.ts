@@ -82,7 +82,7 @@ const ATTENTION_SITES: Record<string, { places: number; kinds: AttentionKind[] }
   // the order's own steps below stop for it; a batch look-up that kept failing, the order stops
   // for at once with the batch's failure (batchedCheckout.ts).
   'src/order/order.ts': { places: 2, kinds: [] },
-  'src/checkout/batchedCheckout.ts': { places: 1, kinds: ['lookUpFailed'] },
+  'src/order/steps/batchedCheckout.ts': { places: 1, kinds: ['lookUpFailed'] },
   'src/dispute/disputeCase.ts': { places: 1, kinds: [] },
   // supplierStep: doubtful answers, any other failure (a refusal with its code, or transient
   // failures past their attempts), a look-up that keeps failing, a used-up daily quota (until it
@@ -99,8 +99,8 @@ const ATTENTION_SITES: Record<string, { places: number; kinds: AttentionKind[] }
     kinds: ['deliveryNotConfirmed', 'storeCancelledAfterPayment'],
   },
   'src/order/steps/parcels.ts': { places: 1, kinds: ['splitNotSettled'] },
-  'src/checkout/payment.ts': { places: 1, kinds: ['splitPaymentUnknown'] },
-  'src/checkout/orderCheckout.ts': { places: 1, kinds: ['splitBeforeCreate'] },
+  'src/order/steps/payment.ts': { places: 1, kinds: ['splitPaymentUnknown'] },
+  'src/order/steps/checkout.ts': { places: 1, kinds: ['splitBeforeCreate'] },
   'src/dispute/disputeSteps.ts': {
     places: 3,
     kinds: ['disputeLinesRefused', 'disputeNoReason', 'disputeNotListed'],

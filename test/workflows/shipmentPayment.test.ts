@@ -1,10 +1,10 @@
 /**
- * The shipment payment's reading of the supplier's refusals (src/checkout/shipmentPayment.ts), for
+ * The shipment payment's reading of the supplier's refusals (src/durable/shipmentPayment.ts), for
  * an order paying alone and a checkout batch alike. The payments themselves are tested against a
  * real server in reconcile-payment.test.ts and checkout-batch.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { refusalMeans } from '../../src/checkout/shipmentPayment.js';
+import { refusalMeans } from '../../src/durable/shipmentPayment.js';
 import type { SupplierFailure } from '../../src/durable/failures.js';
 import { FailureType } from '../../src/supplier/failureDetails.js';
 import { SupplierCode } from '../../src/supplier/errors.js';

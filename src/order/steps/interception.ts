@@ -1,5 +1,6 @@
 /** INTERCEPTED: the supplier stopped the order; resume, a logistics change, or cancel. */
-import { Stage, type ChangeLogisticsInput, type Reason } from '../contract.js';
+import { Stage, type ChangeLogisticsInput } from '../contract.js';
+import type { Reason } from '../../supplier/interception.js';
 import type { Activities } from '../../durable/activityProxies.js';
 import type { SupplierFailure } from '../../durable/failures.js';
 import type { Order } from '../order.js';

@@ -7,7 +7,7 @@
  * got, and each one's own reconciling steps look up what is unknown before sending anything.
  */
 import { getExternalWorkflowHandle, log } from '@temporalio/workflow';
-import type { Reason } from '../../../order/contract.js';
+import type { Reason } from '../../../supplier/interception.js';
 import type { FailureInfo } from '../../../supplier/failureDetails.js';
 import { OrderStatus, reachedStatus } from '../../../supplier/api/constants.js';
 import { SupplierCode } from '../../../supplier/errors.js';

@@ -4,8 +4,9 @@
  * supplier intercepts, and reconciling lost responses by looking the order up.
  */
 import { ActivityFailure, sleep } from '@temporalio/workflow';
-import type { CreatedOrder, StepOutcome } from '../../../order/activities.js';
-import { type Reason, Stage, type ChangeLogisticsInput } from '../../../order/contract.js';
+import type { CreatedOrder } from '../../../order/activities.js';
+import { Stage, type ChangeLogisticsInput } from '../../../order/contract.js';
+import type { Reason, StepOutcome } from '../../../supplier/interception.js';
 import { FailureType } from '../../../supplier/failureDetails.js';
 import type { CreateOrderRequest } from '../../../supplier/api/orders.js';
 import { SupplierCode } from '../../../supplier/errors.js';

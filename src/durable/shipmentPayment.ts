@@ -1,7 +1,8 @@
 /**
- * The shipment payment, one for an order paying alone (payment.ts) and for a checkout batch
- * (batch.ts): where a shipment's parent order is paid (payBalanceV2, through the reconciling
- * supplier step) and what decides what happens next.
+ * The shipment payment, one for an order paying alone (order/steps/payment.ts) and for a
+ * checkout batch (checkout/batch.ts): where a shipment's parent order is paid (payBalanceV2,
+ * through the reconciling supplier step) and what decides what happens next. It names no area:
+ * both hand it the shipment as they keep it.
  *
  * - Paid: the supplier's answer, or its own view of the shipment after an answer was lost.
  * - In doubt (no answer, "pay failed", or a short balance after a payment in doubt): nothing is
@@ -14,11 +15,13 @@
  */
 import type { FailureInfo } from '../supplier/failureDetails.js';
 import { SupplierCode } from '../supplier/errors.js';
-import type { Activities } from '../durable/activityProxies.js';
-import { failureInfo, isBusiness, type SupplierFailure } from '../durable/failures.js';
-import { supplierStep, type Seen } from '../durable/supplierStep.js';
-import type { StepHost } from '../durable/stepHost.js';
-import { PAYMENT_STEP } from '../order/paymentRules.js';
+import type { Activities } from './activityProxies.js';
+import { failureInfo, isBusiness, type SupplierFailure } from './failures.js';
+import { supplierStep, type Seen } from './supplierStep.js';
+import type { StepHost } from './stepHost.js';
+
+/** The payment's supplier step: an unknown outcome of it is a payment in doubt. */
+export const PAYMENT_STEP = 'payBalanceV2';
 
 /** What a refusal of payBalanceV2 means; `other` is left to the reconciling step's own rules. */
 export type PaymentRefusal = 'inDoubt' | 'balanceShort' | 'other';

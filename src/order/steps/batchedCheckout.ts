@@ -1,9 +1,10 @@
 /**
  * Checkout with the account's other orders: once created and approved for payment, the order
- * joins its account's checkout coordinator (coordinator.ts) and waits for its own outcome —
- * paid with its batch, or intercepted, or handed back to go on alone from where the batch got
- * (then the steps of orderCheckout.ts and payment.ts do the rest, looking up first whatever the batch
- * left unknown). Cancel asks the coordinator to let the order go first.
+ * joins its account's checkout coordinator (checkout/coordinator.ts, through checkout/contract.ts)
+ * and waits for its own outcome — paid with its batch, or intercepted, or handed back to go on
+ * alone from where the batch got (then the steps of checkout.ts and payment.ts here do the rest,
+ * looking up first whatever the batch left unknown). Cancel asks the coordinator to let the order
+ * go first.
  *
  * No wait on the coordinator is unbounded (Patch.CheckoutBounds): past its bound the order asks
  * the coordinator where it holds it, and if it holds it no more (terminated, reset) the order
@@ -17,14 +18,14 @@ import {
   workflowInfo,
   type SignalDefinition,
 } from '@temporalio/workflow';
-import { Stage } from '../order/contract.js';
-import type { FailureInfo } from '../supplier/failureDetails.js';
-import { OrderStatus, reachedStatus } from '../supplier/api/constants.js';
-import type { CreateOrderRequest } from '../supplier/api/orders.js';
-import { queuePrefix, queuesOf } from '../temporal/taskQueues.js';
-import { accountScope } from '../accounts/contract.js';
-import { ownAccount, workflowAccount } from '../durable/account.js';
-import type { Activities } from '../durable/activityProxies.js';
+import { Stage } from '../contract.js';
+import type { FailureInfo } from '../../supplier/failureDetails.js';
+import { OrderStatus, reachedStatus } from '../../supplier/api/constants.js';
+import type { CreateOrderRequest } from '../../supplier/api/orders.js';
+import { queuePrefix, queuesOf } from '../../temporal/taskQueues.js';
+import { accountScope } from '../../accounts/contract.js';
+import { ownAccount, workflowAccount } from '../../durable/account.js';
+import type { Activities } from '../../durable/activityProxies.js';
 import {
   checkoutFundsSignal,
   checkoutOutcomeSignal,
@@ -37,16 +38,16 @@ import {
   type CheckoutProgress,
   type FundsNews,
   type ReadyOrder,
-} from './contract.js';
-import type { Order } from '../order/order.js';
-import { PAYMENT_STEP } from '../order/paymentRules.js';
-import { Patch } from '../durable/versions.js';
-import { cartToParentOrder, createOrder, type ParentOrder } from './orderCheckout.js';
-import { intercepted } from '../order/steps/interception.js';
-import { orderReached, PAID_STATUS } from '../order/steps/lookup.js';
+} from '../../checkout/contract.js';
+import type { Order } from '../order.js';
+import { PAYMENT_STEP } from '../../durable/shipmentPayment.js';
+import { Patch } from '../../durable/versions.js';
+import { cartToParentOrder, createOrder, type ParentOrder } from './checkout.js';
+import { intercepted } from './interception.js';
+import { orderReached, PAID_STATUS } from './lookup.js';
 import { approval, awaitFunds, pay } from './payment.js';
-import { lookUpRemedy, settleOutcome, supplierCall } from '../durable/supplierStep.js';
-import { marginGuarded, marginTerms } from '../order/marginGuard.js';
+import { lookUpRemedy, settleOutcome, supplierCall } from '../../durable/supplierStep.js';
+import { marginGuarded, marginTerms } from '../marginGuard.js';
 
 type Settled = Extract<CheckoutOutcome, { kind: 'paid' | 'alone' | 'intercepted' }>;
 

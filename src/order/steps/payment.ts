@@ -1,22 +1,22 @@
 /**
  * An order paying its parent order alone: approval first (the store's payment setting), then the
- * shipment payment (shipmentPayment.ts) until paid — a short balance waits in AWAITING_FUNDS until a
- * top-up, a resume, or a periodic balance check shows enough. A payment in doubt is settled by
- * the supplier's view of the order (or its own messages: a SHIPPED webhook proves the payment).
+ * shipment payment (durable/shipmentPayment.ts) until paid — a short balance waits in
+ * AWAITING_FUNDS until a top-up, a resume, or a periodic balance check shows enough. A payment
+ * in doubt is settled by the supplier's view of the order (or its own messages: a SHIPPED webhook
+ * proves the payment).
  */
 import { patched } from '@temporalio/workflow';
-import { Stage } from '../order/contract.js';
-import { Patch } from '../durable/versions.js';
-import type { FailureInfo } from '../supplier/failureDetails.js';
-import { OrderStatus, reachedStatus } from '../supplier/api/constants.js';
-import type { Activities } from '../durable/activityProxies.js';
-import type { Order } from '../order/order.js';
-import { PAYMENT_STEP } from '../order/paymentRules.js';
-import { generateParentOrder, type ParentOrder } from './orderCheckout.js';
-import { orderReached, PAID_STATUS, splitChildren } from '../order/steps/lookup.js';
-import { supplierStep, type Seen } from '../durable/supplierStep.js';
-import { sendPayment, type ShipmentToPay } from './shipmentPayment.js';
-import { guardAtPayment } from '../order/marginGuard.js';
+import { Stage } from '../contract.js';
+import { Patch } from '../../durable/versions.js';
+import type { FailureInfo } from '../../supplier/failureDetails.js';
+import { OrderStatus, reachedStatus } from '../../supplier/api/constants.js';
+import type { Activities } from '../../durable/activityProxies.js';
+import type { Order } from '../order.js';
+import { generateParentOrder, type ParentOrder } from './checkout.js';
+import { orderReached, PAID_STATUS, splitChildren } from './lookup.js';
+import { supplierStep, type Seen } from '../../durable/supplierStep.js';
+import { PAYMENT_STEP, sendPayment, type ShipmentToPay } from '../../durable/shipmentPayment.js';
+import { guardAtPayment } from '../marginGuard.js';
 
 /** How often an order in AWAITING_FUNDS asks for the balance on its own. */
 const BALANCE_CHECK_INTERVAL = '30 minutes';

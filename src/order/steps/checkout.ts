@@ -4,26 +4,27 @@
  * with the supplier's reasons wherever the supplier intercepts.
  */
 import { patched } from '@temporalio/workflow';
-import type { CreatedOrder, StepOutcome } from '../order/activities.js';
-import { type Reason, Stage, type AmendInput } from '../order/contract.js';
-import { amendOrder } from '../order/orderInput.js';
-import type { CreateOrderRequest } from '../supplier/api/orders.js';
-import { OrderStatus } from '../supplier/api/constants.js';
-import { SupplierCode } from '../supplier/errors.js';
-import type { CheckoutProgress } from './contract.js';
-import type { Activities } from '../durable/activityProxies.js';
-import { isBusiness } from '../durable/failures.js';
-import type { Order } from '../order/order.js';
-import type { PendingAction } from '../order/operatorActions.js';
-import { CREATE_STEP } from '../order/currentOrder.js';
-import { awaitConnection } from '../order/steps/connection.js';
-import { intercepted } from '../order/steps/interception.js';
-import { lookUpOrder, orderReached, ownOrder } from '../order/steps/lookup.js';
-import type { OrderSnapshot } from '../order/lookupActivities.js';
-import { linesText } from '../order/parcels.js';
-import { Patch } from '../durable/versions.js';
-import { supplierCall, supplierStep } from '../durable/supplierStep.js';
-import { guardAtCart } from '../order/marginGuard.js';
+import type { CreatedOrder } from '../activities.js';
+import { Stage, type AmendInput } from '../contract.js';
+import type { Reason, StepOutcome } from '../../supplier/interception.js';
+import { amendOrder } from '../orderInput.js';
+import type { CreateOrderRequest } from '../../supplier/api/orders.js';
+import { OrderStatus } from '../../supplier/api/constants.js';
+import { SupplierCode } from '../../supplier/errors.js';
+import type { CheckoutProgress } from '../../checkout/contract.js';
+import type { Activities } from '../../durable/activityProxies.js';
+import { isBusiness } from '../../durable/failures.js';
+import type { Order } from '../order.js';
+import type { PendingAction } from '../operatorActions.js';
+import { CREATE_STEP } from '../currentOrder.js';
+import { awaitConnection } from './connection.js';
+import { intercepted } from './interception.js';
+import { lookUpOrder, orderReached, ownOrder } from './lookup.js';
+import type { OrderSnapshot } from '../lookupActivities.js';
+import { linesText } from '../parcels.js';
+import { Patch } from '../../durable/versions.js';
+import { supplierCall, supplierStep } from '../../durable/supplierStep.js';
+import { guardAtCart } from '../marginGuard.js';
 
 export interface ParentOrder {
   shipmentOrderId: string;
@@ -304,5 +305,3 @@ async function cartStep<T extends StepOutcome>(
     await intercepted(o, acts, name, value.reasons);
   }
 }
-
-export type { Reason };
