@@ -77,11 +77,11 @@ type AttentionKind =
  * `needsAttention(`, entries of `Stage.NEEDS_ATTENTION`) and the kinds they stop for.
  */
 const ATTENTION_SITES: Record<string, { places: number; kinds: AttentionKind[] }> = {
-  // The stop itself (Order.needsAttention, DisputeCase.needsAttention): its callers' kinds below.
+  // The stop itself (Waits.needsAttention, DisputeCase.needsAttention): its callers' kinds below.
   // A checkout batch stops no order itself: what it cannot settle it hands back (batch.ts), and
   // the order's own steps below stop for it; a batch look-up that kept failing, the order stops
   // for at once with the batch's failure (batchedCheckout.ts).
-  'src/order/order.ts': { places: 2, kinds: [] },
+  'src/order/waits.ts': { places: 2, kinds: [] },
   'src/order/steps/batchedCheckout.ts': { places: 1, kinds: ['lookUpFailed'] },
   'src/dispute/disputeCase.ts': { places: 1, kinds: [] },
   // supplierStep: doubtful answers, any other failure (a refusal with its code, or transient
