@@ -18,7 +18,6 @@
  * Any number of processes may run the same set; nothing here is a per-process singleton except
  * the SDK runtime (and its logger).
  */
-import { fileURLToPath } from 'node:url';
 
 import { Client } from '@temporalio/client';
 import type { DataConverter, WorkerDeploymentVersion } from '@temporalio/common';
