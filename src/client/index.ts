@@ -7,6 +7,8 @@ export * from '../order/contract.js';
 export * from '../order/orderInput.js';
 export * from '../dispute/contract.js';
 export type { FailureInfo } from '../supplier/failureDetails.js';
+export type { Reason } from '../supplier/interception.js';
+export type { MarginMoment } from '../terms/margin.js';
 export * from './orderClient.js';
 export * from './disputeClient.js';
 export * from './storeEvents.js';
