@@ -156,7 +156,7 @@ describe('summarize', () => {
       'bench-03: 3 requests in 1 s, above its tier of 2/s',
       'big: drained at 0.43 of its batched bound (at least 0.9)',
       'big: 1.20 supplier calls per order (at most 1.05)',
-      'big: 13.00 Temporal actions per order (at most 12)',
+      'big: 13.00 Temporal actions per order (at most 10)',
       'big: 1 timeouts (goal: none)',
       'workers: peak RSS unknown (no /proc)',
     ]);

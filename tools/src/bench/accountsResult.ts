@@ -15,7 +15,7 @@ import { callsBetween } from './supplierCalls.js';
 export const LIMITS = {
   fractionOfBound: 0.9,
   callsPerOrder: 1.05,
-  actionsPerOrder: 12,
+  actionsPerOrder: 10,
   workerRssMiB: 1_024,
 } as const;
 
