@@ -6,14 +6,9 @@
  * signal: a workflow id names no account for sure (the default account's `order:shop-a:88` is
  * shop-a's order 88), so a run is told only once its own SupplierAccount is the webhook's.
  */
-import { WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 
-import {
-  ORDER_WORKFLOW,
-  Stage,
-  supplierEventSignal,
-  type SupplierNews,
-} from '../order/contract.js';
+import { ORDER_WORKFLOW, supplierEventSignal, type SupplierNews } from '../order/contract.js';
 import type { TaskQueues } from '../temporal/taskQueues.js';
 import { DEFAULT_ACCOUNT } from '../accounts/contract.js';
 import { accountVisibilityFilter } from '../accounts/accountStart.js';
@@ -25,7 +20,7 @@ import {
   SvcOrderId,
 } from '../temporal/searchAttributes.js';
 import { literal } from '../temporal/visibility.js';
-import type { TrackedOrder } from '../tracking/contract.js';
+import { trackedOrder, type TrackedOrder } from '../tracking/contract.js';
 import type { PushedOrders } from './pushedOrders.js';
 
 /**
@@ -70,12 +65,8 @@ export class OrderTargets {
    */
   async signal(workflowId: string, news: SupplierNews): Promise<SignalResult> {
     for (let attempt = 0; attempt < 2; attempt += 1) {
-      let run = this.verified.get(workflowId);
-      if (run === undefined) {
-        const found = await this.verify(workflowId);
-        if (typeof found === 'string') return found;
-        run = found;
-      }
+      const run = await this.running(workflowId);
+      if (typeof run === 'string') return run;
       try {
         await this.client.workflow
           .getHandle(workflowId, run.runId)
@@ -96,12 +87,8 @@ export class OrderTargets {
    * sweeper, or when it is split (its parcels are asked about one by one by the sweeps).
    */
   async push(workflowId: string, news: SupplierNews, pushed: PushedOrders): Promise<SignalResult> {
-    let run = this.verified.get(workflowId);
-    if (run === undefined) {
-      const found = await this.verify(workflowId);
-      if (typeof found === 'string') return found;
-      run = found;
-    }
+    const run = await this.running(workflowId);
+    if (typeof run === 'string') return run;
     if ((run.tracked.parcelCodes ?? []).length === 0) {
       const events =
         news.trackingEvents === undefined
@@ -112,6 +99,13 @@ export class OrderTargets {
       }
     }
     return this.signal(workflowId, news);
+  }
+
+  /** The id's running order of this account, as remembered, else described now. */
+  private async running(
+    workflowId: string,
+  ): Promise<Verified | Exclude<SignalResult, 'signalled'>> {
+    return this.verified.get(workflowId) ?? this.verify(workflowId);
   }
 
   /** Describes the id's current run and remembers it when it is a running order of this account. */
@@ -132,7 +126,14 @@ export class OrderTargets {
       return 'foreign';
     }
     if (described.status.name !== 'RUNNING') return 'closed';
-    const run = { runId: described.runId, tracked: trackedOrder(workflowId, described) };
+    const named = described.typedSearchAttributes;
+    const tracked = trackedOrder(workflowId, {
+      stage: named.get(FulfillmentStage),
+      svcOrderId: named.get(SvcOrderId),
+      orderNumber: named.get(OrderNumber),
+      parcelCodes: named.get(ParcelCodes),
+    });
+    const run = { runId: described.runId, tracked };
     this.verified.set(workflowId, run);
     if (this.verified.size > VERIFIED_LIMIT) {
       this.verified.delete(this.verified.keys().next().value!);
@@ -204,23 +205,4 @@ export class OrderTargets {
     for (const id of running) closed.delete(id);
     return { running: [...running], closed: [...closed] };
   }
-}
-
-/** What the sweeper asks the supplier by, from a described order's search attributes. */
-function trackedOrder(
-  workflowId: string,
-  described: Awaited<ReturnType<WorkflowHandle['describe']>>,
-): TrackedOrder {
-  const attributes = described.typedSearchAttributes;
-  const nonEmpty = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);
-  const svcOrderId = nonEmpty(attributes.get(SvcOrderId));
-  const orderNumber = nonEmpty(attributes.get(OrderNumber));
-  const parcelCodes = attributes.get(ParcelCodes) ?? [];
-  return {
-    workflowId,
-    stage: (attributes.get(FulfillmentStage) ?? Stage.RECEIVED) as Stage,
-    ...(svcOrderId !== undefined && { svcOrderId }),
-    ...(orderNumber !== undefined && { orderNumber }),
-    ...(parcelCodes.length > 0 && { parcelCodes }),
-  };
 }

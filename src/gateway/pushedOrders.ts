@@ -8,7 +8,7 @@
  */
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 
-import { ordersPushedSignal, type PushedOrder } from '../tracking/contract.js';
+import { mergePushed, ordersPushedSignal, type PushedOrder } from '../tracking/contract.js';
 
 /** How long the first push of a batch waits for others (the supplier waits 3 s for its answer). */
 export const PUSH_WINDOW_MS = 500;
@@ -40,8 +40,7 @@ export class PushedOrders {
       this.open = batch = opened;
       setTimeout(() => void this.send(opened), this.windowMs);
     }
-    const events = order.events ?? batch.orders.get(order.workflowId)?.events;
-    batch.orders.set(order.workflowId, { ...order, ...(events !== undefined && { events }) });
+    batch.orders.set(order.workflowId, mergePushed(batch.orders.get(order.workflowId), order));
     const told = new Promise<boolean>((resolve, reject) => batch.answers.push({ resolve, reject }));
     if (batch.orders.size >= BATCH_LIMIT) void this.send(batch);
     return told;

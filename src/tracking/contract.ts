@@ -1,10 +1,10 @@
 /**
  * The tracking sweeper's contract (docs/architecture.md §15): its workflow types and id, its
  * settings, signals and status query, for the workers that ensure it, the replay check and tests.
- * Sandbox-safe: types and definers only.
+ * Sandbox-safe: types, definers and pure functions only.
  */
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import type { Stage, TrackingEvent } from '../order/contract.js';
+import { Stage, type TrackingEvent } from '../order/contract.js';
 
 /** The account's one long-running sweeper (trackingSweeper.ts). */
 export const TRACKING_SWEEPER_WORKFLOW = 'trackingSweeper';
@@ -39,6 +39,36 @@ export interface PushedOrder extends TrackedOrder {
   /** Tracking events a logistics push carried: informative, passed on as they came. */
   events?: { messageId: string; trackingEvents: TrackingEvent[] };
 }
+
+/** A push about an order already pushed: its latest word, keeping tracking events said before. */
+export function mergePushed(before: PushedOrder | undefined, order: PushedOrder): PushedOrder {
+  const events = order.events ?? before?.events;
+  return { ...order, ...(events !== undefined && { events }) };
+}
+
+/**
+ * An order as its search attributes name it (FulfillmentStage, SvcOrderId, OrderNumber,
+ * ParcelCodes), for the sweeper: empty ids left out, RECEIVED when it has written no stage yet.
+ * For visibility's listings and the gateway's describes alike.
+ */
+export function trackedOrder(
+  workflowId: string,
+  named: { stage?: string; svcOrderId?: string; orderNumber?: string; parcelCodes?: string[] },
+): TrackedOrder {
+  const svcOrderId = filled(named.svcOrderId);
+  const orderNumber = filled(named.orderNumber);
+  const parcelCodes = named.parcelCodes ?? [];
+  return {
+    workflowId,
+    ...(svcOrderId !== undefined && { svcOrderId }),
+    ...(orderNumber !== undefined && { orderNumber }),
+    ...(parcelCodes.length > 0 && { parcelCodes }),
+    stage: (named.stage ?? Stage.RECEIVED) as Stage,
+  };
+}
+
+const filled = (value: string | undefined): string | undefined =>
+  value === undefined || value === '' ? undefined : value;
 
 /** `ordersPushed`: a gateway's batch of pushed orders (pushedOrders.ts in the gateway). */
 export const ordersPushedSignal = defineSignal<[PushedOrder[]]>('ordersPushed');

@@ -14,7 +14,6 @@ import {
   ORDER_WORKFLOW,
   supplierStatusSignal,
   TRACKED_STAGES,
-  type Stage,
   type SupplierNews,
 } from '../order/contract.js';
 import {
@@ -26,7 +25,7 @@ import {
 import { literal } from '../temporal/visibility.js';
 import { accountVisibilityFilter } from '../accounts/accountStart.js';
 import { DEFAULT_ACCOUNT } from '../accounts/contract.js';
-import { TRACKING_SWEEP_WORKFLOW, type TrackedOrder } from './contract.js';
+import { TRACKING_SWEEP_WORKFLOW, trackedOrder, type TrackedOrder } from './contract.js';
 
 export interface ListTrackedOrdersInput {
   /** The orders queue of the account: only order workflows on it are listed. */
@@ -79,9 +78,6 @@ export function trackedOrdersQuery(ordersQueue: string, account = DEFAULT_ACCOUN
 
 const tracked = new Set<string>(TRACKED_STAGES);
 
-const nonEmpty = (value: string | undefined): string | undefined =>
-  value === undefined || value === '' ? undefined : value;
-
 export function orchestrationActivities(client: Client) {
   return {
     /** One page of the account's tracked orders, from visibility (eventually consistent). */
@@ -96,24 +92,18 @@ export function orchestrationActivities(client: Client) {
       });
       const orders = response.executions.flatMap((execution): TrackedOrder[] => {
         const workflowId = execution.execution?.workflowId;
+        if (workflowId == null) return [];
         const attributes = decodeTypedSearchAttributes(execution.searchAttributes?.indexedFields);
-        const stage = attributes.get(FulfillmentStage);
-        const svcOrderId = nonEmpty(attributes.get(SvcOrderId));
-        const orderNumber = nonEmpty(attributes.get(OrderNumber));
-        const parcelCodes = attributes.get(ParcelCodes) ?? [];
-        if (workflowId == null || (svcOrderId === undefined && orderNumber === undefined))
-          return [];
+        const order = trackedOrder(workflowId, {
+          stage: attributes.get(FulfillmentStage),
+          svcOrderId: attributes.get(SvcOrderId),
+          orderNumber: attributes.get(OrderNumber),
+          parcelCodes: attributes.get(ParcelCodes),
+        });
+        if (order.svcOrderId === undefined && order.orderNumber === undefined) return [];
         // The query says the same; checked again so a lax visibility store cannot slip one in.
-        if (stage === undefined || !tracked.has(stage)) return [];
-        return [
-          {
-            workflowId,
-            ...(svcOrderId !== undefined && { svcOrderId }),
-            ...(orderNumber !== undefined && { orderNumber }),
-            ...(parcelCodes.length > 0 && { parcelCodes }),
-            stage: stage as Stage,
-          },
-        ];
+        if (attributes.get(FulfillmentStage) === undefined || !tracked.has(order.stage)) return [];
+        return [order];
       });
       const token = response.nextPageToken;
       return {

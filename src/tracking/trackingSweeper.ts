@@ -40,6 +40,7 @@ import {
   sweeperStatusQuery,
   webhookPulseSignal,
   type LastSweep,
+  mergePushed,
   type PushedOrder,
   type PushLooks,
   type SweepCounts,
@@ -115,10 +116,7 @@ class SweeperRun {
     for (const order of orders) {
       const before = this.pushed.get(order.workflowId);
       if (before === undefined && this.pushed.size >= PUSHED_LIMIT) continue;
-      this.pushed.set(order.workflowId, {
-        ...order,
-        ...(before?.events && !order.events && { events: before.events }),
-      });
+      this.pushed.set(order.workflowId, mergePushed(before, order));
     }
   }
 
