@@ -57,7 +57,8 @@ const LAYERS = [
     name: 'contracts',
     what: "the areas' names, signals, queries, updates and types",
     // The order's input (and its validation) and its one-line glance are part of its contract; the
-    // store's terms (deadlines, margin rule) are shared by the accounts, the orders and checkout.
+    // terms (the store's deadlines and margin rule, checkout's and the store events' settings) are
+    // shared by several areas and the environment.
     files: [`src/${AREAS}/contract.ts`, 'src/order/{orderInput,orderGlance}.ts', 'src/terms/**'],
   },
   { name: 'config', what: 'the validated environment', files: ['src/config/**'] },
@@ -94,7 +95,9 @@ const LAYERS = [
  * The folders of src/, bottom to top (docs/architecture.md §2.1): a file imports its own folder
  * and those below it, never one above (`layers/area-order`), so no two folders import each other.
  * The entry points (the top of src/, client/, gateway/, cli/) sit above them all. Shared pieces
- * live low (telemetry, net, supplier, the store's terms, the environment, Temporal's plumbing).
+ * live low (telemetry, net, supplier, the terms several areas and the environment share, the
+ * environment, Temporal's plumbing); the account registry's records (accounts and the store
+ * connections they own) sit below every area that reads them.
  * The order uses the areas below it (store, store events, checkout) through their contracts; those
  * above it (disputes, tracking) tell it what happened through its contract. The frozen copies sit
  * on top: no area imports them, src/workflows.ts sends old runs there.
@@ -118,20 +121,6 @@ const AREA_ORDER = [
   'inbox',
   'frozen',
 ];
-
-/**
- * Imports that still climb, each file with the folders above it that it may still reach, until
- * what it needs moves down (issue 29): none may be added. The environment parses checkout's and
- * the store events' settings; the account registry holds the store connections and checks store
- * events' secrets.
- */
-const PENDING_CLIMBS = {
-  'src/config/environment.ts': ['checkout', 'storeEvents'],
-  'src/accounts/registry.ts': ['store'],
-  'src/accounts/registryStores.ts': ['store'],
-  'src/accounts/storeEdits.ts': ['store'],
-  'src/accounts/registryEdits.ts': ['storeEvents'],
-};
 
 /** The client and the gateway, like everything below the workflows, see an area's contract only. */
 const CONTRACT_USERS = {
@@ -229,7 +218,7 @@ export default defineConfig(
     },
     rules: {
       'layers/no-import-cycle': 'error',
-      'layers/area-order': ['error', { areas: AREA_ORDER, pending: PENDING_CLIMBS }],
+      'layers/area-order': ['error', { areas: AREA_ORDER }],
       'import-x/no-self-import': 'error',
       'import-x/no-duplicates': ['error', { 'prefer-inline': true }],
       'import-x/no-restricted-paths': [

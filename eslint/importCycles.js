@@ -131,8 +131,7 @@ function areaOf(/** @type {string} */ src, /** @type {string} */ file) {
 /**
  * `layers/area-order`: the folders of src/ in their order, bottom to top (`areas`). A file may
  * import its own folder and those below it, never one above, type-only imports included; so no
- * two folders import each other. `pending` names the imports that still climb (a file, relative to
- * the project, and the folders it may still reach above it) until they are moved: none may be added.
+ * two folders import each other.
  */
 /** @type {import('eslint').Rule.RuleModule} */
 const areaOrder = {
@@ -148,10 +147,6 @@ const areaOrder = {
         type: 'object',
         properties: {
           areas: { type: 'array', items: { type: 'string' } },
-          pending: {
-            type: 'object',
-            additionalProperties: { type: 'array', items: { type: 'string' } },
-          },
         },
         required: ['areas'],
         additionalProperties: false,
@@ -159,23 +154,19 @@ const areaOrder = {
     ],
   },
   create(context) {
-    const { areas, pending = {} } =
-      /** @type {{ areas: string[]; pending?: Record<string, string[]> }} */ (context.options[0]);
+    const { areas } = /** @type {{ areas: string[] }} */ (context.options[0]);
     const file = context.physicalFilename;
     const src = path.join(context.cwd, 'src');
     const from = areaOf(src, file);
     const rank = from === undefined ? -1 : areas.indexOf(from);
     if (rank < 0) return {};
-    const allowed = new Set(
-      pending[path.relative(context.cwd, file).split(path.sep).join('/')] ?? [],
-    );
 
     /** @param {import('estree').Node} node @param {unknown} specifier */
     function check(node, specifier) {
       if (typeof specifier !== 'string') return;
       const target = resolveRelative(file, specifier);
       const to = target === undefined ? undefined : areaOf(src, target);
-      if (to === undefined || areas.indexOf(to) <= rank || allowed.has(to)) return;
+      if (to === undefined || areas.indexOf(to) <= rank) return;
       context.report({
         node,
         messageId: 'climbs',

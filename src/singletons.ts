@@ -15,7 +15,7 @@ import {
   type AccountSettings,
 } from './accounts/contract.js';
 import { accountCheckoutId, configureCheckout } from './checkout/startActivities.js';
-import type { CheckoutSettings } from './checkout/contract.js';
+import type { CheckoutSettings } from './terms/checkoutSettings.js';
 import type { SupplierSessionInput } from './session/contract.js';
 import { ensureSession } from './session/sessionTokens.js';
 import type { TaskQueues } from './temporal/taskQueues.js';

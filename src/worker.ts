@@ -36,6 +36,8 @@ import {
   RATE_TIERS,
   type Account,
   type AccountDirectory,
+  type Store,
+  type StoreDirectory,
 } from './accounts/contract.js';
 import type { SingletonOptions } from './singletons.js';
 import { superviseSingletons, type SingletonSupervisor } from './singletonSupervisor.js';
@@ -49,11 +51,10 @@ import { storeMappingActivities } from './store/intake/skuActivities.js';
 import { storeSweepActivities } from './store/intake/sweepActivities.js';
 import { superviseStoreSweeps, type SweepSupervisor } from './store/intake/sweepSupervisor.js';
 import type { WooClientOptions } from './store/woocommerce/rest.js';
-import type { Store, StoreDirectory } from './store/contract.js';
 import { OrderClient } from './client/orderClient.js';
 import { storeOrderIntake } from './client/storeIntake.js';
 import type { MarginRule } from './terms/margin.js';
-import type { StoreEventsOptions } from './storeEvents/contract.js';
+import type { StoreEventsOptions } from './terms/storeEventsSettings.js';
 import type { StoreLookup } from './storeEvents/storeDelivery.js';
 import { supplierSessionActivities } from './session/activities.js';
 import { tokenSealFor, type TokenSeal } from './session/tokenSeal.js';
@@ -77,11 +78,8 @@ import {
   WORKFLOWS_PATH,
   workflowInterceptorModules,
 } from './temporal/workflowBundle.js';
-import {
-  checkoutOrderBoundMs,
-  DEFAULT_CHECKOUT_SETTINGS,
-  type CheckoutSettings,
-} from './checkout/contract.js';
+import { checkoutOrderBoundMs } from './checkout/contract.js';
+import { DEFAULT_CHECKOUT_SETTINGS, type CheckoutSettings } from './terms/checkoutSettings.js';
 
 export interface CreateWorkersOptions {
   /** An existing connection (not closed by the workers); otherwise one is opened from `address`. */

@@ -1,7 +1,8 @@
 /**
  * Supplier accounts as data (issue 17): one deployment of workers serves many supplier accounts.
- * An account is a record of the registry, not a queue set or a deployment. This contract is what
- * every other area imports: the id rule, the rate tiers, the record, and the directory that
+ * An account is a record of the registry, not a queue set or a deployment; so is a store
+ * connection, which belongs to one account. This contract is what every other area imports: the
+ * id rule, the rate tiers, the records (accounts and store connections), and the directories that
  * workers, the gateway and the CLI read. The registry's store is in src/accounts/registry*.ts.
  * Sandbox-safe: no I/O, type imports only.
  */
@@ -118,3 +119,105 @@ export class UnknownAccountError extends Error {
  * worker's directory does not have: the call was never sent; a person adds the account and resumes.
  */
 export const UNKNOWN_ACCOUNT_FAILURE = 'UnknownAccount';
+
+// ---- the store connections it holds (docs/store-shopify.md, docs/store-woocommerce.md) ------
+
+export const StorePlatform = {
+  Shopify: 'shopify',
+  WooCommerce: 'woocommerce',
+} as const;
+export type StorePlatform = (typeof StorePlatform)[keyof typeof StorePlatform];
+export const STORE_PLATFORMS: readonly StorePlatform[] = Object.values(StorePlatform);
+
+/** The Shopify webhook topic that hands an order to dropflow (the merchant's choice). */
+export const OrderTrigger = {
+  /** As soon as the order exists (Shopify `orders/create`); an unpaid order waits for payment. */
+  Created: 'orders/create',
+  /** Once the store took the payment (Shopify `orders/paid`). */
+  Paid: 'orders/paid',
+} as const;
+export type OrderTrigger = (typeof OrderTrigger)[keyof typeof OrderTrigger];
+
+/** A connection's id: the same alphabet as an account id (it names routes and workflow ids). */
+export const STORE_CONNECTION_ID = ACCOUNT_ID;
+export const STORE_CONNECTION_ID_RULE = ACCOUNT_ID_RULE;
+
+export function isStoreConnectionId(value: unknown): value is string {
+  return typeof value === 'string' && STORE_CONNECTION_ID.test(value);
+}
+
+/** Shopify Admin API versions look like `2025-10`. */
+export const SHOPIFY_API_VERSION = /^\d{4}-(01|04|07|10)$/;
+/** The version `store add` sets when none is given. */
+export const DEFAULT_SHOPIFY_API_VERSION = '2025-10';
+
+/** A store connection, secrets aside: safe to list and to log. */
+export interface StoreConnection {
+  id: string;
+  /** The supplier account that fulfils this store's orders. */
+  account: string;
+  platform: StorePlatform;
+  /**
+   * Where the platform's API is: Shopify `https://<shop>/admin/api/<version>`, WooCommerce
+   * `<siteUrl>/wp-json/wc/v3`. Derived from shopDomain / siteUrl unless overridden (tests,
+   * proxies); https unless loopback.
+   */
+  apiBaseUrl: string;
+  /** Shopify: `<shop>.myshopify.com`. */
+  shopDomain?: string;
+  /** WooCommerce: the site's URL. */
+  siteUrl?: string;
+  /** Shopify: the Admin API version, e.g. `2025-10`. */
+  apiVersion?: string;
+  /** Shopify: which topic hands an order over. WooCommerce orders are handed over when paid. */
+  orderTrigger: OrderTrigger;
+  /** How long an order waits before any supplier call (ISO-8601 duration); absent: none. */
+  holdFor?: string;
+  /** Whether the platform tells the customer when tracking is written back. */
+  notifyCustomer: boolean;
+  /** Where the goods ship from (the supplier's fromCountryCode); default CN. */
+  fromCountryCode?: string;
+  /**
+   * WooCommerce: how often the order sweep lists the site's recent orders (ISO-8601 duration,
+   * default store/contract.ts DEFAULT_SWEEP_EVERY): WooCommerce does not retry a webhook it could
+   * not deliver.
+   */
+  sweepEvery?: string;
+}
+
+export interface ShopifySecrets {
+  /** Admin API access token (`shpat_…`). */
+  adminAccessToken: string;
+  /** The app's client secret: the key of webhook HMACs. */
+  clientSecret: string;
+}
+
+export interface WooCommerceSecrets {
+  consumerKey: string;
+  consumerSecret: string;
+  /** The secret set on the site's webhooks: the key of `X-WC-Webhook-Signature`. */
+  webhookSecret: string;
+}
+
+/** A connection with its secrets: held by workers and the gateway only, never logged. */
+export type Store =
+  | (StoreConnection & { platform: 'shopify'; secrets: ShopifySecrets })
+  | (StoreConnection & { platform: 'woocommerce'; secrets: WooCommerceSecrets });
+
+/** The store connections a process knows now (the account registry's `stores`). */
+export interface StoreDirectory {
+  /** The connection, or undefined when the registry has none by that id (refuse, never guess). */
+  store(id: string): Store | undefined;
+  stores(): readonly Store[];
+  /** The supplier variant a store SKU is explicitly mapped to (`dropflow store map`). */
+  mappedVid(connection: string, sku: string): string | undefined;
+  /** Reads the registry again now if it changed (a watched directory), before a look-up. */
+  refresh?(): Promise<void>;
+}
+
+/** An explicit mapping of a store SKU to a supplier variant, per connection. */
+export interface SkuMapping {
+  connection: string;
+  sku: string;
+  vid: string;
+}

@@ -16,8 +16,10 @@ import {
   type Account,
   type AccountDirectory,
   type RateTier,
+  type SkuMapping,
+  type Store,
+  type StoreDirectory,
 } from './contract.js';
-import type { SkuMapping, Store, StoreDirectory } from '../store/contract.js';
 import { openAccounts, readRegistry, RegistryFileError, SecretBox } from './registryFile.js';
 import { openStore } from './registryStores.js';
 

@@ -4,7 +4,7 @@
  * a secret itself. A refused edit names the field and the rule, and leaves the file as it was.
  */
 import { accountsFile, type Config } from '../config/environment.js';
-import { parseStoreSecrets, StoreSecretError } from '../storeEvents/contract.js';
+import { parseStoreSecrets, StoreSecretError } from '../terms/storeEventsSettings.js';
 import { isOutboundUrl, OUTBOUND_URL_RULE } from '../net/outboundUrl.js';
 import type { FieldIssue } from '../supplier/errors.js';
 import { toFieldIssues } from '../supplier/issues.js';

@@ -10,6 +10,8 @@ import { z } from 'zod';
 import { isOutboundUrl, OUTBOUND_URL_RULE } from '../net/outboundUrl.js';
 import { durationMs, IsoDuration } from '../terms/sla.js';
 import {
+  ACCOUNT_ID,
+  ACCOUNT_ID_RULE,
   DEFAULT_SHOPIFY_API_VERSION,
   OrderTrigger,
   SHOPIFY_API_VERSION,
@@ -19,8 +21,7 @@ import {
   type SkuMapping,
   type Store,
   type StoreConnection,
-} from '../store/contract.js';
-import { ACCOUNT_ID, ACCOUNT_ID_RULE } from './contract.js';
+} from './contract.js';
 import { StoredSecret } from './registrySecrets.js';
 
 const outboundUrl = z.string().refine(isOutboundUrl, { error: OUTBOUND_URL_RULE });

@@ -6,7 +6,7 @@
 import { accountsFile, type Config } from '../config/environment.js';
 import type { FieldIssue } from '../supplier/errors.js';
 import { toFieldIssues } from '../supplier/issues.js';
-import type { SkuMapping, StoreConnection } from '../store/contract.js';
+import type { SkuMapping, StoreConnection } from './contract.js';
 import { secretBox } from './registry.js';
 import { readRegistry, updateRegistry, type RegistryDocument } from './registryFile.js';
 import { connectionOf, StoredStore } from './registryStores.js';

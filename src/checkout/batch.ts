@@ -18,12 +18,12 @@ import { Patch } from '../durable/versions.js';
 import type { BatchCartOutcome } from './batchActivities.js';
 import { confirmedShipment, takenByCall, type BatchTaken } from './batchLookUp.js';
 import {
-  checkoutBudgets,
   checkoutOutcomeSignal,
   type CheckoutOutcome,
   type CheckoutProgress,
   type ReadyOrder,
 } from './contract.js';
+import { checkoutBudgets } from '../terms/checkoutSettings.js';
 import type { BatchView, CheckoutState } from './state.js';
 import { sendPayment } from '../durable/shipmentPayment.js';
 import { marginLeavers } from './marginBatch.js';

@@ -37,10 +37,12 @@ import {
   checkoutSettingsSignal,
   checkoutStatusQuery,
   checkoutWithdrawSignal,
+} from './contract.js';
+import {
   checkoutBudgets,
   DEFAULT_CHECKOUT_SETTINGS,
   type CheckoutSettings,
-} from './contract.js';
+} from '../terms/checkoutSettings.js';
 import { CheckoutState, type CheckoutCarryOver } from './state.js';
 
 /** Batches under way at once: one may wait for a look-up while the next goes on. */

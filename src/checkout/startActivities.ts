@@ -22,11 +22,10 @@ import {
   checkoutStartOptions,
   checkoutSettingsSignal,
   checkoutWorkflowId,
-  DEFAULT_CHECKOUT_SETTINGS,
   type CheckoutMembership,
-  type CheckoutSettings,
   type ReadyOrder,
 } from './contract.js';
+import { DEFAULT_CHECKOUT_SETTINGS, type CheckoutSettings } from '../terms/checkoutSettings.js';
 
 /** Where the coordinator holds an order, or `gone`: no coordinator runs for the account. */
 export type CheckoutWhere = CheckoutMembership | { state: 'gone' };

@@ -6,11 +6,11 @@
 import type {
   CheckoutMembership,
   CheckoutOutcome,
-  CheckoutSettings,
   CheckoutView,
   FundsNews,
   ReadyOrder,
 } from './contract.js';
+import type { CheckoutSettings } from '../terms/checkoutSettings.js';
 
 /** A confirmed shipment the supplier refused to pay for lack of balance. */
 export interface ShortShipment {

@@ -13,9 +13,11 @@
  */
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 
-import { parseStoreSecrets, STORE_EVENT_TYPES, type StoreEvent } from '../storeEvents/contract.js';
+import { STORE_EVENT_TYPES, type StoreEvent } from '../storeEvents/contract.js';
+import { parseStoreSecrets } from '../terms/storeEventsSettings.js';
 
 export * from '../storeEvents/contract.js';
+export * from '../terms/storeEventsSettings.js';
 
 /** A request that is not a valid, signed store event: answer it 4xx and do nothing. */
 export class StoreEventVerificationError extends Error {

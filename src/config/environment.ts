@@ -12,9 +12,9 @@ import {
   parseStoreSecrets,
   STORE_SECRET_RULE,
   StoreSecretError,
-} from '../storeEvents/contract.js';
+} from '../terms/storeEventsSettings.js';
 import { isOutboundUrl, OUTBOUND_URL_RULE } from '../net/outboundUrl.js';
-import { DEFAULT_CHECKOUT_BUDGETS, type CheckoutSettings } from '../checkout/contract.js';
+import { DEFAULT_CHECKOUT_BUDGETS, type CheckoutSettings } from '../terms/checkoutSettings.js';
 import { SlaDurations } from '../terms/sla.js';
 import { MarginRule } from '../terms/margin.js';
 

@@ -20,7 +20,7 @@ import {
   type RouteOutcome,
 } from '../inbox/contract.js';
 import type { WebhookMessage } from '../supplier/webhookMessages.js';
-import type { CheckoutSettings } from '../checkout/contract.js';
+import type { CheckoutSettings } from '../terms/checkoutSettings.js';
 import { queuePrefix, type TaskQueues } from '../temporal/taskQueues.js';
 import { webhookEvent } from './news.js';
 import { WebhookRouter } from './routing.js';

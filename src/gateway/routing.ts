@@ -51,8 +51,8 @@ import {
   checkoutFundsSignal,
   checkoutStartOptions,
   checkoutWorkflowId,
-  type CheckoutSettings,
 } from '../checkout/contract.js';
+import type { CheckoutSettings } from '../terms/checkoutSettings.js';
 import { WebhookChange, WebhookType } from '../supplier/api/webhooks.js';
 import type { WebhookMessage } from '../supplier/webhookMessages.js';
 import {

@@ -24,13 +24,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { OrderInvalidError, type OrderClient } from '../client/orderClient.js';
 import { storeOrderIntake } from '../client/storeIntake.js';
 import type { Logger } from '../telemetry/log.js';
+import { STORE_WEBHOOK_PREFIX } from '../store/contract.js';
 import {
   isStoreConnectionId,
   StorePlatform,
-  STORE_WEBHOOK_PREFIX,
   type Store,
   type StoreDirectory,
-} from '../store/contract.js';
+} from '../accounts/contract.js';
 import { handOver } from '../store/intake/handOver.js';
 import { isWooPing, readStoreWebhook } from '../store/intake/webhooks.js';
 import { verifyWebhookSignature } from '../supplier/webhookSignature.js';

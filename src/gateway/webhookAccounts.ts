@@ -8,7 +8,7 @@
 import type { Client } from '@temporalio/client';
 
 import { DEFAULT_ACCOUNT, type AccountDirectory } from '../accounts/contract.js';
-import type { CheckoutSettings } from '../checkout/contract.js';
+import type { CheckoutSettings } from '../terms/checkoutSettings.js';
 import { SessionTokenSource } from '../session/sessionTokens.js';
 import type { TaskQueues } from '../temporal/taskQueues.js';
 import { Handoff } from './handoff.js';

@@ -9,13 +9,11 @@ import {
   DEFAULT_ACCOUNT,
   isAccountId,
   newAccountIdIssue,
-} from '../accounts/contract.js';
-import {
   STORE_CONNECTION_ID,
   STORE_CONNECTION_ID_RULE,
   STORE_PLATFORMS,
-  type StoreOrderRef,
-} from '../store/contract.js';
+} from '../accounts/contract.js';
+import type { StoreOrderRef } from '../store/contract.js';
 import { OrderFlow } from '../supplier/api/constants.js';
 import {
   CreateOrderV3Request,

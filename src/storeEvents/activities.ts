@@ -7,7 +7,8 @@
 import { Context } from '@temporalio/activity';
 import type { MetricCounter } from '@temporalio/common';
 
-import { type StoreEvent, type StoreEventsOptions, parseStoreSecrets } from './contract.js';
+import type { StoreEvent } from './contract.js';
+import { type StoreEventsOptions, parseStoreSecrets } from '../terms/storeEventsSettings.js';
 import { counterOf, METRICS } from '../telemetry/metrics.js';
 import type { StoreOrderRef } from '../store/contract.js';
 import { sendStoreEvent } from './sending.js';

@@ -5,7 +5,7 @@
  */
 import { Webhook } from 'standardwebhooks';
 
-import { parseStoreSecrets } from './contract.js';
+import { parseStoreSecrets } from '../terms/storeEventsSettings.js';
 
 /**
  * The request headers of one delivery attempt: the event's id (the same on every attempt), this

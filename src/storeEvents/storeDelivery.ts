@@ -6,7 +6,8 @@
  * `refusedRetryMaxMs`, so that delivery goes on by itself once the store is mended.
  */
 import { StoreApiError, type StoreFailure } from '../store/apiError.js';
-import type { StoreDirectory, StoreOrderRef } from '../store/contract.js';
+import type { StoreOrderRef } from '../store/contract.js';
+import type { StoreDirectory } from '../accounts/contract.js';
 import { writeToStore, type StoreWrite } from './storeWrite.js';
 import type { StoreEvent } from './contract.js';
 

@@ -5,7 +5,8 @@
  * outbox tries again, and every writer looks before it writes, so nothing is written twice.
  */
 import type { StoreEvent } from './contract.js';
-import type { Store, StoreOrderRef } from '../store/contract.js';
+import type { StoreOrderRef } from '../store/contract.js';
+import type { Store } from '../accounts/contract.js';
 import type { StoreOrderTarget } from '../store/parcel.js';
 import { ShopifyAdmin, type ShopifyClientOptions } from '../store/shopify/admin.js';
 import { ShopifyTracking } from '../store/shopify/tracking.js';

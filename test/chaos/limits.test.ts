@@ -11,7 +11,7 @@ import {
   LOWERED_LIMITS,
 } from '../../tools/src/chaos/limits.js';
 import { checkoutSettings, loadConfig } from '../../src/config/environment.js';
-import { DEFAULT_CHECKOUT_BUDGETS } from '../../src/checkout/contract.js';
+import { DEFAULT_CHECKOUT_BUDGETS } from '../../src/terms/checkoutSettings.js';
 
 describe('the checkout budgets under lowered limits', () => {
   const budgets = checkoutBudgetsUnder(LOWERED_LIMITS);

@@ -7,12 +7,11 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 
 import type { StartedGateway } from '../../src/gateway/server.js';
 import { queuePrefix } from '../../src/temporal/taskQueues.js';
+import { checkoutStatusQuery, checkoutWorkflowId } from '../../src/checkout/contract.js';
 import {
-  checkoutStatusQuery,
-  checkoutWorkflowId,
   DEFAULT_CHECKOUT_SETTINGS,
   type CheckoutSettings,
-} from '../../src/checkout/contract.js';
+} from '../../src/terms/checkoutSettings.js';
 import { eventually } from '../support/eventually.js';
 import { orderHarness, type OrderHarness } from '../support/orders.js';
 import { makeupMessage, pushSigned, startTestGateway } from './support.js';

@@ -14,7 +14,7 @@ import { isLoopbackHost } from '../../src/net/outboundUrl.js';
 import { EncryptionCodec } from '../../src/temporal/encryption.js';
 import { taskQueues } from '../../src/temporal/taskQueues.js';
 import { quietLog } from './support.js';
-import { DEFAULT_CHECKOUT_SETTINGS } from '../../src/checkout/contract.js';
+import { DEFAULT_CHECKOUT_SETTINGS } from '../../src/terms/checkoutSettings.js';
 
 const UI_ORIGIN = 'http://localhost:8233';
 const CODEC_TOKEN = 'codec-access-token-0123456789';

@@ -17,8 +17,7 @@ import {
   type CatalogueView,
   type InboxView,
 } from '../../src/inbox/contract.js';
-import type { AccountDirectory } from '../../src/accounts/contract.js';
-import type { StoreDirectory } from '../../src/store/contract.js';
+import type { AccountDirectory, StoreDirectory } from '../../src/accounts/contract.js';
 import {
   startGateway,
   type CodecServerOptions,
@@ -26,7 +25,10 @@ import {
 } from '../../src/gateway/server.js';
 import type { OpenIdSource } from '../../src/gateway/signingKey.js';
 import { queuePrefix } from '../../src/temporal/taskQueues.js';
-import { DEFAULT_CHECKOUT_SETTINGS, type CheckoutSettings } from '../../src/checkout/contract.js';
+import {
+  DEFAULT_CHECKOUT_SETTINGS,
+  type CheckoutSettings,
+} from '../../src/terms/checkoutSettings.js';
 import { eventually } from '../support/eventually.js';
 import { madeLater, type OrderHarness } from '../support/orders.js';
 

@@ -28,7 +28,7 @@ import {
   quietLog,
   useTestGateway,
 } from './support.js';
-import { DEFAULT_CHECKOUT_SETTINGS } from '../../src/checkout/contract.js';
+import { DEFAULT_CHECKOUT_SETTINGS } from '../../src/terms/checkoutSettings.js';
 
 const h = useOrderHarness('gw-webhooks');
 const gateway = useTestGateway(h);

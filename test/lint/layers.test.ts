@@ -123,12 +123,25 @@ describe('the layers', () => {
     ).toEqual([]);
   });
 
-  it('lets a pending climb reach only the folders it reaches today', async () => {
-    const environment = join(repo, 'src/config/environment.ts');
-    expect(await problems(eslint, "import '../checkout/contract.js';", environment)).toEqual([]);
-    expect(await problems(eslint, "import '../order/contract.js';", environment)).toEqual([
-      expect.stringMatching(/^layers\/area-order: config\/ sits below order\//),
-    ]);
+  it('fails each climb that was once allowed, when it is put back', async () => {
+    // The environment read checkout's and the store events' settings from their contracts, and the
+    // account registry its store connections and the store events' secret rule (issue 29).
+    const putBack = [
+      ['config/environment', 'checkout'],
+      ['config/environment', 'storeEvents'],
+      ['accounts/registry', 'store'],
+      ['accounts/registryStores', 'store'],
+      ['accounts/storeEdits', 'store'],
+      ['accounts/registryEdits', 'storeEvents'],
+    ] as const;
+    for (const [file, to] of putBack) {
+      const snippet = `import type { T } from '../${to}/contract.js';\nexport type U = T;`;
+      expect(await problems(eslint, snippet, join(repo, `src/${file}.ts`))).toEqual([
+        expect.stringMatching(
+          new RegExp(`^layers/area-order: ${file.split('/')[0]}/ sits below ${to}/`),
+        ),
+      ]);
+    }
   });
 
   it('keeps checkout from the order: the coordinator knows orders only through its contract', async () => {

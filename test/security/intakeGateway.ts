@@ -7,7 +7,7 @@ import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
 import { afterAll, beforeAll, inject } from 'vitest';
 
 import type { AccountDirectory } from '../../src/accounts/contract.js';
-import { DEFAULT_CHECKOUT_SETTINGS } from '../../src/checkout/contract.js';
+import { DEFAULT_CHECKOUT_SETTINGS } from '../../src/terms/checkoutSettings.js';
 import {
   startGateway,
   type StartedGateway,

@@ -11,7 +11,8 @@ import {
   type StartedShopifyDouble,
   type StartedWooDouble,
 } from '../../tools/src/storeDoubles/index.js';
-import type { Store, StoreOrderRef } from '../../src/store/contract.js';
+import type { StoreOrderRef } from '../../src/store/contract.js';
+import type { Store } from '../../src/accounts/contract.js';
 import type { StoreEvent } from '../../src/storeEvents/contract.js';
 import type { StoreLookup } from '../../src/storeEvents/storeDelivery.js';
 

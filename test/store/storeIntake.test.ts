@@ -9,13 +9,8 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 
 import { orderWorkflowId, Stage, statusQuery } from '../../src/order/contract.js';
-import {
-  OrderTrigger,
-  storeOrderNumber,
-  storeWebhookPath,
-  type Store,
-  type StoreDirectory,
-} from '../../src/store/contract.js';
+import { storeOrderNumber, storeWebhookPath } from '../../src/store/contract.js';
+import { OrderTrigger, type Store, type StoreDirectory } from '../../src/accounts/contract.js';
 import { releaseWaiting } from '../../src/cli/commands/storeMap.js';
 import { eventually } from '../support/eventually.js';
 import { accountStats, takenCalls } from '../support/sandbox.js';

@@ -9,13 +9,8 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 
 import { orderWorkflowId, ParcelStage, Stage, type OrderStatus } from '../../src/order/contract.js';
-import {
-  OrderTrigger,
-  storeOrderNumber,
-  storeWebhookPath,
-  type Store,
-  type StoreDirectory,
-} from '../../src/store/contract.js';
+import { storeOrderNumber, storeWebhookPath } from '../../src/store/contract.js';
+import { OrderTrigger, type Store, type StoreDirectory } from '../../src/accounts/contract.js';
 import { control } from '../sandbox/controls.js';
 import { advance } from '../supplier/orderHelpers.js';
 import { reachStage, sweepUntil, useOrderHarness, type OrderHarness } from '../support/orders.js';

@@ -9,17 +9,15 @@ import { describe, expect, it, beforeAll, afterAll } from 'vitest';
 
 import { orderWorkflowId } from '../../src/order/contract.js';
 import {
-  OrderTrigger,
   storeOrderNumber,
   storeSweepId,
   storeSweepNowSignal,
   storeSweepStatusQuery,
   storeWebhookPath,
   SweepWait,
-  type Store,
-  type StoreDirectory,
   type StoreSweepStatus,
 } from '../../src/store/contract.js';
+import { OrderTrigger, type Store, type StoreDirectory } from '../../src/accounts/contract.js';
 import { queuePrefix } from '../../src/temporal/taskQueues.js';
 import { startWooDouble, type StartedWooDouble } from '../../tools/src/storeDoubles/index.js';
 import { eventually } from '../support/eventually.js';

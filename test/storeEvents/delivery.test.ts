@@ -22,7 +22,7 @@ import {
   type DeliverStoreEventInput,
   type DeliveryResult,
 } from '../../src/storeEvents/activities.js';
-import type { StoreEventsOptions } from '../../src/storeEvents/contract.js';
+import type { StoreEventsOptions } from '../../src/terms/storeEventsSettings.js';
 import { paidEvent, SECRET, useStore } from './storeServer.js';
 
 const store = useStore();

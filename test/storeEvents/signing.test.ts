@@ -9,7 +9,7 @@ import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 
 import { storeEventHeaders } from '../../src/storeEvents/signing.js';
-import { parseStoreSecrets, StoreSecretError } from '../../src/storeEvents/contract.js';
+import { parseStoreSecrets, StoreSecretError } from '../../src/terms/storeEventsSettings.js';
 import { OLD_SECRET, SECRET } from './storeServer.js';
 
 /** The specification's signature, computed by hand. */

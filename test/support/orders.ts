@@ -14,7 +14,7 @@ import {
   type Stage,
 } from '../../src/order/contract.js';
 import { parseOrder, type OrderInput } from '../../src/order/orderInput.js';
-import type { StoreEventsOptions } from '../../src/storeEvents/contract.js';
+import type { StoreEventsOptions } from '../../src/terms/storeEventsSettings.js';
 import { SupplierClient } from '../../src/supplier/client.js';
 import {
   dataConverterFor,
@@ -30,11 +30,11 @@ import {
   WORKFLOWS_PATH,
 } from '../../src/temporal/workflowBundle.js';
 import { createWorkers, type CreateWorkersOptions, type WorkerSet } from '../../src/worker.js';
+import { CHECKOUT_BOUND_MEMO } from '../../src/checkout/contract.js';
 import {
-  CHECKOUT_BOUND_MEMO,
   DEFAULT_CHECKOUT_SETTINGS,
   type CheckoutSettings,
-} from '../../src/checkout/contract.js';
+} from '../../src/terms/checkoutSettings.js';
 import type { trackingSweep } from '../../src/tracking/trackingSweep.js';
 import { sharedWorkflowBundle } from './bundles.js';
 import { eventually } from './eventually.js';

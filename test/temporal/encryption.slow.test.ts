@@ -35,7 +35,7 @@ import {
   useOrderHarness,
 } from '../support/orders.js';
 import { usOrder } from '../supplier/orderHelpers.js';
-import { DEFAULT_CHECKOUT_SETTINGS } from '../../src/checkout/contract.js';
+import { DEFAULT_CHECKOUT_SETTINGS } from '../../src/terms/checkoutSettings.js';
 
 const key = (id: string) => ({ id, key: randomBytes(32) });
 const text = (bytes: Uint8Array | null | undefined) => Buffer.from(bytes ?? []).toString('utf8');

@@ -39,7 +39,7 @@ import {
   newSandboxAccount,
   type TestAccount,
 } from '../support/sandbox.js';
-import { DEFAULT_CHECKOUT_SETTINGS } from '../../src/checkout/contract.js';
+import { DEFAULT_CHECKOUT_SETTINGS } from '../../src/terms/checkoutSettings.js';
 
 const WORKER_SETS = 4;
 const GATEWAYS = 2;

@@ -39,7 +39,7 @@ import {
 } from '../../src/accounts/staticDirectory.js';
 import { reachStage, validOrder } from '../support/orders.js';
 import { usOrder } from '../supplier/orderHelpers.js';
-import { DEFAULT_CHECKOUT_SETTINGS } from '../../src/checkout/contract.js';
+import { DEFAULT_CHECKOUT_SETTINGS } from '../../src/terms/checkoutSettings.js';
 import { ORDER_WORKFLOW, resumeUpdate, Stage, statusQuery } from '../../src/order/contract.js';
 import { eventually } from '../support/eventually.js';
 import { silentLogger as quiet } from '../support/logger.js';

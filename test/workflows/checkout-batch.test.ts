@@ -14,12 +14,11 @@ import {
 } from '../../src/order/contract.js';
 import { configureCheckout } from '../../src/checkout/startActivities.js';
 import { queuePrefix } from '../../src/temporal/taskQueues.js';
+import { checkoutStatusQuery, checkoutWorkflowId } from '../../src/checkout/contract.js';
 import {
-  checkoutStatusQuery,
-  checkoutWorkflowId,
   DEFAULT_CHECKOUT_SETTINGS,
   type CheckoutSettings,
-} from '../../src/checkout/contract.js';
+} from '../../src/terms/checkoutSettings.js';
 import { eventually } from '../support/eventually.js';
 import {
   reachStage,

@@ -12,9 +12,11 @@ import {
   checkoutOutcomeSignal,
   checkoutStatusQuery,
   checkoutWorkflowId,
+} from '../../src/checkout/contract.js';
+import {
   DEFAULT_CHECKOUT_SETTINGS,
   type CheckoutSettings,
-} from '../../src/checkout/contract.js';
+} from '../../src/terms/checkoutSettings.js';
 import { eventually } from '../support/eventually.js';
 import {
   reachStage,

@@ -19,10 +19,12 @@ import {
   checkoutStatusQuery,
   checkoutWithdrawSignal,
   checkoutWorkflowId,
-  DEFAULT_CHECKOUT_SETTINGS,
   type CheckoutOutcome,
-  type CheckoutSettings,
 } from '../../src/checkout/contract.js';
+import {
+  DEFAULT_CHECKOUT_SETTINGS,
+  type CheckoutSettings,
+} from '../../src/terms/checkoutSettings.js';
 import type { CheckoutInput } from '../../src/checkout/coordinator.js';
 import { eventually } from '../support/eventually.js';
 import { reachStage, startOrder, validOrder, useOrderHarness } from '../support/orders.js';

@@ -4,7 +4,8 @@
  * it is tested against a real server in checkout-coordinator.slow.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CHECKOUT_SETTINGS, type ReadyOrder } from '../../src/checkout/contract.js';
+import type { ReadyOrder } from '../../src/checkout/contract.js';
+import { DEFAULT_CHECKOUT_SETTINGS } from '../../src/terms/checkoutSettings.js';
 import { CARRY_BUDGET, CheckoutState, type CheckoutCarryOver } from '../../src/checkout/state.js';
 
 const NEVER = 600_000;

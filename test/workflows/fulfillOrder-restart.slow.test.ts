@@ -8,7 +8,7 @@ import { accountStats, takenCalls } from '../support/sandbox.js';
 import { reachStage, startOrder, validOrder, useOrderHarness } from '../support/orders.js';
 import { usOrder } from '../supplier/orderHelpers.js';
 import { configureCheckout } from '../../src/checkout/startActivities.js';
-import { DEFAULT_CHECKOUT_SETTINGS } from '../../src/checkout/contract.js';
+import { DEFAULT_CHECKOUT_SETTINGS } from '../../src/terms/checkoutSettings.js';
 
 // The order waits in its account's checkout until the test lets the batch go.
 const h = useOrderHarness('restart', undefined, {

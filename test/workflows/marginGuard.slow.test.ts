@@ -11,7 +11,7 @@ import {
   type OrderStatus,
 } from '../../src/order/contract.js';
 import { configureCheckout } from '../../src/checkout/startActivities.js';
-import { DEFAULT_CHECKOUT_SETTINGS } from '../../src/checkout/contract.js';
+import { DEFAULT_CHECKOUT_SETTINGS } from '../../src/terms/checkoutSettings.js';
 import { findLine, findVariant, postage } from '../../tools/src/sandbox/seed.js';
 import { reachStage, startOrder, useOrderHarness, validOrder } from '../support/orders.js';
 import { accountStats, takenCalls } from '../support/sandbox.js';

@@ -16,7 +16,7 @@ import {
 } from '../../src/order/contract.js';
 import { StoreEventType, type StoreEvent } from '../../src/storeEvents/contract.js';
 import { WebhookRouter } from '../../src/gateway/routing.js';
-import { DEFAULT_CHECKOUT_SETTINGS } from '../../src/checkout/contract.js';
+import { DEFAULT_CHECKOUT_SETTINGS } from '../../src/terms/checkoutSettings.js';
 import { parseWebhookMessage } from '../../src/supplier/webhookMessages.js';
 import { eventually } from '../support/eventually.js';
 import {

@@ -22,7 +22,7 @@ import {
   storeEventsOptions,
   type Config,
 } from '../../config/environment.js';
-import type { StoreEventsOptions } from '../../storeEvents/contract.js';
+import type { StoreEventsOptions } from '../../terms/storeEventsSettings.js';
 import { callbackUrlFor, enableWebhooks } from '../../gateway/registration.js';
 import { startGateway } from '../../gateway/server.js';
 import { createLogger, type Logger } from '../../telemetry/log.js';

@@ -9,7 +9,8 @@
  * - an unpaid order under the `orders/paid` trigger waits for the news that pays it;
  * - a cancellation, and an edit of an order already started, become the `storeOrder` signal.
  */
-import { OrderTrigger, type Store, type StoreOrderNews } from '../contract.js';
+import type { StoreOrderNews } from '../contract.js';
+import { OrderTrigger, type Store } from '../../accounts/contract.js';
 import { orderDocument, orderFields, storeLines, type StoreOrderFacts } from './storeOrder.js';
 import type { WebhookKind } from './webhooks.js';
 

@@ -10,7 +10,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { SupplierCode } from '../../supplier/errors.js';
 import type { SupplierFailureDetails } from '../../supplier/failureDetails.js';
 import { supplierCall } from '../../supplier/supplierCall.js';
-import type { StoreDirectory } from '../contract.js';
+import type { StoreDirectory } from '../../accounts/contract.js';
 
 /** How long a SKU's variants are kept (found or not found). */
 export const SKU_CACHE_MS = 10 * 60_000;

@@ -6,12 +6,8 @@
  * store's SKU until the order resolves them to supplier variants (order/steps/storeIntake.ts).
  */
 import type { FieldIssue } from '../../supplier/errors.js';
-import {
-  storeOrderNumber,
-  type StoreConnection,
-  type StoreOrderLine,
-  type StoreOrderRef,
-} from '../contract.js';
+import { storeOrderNumber, type StoreOrderLine, type StoreOrderRef } from '../contract.js';
+import type { StoreConnection } from '../../accounts/contract.js';
 
 export interface StoreOrderFacts {
   orderId: string;

@@ -22,9 +22,9 @@ import {
   SWEEP_CURSOR_MEMO,
   sweepsOrders,
   SweepWait,
-  type Store,
   type SweepCounts,
 } from '../contract.js';
+import type { Store } from '../../accounts/contract.js';
 import { WooRest, type WooClientOptions } from '../woocommerce/rest.js';
 import { handOver, type OrderIntake, type StoreOutcome } from './handOver.js';
 import { factsIssues } from './storeOrder.js';

@@ -20,8 +20,8 @@ import {
   STORE_ORDER_SWEEP_WORKFLOW,
   storeSweepId,
   sweepsOrders,
-  type Store,
 } from '../contract.js';
+import type { Store } from '../../accounts/contract.js';
 
 /** How often the workers look that every sweep runs. */
 export const SUPERVISE_EVERY_MS = 60_000;

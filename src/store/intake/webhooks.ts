@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 
 import type { FieldIssue } from '../../supplier/errors.js';
 import { toFieldIssues } from '../../supplier/issues.js';
-import { StorePlatform, type Store } from '../contract.js';
+import { StorePlatform, type Store } from '../../accounts/contract.js';
 import { ShopifyOrder, shopifyFacts } from './shopifyOrder.js';
 import { factsIssues, type StoreOrderFacts } from './storeOrder.js';
 import { WooOrder, wooFacts } from './wooOrder.js';

@@ -4,7 +4,7 @@
  * serve, a missing Shipment Tracking extension (then tracking goes into order notes).
  */
 import { StoreApiError, StoreFailure } from '../apiError.js';
-import type { Store } from '../contract.js';
+import type { Store } from '../../accounts/contract.js';
 import { ShopifyAdmin } from '../shopify/admin.js';
 import { CONNECTION_CHECK, type ConnectionCheck } from '../shopify/queries.js';
 import { WooRest } from '../woocommerce/rest.js';

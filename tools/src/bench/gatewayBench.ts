@@ -17,7 +17,7 @@ import { startDevServer, taskQueues } from 'dropflow/temporal';
 import { startBareServer } from './bareServer.js';
 import { runLoad, type LoadRequest } from './load.js';
 import type { LoadStats } from './stats.js';
-import { DEFAULT_CHECKOUT_SETTINGS } from 'dropflow/contracts/checkout';
+import { DEFAULT_CHECKOUT_SETTINGS } from 'dropflow/terms/checkoutSettings';
 
 export interface GatewayBenchOptions {
   concurrency: number;

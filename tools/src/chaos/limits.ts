@@ -1,4 +1,4 @@
-import { DEFAULT_CHECKOUT_BUDGETS, type CheckoutBudgets } from 'dropflow/contracts/checkout';
+import { DEFAULT_CHECKOUT_BUDGETS, type CheckoutBudgets } from 'dropflow/terms/checkoutSettings';
 
 /**
  * `--lowered-limits`: the dev server's history and signal limits cut so that a few hundred

@@ -30,9 +30,11 @@ import {
   checkoutSettingsSignal,
   checkoutStatusQuery,
   checkoutWithdrawSignal,
+} from '../../../checkout/contract.js';
+import {
   DEFAULT_CHECKOUT_SETTINGS,
   type CheckoutSettings,
-} from '../../../checkout/contract.js';
+} from '../../../terms/checkoutSettings.js';
 import { CheckoutState, type CheckoutCarryOver } from './state.js';
 
 /** Batches under way at once: one may wait for a look-up while the next goes on. */

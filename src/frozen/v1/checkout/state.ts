@@ -5,11 +5,11 @@
  */
 import type {
   CheckoutOutcome,
-  CheckoutSettings,
   CheckoutView,
   FundsNews,
   ReadyOrder,
 } from '../../../checkout/contract.js';
+import type { CheckoutSettings } from '../../../terms/checkoutSettings.js';
 
 /** A confirmed shipment the supplier refused to pay for lack of balance. */
 export interface ShortShipment {
