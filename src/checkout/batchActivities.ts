@@ -1,5 +1,5 @@
 /**
- * The cart steps for a whole checkout batch (coordinator.ts, batch.ts): one addCart and one
+ * The cart steps for a whole checkout batch (coordinator.ts): one addCart and one
  * addCartConfirm over many orders, each order getting its own outcome. Payment and the parent
  * order are the same calls as for one order (paymentActivities.ts, ../order/activities.ts); the
  * supplier's interception is read as for one order (../supplier/interception.ts).

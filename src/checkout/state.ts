@@ -1,7 +1,7 @@
 /**
  * The checkout coordinator's state and its only writer: the orders waiting for the next batch,
  * the batches under way, and what waits for the balance (oldest first). The workflow loop
- * (coordinator.ts) asks it what is due; batches (batch.ts) report through it.
+ * (coordinator.ts) asks it what is due; its batches report through it.
  */
 import type {
   CheckoutMembership,

@@ -1,6 +1,6 @@
 /**
  * The shipment payment, one for an order paying alone (order/steps/payment.ts) and for a
- * checkout batch (checkout/batch.ts): where a shipment's parent order is paid (payBalanceV2,
+ * checkout batch (checkout/coordinator.ts): where a shipment's parent order is paid (payBalanceV2,
  * through the reconciling supplier step) and what decides what happens next. It names no area:
  * both hand it the shipment as they keep it.
  *

@@ -164,8 +164,9 @@ export const Patch = {
   /**
    * A payment in doubt whose order the supplier no longer lists is settled by the orders it was
    * split into (its order number under other codes): paid children prove the payment, and a
-   * vanished order is never read as unpaid (order/steps/payment.ts, checkout/batch.ts). Asked where
-   * such a look-up would first have read the order unpaid: histories before it replay as they ran.
+   * vanished order is never read as unpaid (order/steps/payment.ts, checkout/coordinator.ts). Asked
+   * where such a look-up would first have read the order unpaid: histories before it replay as they
+   * ran.
    */
   SplitPayment: 'split-payment-2026-11',
   /**

@@ -94,7 +94,7 @@ function registerHandlers(o: Order): void {
   setHandler(supplierEventSignal, (news) => void o.supplier.hear(news));
   setHandler(supplierStatusSignal, (news) => void o.supplier.hear(news));
   setHandler(checkoutOutcomeSignal, (outcome) => {
-    o.checkoutNews.heard(outcome);
+    o.money.heard(outcome);
   });
   setHandler(storeOrderSignal, (news) => {
     o.storeSide.heard(news);

@@ -1,12 +1,12 @@
 /**
  * The state of one order workflow, as one object that composes its parts, each the only writer
  * of its share (docs/architecture.md §5.4): what the order shows (statusProjection.ts: stage,
- * timeline, reasons, search attributes), where its money stands (paymentRules.ts), the operator's
- * actions and the waits for them (waits.ts), what the supplier, the checkout and the store told
- * it, the order as amended, its margin, deadlines, parcels, its way to the customer (delivery.ts)
- * and what it tells its store. Steps tell the part that owns what happened; they never set its
- * fields. A part that must move the stage or write the timeline does so through the narrow host
- * the order lends it.
+ * timeline, reasons, search attributes), where its money stands and what its checkout told it
+ * (paymentRules.ts), the operator's actions and the waits for them (waits.ts), what the supplier
+ * and the store told it, the order as amended, its margin, deadlines, parcels, its way to the
+ * customer (delivery.ts) and what it tells its store. Steps tell the part that owns what
+ * happened; they never set its fields. A part that must move the stage or write the timeline does
+ * so through the narrow host the order lends it.
  */
 import { Stage } from './contract.js';
 import { flowLabel, type OrderInput } from './orderInput.js';
@@ -19,7 +19,6 @@ import { ParcelCodes, SlaBreached, SvcOrderId } from '../temporal/searchAttribut
 import { StoreNotices } from './storeNotices.js';
 import { OperatorActions } from './operatorActions.js';
 import { PaymentRules } from './paymentRules.js';
-import { CheckoutNews } from './checkoutNews.js';
 import { StatusProjection } from './statusProjection.js';
 import { StoreSide } from './storeSide.js';
 import { Deadlines } from './deadlines.js';
@@ -49,10 +48,11 @@ export class Order {
   readonly deadlines: Deadlines;
   /** What the supplier told the order: its latest facts, and which of them a push said. */
   readonly supplier: SupplierWord;
-  /** The payment's rules and events: who may cancel, approval, the shared shipment's payment. */
+  /**
+   * The payment's rules and events: who may cancel, approval, the shared shipment's payment, and
+   * the checkout coordinator's outcomes as they arrive.
+   */
   readonly money: PaymentRules;
-  /** What the account's checkout coordinator told the order, in arrival order. */
-  readonly checkoutNews: CheckoutNews;
   /** Where the order stands against its margin rule (marginGuard.ts checks it). */
   readonly margin: MarginRecord;
   /** The operator actions the order waits for, queued and answered. */
@@ -95,7 +95,6 @@ export class Order {
     });
     this.supplier = new SupplierWord(this.parcels, view);
     this.money = new PaymentRules(this);
-    this.checkoutNews = new CheckoutNews(this.money, () => view.status.shipmentOrderId);
     this.margin = new MarginRecord(view, (margin) => {
       view.record({ margin });
     });

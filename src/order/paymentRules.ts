@@ -1,6 +1,7 @@
 /**
  * Where the order's money stands and what it allows, written by this class alone: the payment
- * (none, sending, in doubt, paid), its approval, and the shipment the order is confirmed into.
+ * (none, sending, in doubt, paid), its approval, the shipment the order is confirmed into, and
+ * what its account's checkout coordinator told it about them (signal `checkoutOutcome`).
  * Money moves per shipment: a checkout batch confirms many orders into one shipment that the
  * supplier pays only whole, so one order's payment pays its siblings, and none of them can be
  * cancelled once one of them may pay it. What the money does is shown (stage, timeline,
@@ -45,6 +46,8 @@ export class PaymentRules {
   private alone = false;
   /** A sibling's word that the shared shipment is paid. */
   private siblingPaid: PaidOutcome | undefined;
+  /** The coordinator's outcomes the order has not taken yet, in arrival order. */
+  private readonly outcomes: CheckoutOutcome[] = [];
 
   // ---- the payment ----------------------------------------------------------------------------
 
@@ -217,16 +220,6 @@ export class PaymentRules {
     this.alone = true;
   }
 
-  /**
-   * A `paid` heard while the order goes on alone is a sibling's: kept if it pays the order's
-   * shipment. Returns whether it was taken here (otherwise it is the order's own outcome).
-   */
-  heardPaid(outcome: CheckoutOutcome, shipmentOrderId: string | undefined): boolean {
-    if (!this.alone || outcome.kind !== 'paid') return false;
-    if (outcome.shipmentOrderId === shipmentOrderId) this.siblingPaid ??= outcome;
-    return true;
-  }
-
   /** A sibling's word that the shipment is paid, not yet taken: the order is paid with it. */
   get siblingPayment(): PaidOutcome | undefined {
     return this.paid ? undefined : this.siblingPaid;
@@ -235,5 +228,32 @@ export class PaymentRules {
   /** Whether the shipment's payment was this order's own (its siblings are to be told). */
   get paidItsShipment(): boolean {
     return this.paid && this.siblingPaid === undefined;
+  }
+
+  // ---- what the checkout coordinator said -----------------------------------------------------
+
+  /**
+   * The coordinator's word, kept in arrival order for the order's checkout step to take one by
+   * one. A `paid` heard while the order goes on alone is a sibling's, never the order's own
+   * outcome: kept if it pays the order's shipment, until the order takes it (paidBySibling).
+   */
+  heard(outcome: CheckoutOutcome): void {
+    if (this.alone && outcome.kind === 'paid') {
+      if (outcome.shipmentOrderId === this.o.view.status.shipmentOrderId) {
+        this.siblingPaid ??= outcome;
+      }
+      return;
+    }
+    this.outcomes.push(outcome);
+  }
+
+  /** Whether an outcome waits to be taken. */
+  get outcomeWaiting(): boolean {
+    return this.outcomes.length > 0;
+  }
+
+  /** The oldest outcome not taken yet (none: undefined). */
+  nextOutcome(): CheckoutOutcome | undefined {
+    return this.outcomes.shift();
   }
 }

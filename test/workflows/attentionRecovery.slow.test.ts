@@ -78,7 +78,7 @@ type AttentionKind =
  */
 const ATTENTION_SITES: Record<string, { places: number; kinds: AttentionKind[] }> = {
   // The stop itself (Waits.needsAttention, DisputeCase.needsAttention): its callers' kinds below.
-  // A checkout batch stops no order itself: what it cannot settle it hands back (batch.ts), and
+  // A checkout batch stops no order itself: what it cannot settle it hands back (batchLookUp.ts), and
   // the order's own steps below stop for it; a batch look-up that kept failing, the order stops
   // for at once with the batch's failure (batchedCheckout.ts).
   'src/order/waits.ts': { places: 2, kinds: [] },

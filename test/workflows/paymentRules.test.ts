@@ -8,10 +8,10 @@ import { PaymentRules, type PaymentHost } from '../../src/order/paymentRules.js'
 import { Stage, type OrderStatus } from '../../src/order/contract.js';
 
 /** What the money shows and tells, as a workflow's parts would: here, the stages it entered. */
-function newRules(entered: Stage[] = []): PaymentRules {
+function newRules(entered: Stage[] = [], status: Partial<OrderStatus> = {}): PaymentRules {
   const host: PaymentHost = {
     view: {
-      status: { timeline: [] } as unknown as OrderStatus,
+      status: { timeline: [], ...status } as unknown as OrderStatus,
       stage: Stage.RECEIVED,
       enter: (stage) => void entered.push(stage),
       note: () => undefined,
@@ -68,19 +68,33 @@ describe('cancel', () => {
   });
 });
 
-describe('a sibling paying the shared shipment', () => {
+describe('what the checkout coordinator said', () => {
   const paid = (shipmentOrderId: string) =>
     ({ kind: 'paid', batchId: 'b1', shipmentOrderId, payId: 'P1' }) as const;
 
-  it('pays the order once it goes on alone, only for its own shipment', () => {
+  it('is taken one by one, in arrival order', () => {
     const m = newRules();
-    expect(m.heardPaid(paid('SH1'), 'SH1')).toBe(false); // still in its batch: its own outcome
+    expect(m.outcomeWaiting).toBe(false);
+    m.heard({ kind: 'awaitingFunds', why: 'short' });
+    m.heard(paid('SH1'));
+    expect(m.outcomeWaiting).toBe(true);
+    expect(m.nextOutcome()?.kind).toBe('awaitingFunds');
+    expect(m.nextOutcome()?.kind).toBe('paid');
+    expect(m.outcomeWaiting).toBe(false);
+    expect(m.nextOutcome()).toBeUndefined();
+  });
+
+  it("pays the order with a sibling's word once it goes on alone, only for its own shipment", () => {
+    const m = newRules([], { shipmentOrderId: 'SH1' });
+    m.heard(paid('SH1')); // still in its batch: its own outcome
+    expect(m.nextOutcome()?.kind).toBe('paid');
     m.checkingOutAlone();
-    expect(m.heardPaid(paid('SH9'), 'SH1')).toBe(true);
+    m.heard(paid('SH9'));
     expect(m.siblingPayment).toBeUndefined();
-    expect(m.heardPaid(paid('SH1'), 'SH1')).toBe(true);
+    m.heard(paid('SH1'));
+    expect(m.outcomeWaiting).toBe(false);
     expect(m.siblingPayment?.payId).toBe('P1');
-    m.made();
+    expect(m.paidBySibling()).toBe(true);
     expect(m.siblingPayment).toBeUndefined();
     expect(m.paidItsShipment).toBe(false);
   });

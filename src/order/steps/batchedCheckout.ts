@@ -285,7 +285,7 @@ async function inBatch(o: Order, acts: Activities): Promise<Settled> {
   /** A bound passed with the order still held: its waits are no longer brief. */
   let outwaited = false;
   for (;;) {
-    const news = o.checkoutNews.next();
+    const news = o.money.nextOutcome();
     if (news !== undefined) {
       switch (news.kind) {
         case 'withdrawn':
@@ -338,7 +338,7 @@ async function inBatch(o: Order, acts: Activities): Promise<Settled> {
       short ? ['resume'] : [],
       {
         until: () =>
-          o.checkoutNews.waiting || (short !== undefined && o.supplier.news.toppedUp === true),
+          o.money.outcomeWaiting || (short !== undefined && o.supplier.news.toppedUp === true),
         cancelReturns: true,
         brief: short === undefined && !outwaited,
         ...(bound !== undefined && {
@@ -359,7 +359,7 @@ async function inBatch(o: Order, acts: Activities): Promise<Settled> {
       o.actions.answer(action, 'reading the balance now');
     } else if (
       bound !== undefined &&
-      !o.checkoutNews.waiting &&
+      !o.money.outcomeWaiting &&
       o.supplier.news.toppedUp !== true
     ) {
       lost = !(await stillHeld(acts));
@@ -457,7 +457,7 @@ async function withoutCoordinator(
   );
   o.waits.outcomeSettled(seen.done);
   // Its outcome came after all (the coordinator was slow, not gone): the wait takes it.
-  if (o.checkoutNews.waiting) return undefined;
+  if (o.money.outcomeWaiting) return undefined;
   if (!seen.done) {
     if (withdrawing) o.waits.releaseCancel();
     o.view.note('not carted by any batch: joining its checkout again');
@@ -509,7 +509,7 @@ async function fundsFromCoordinator(
   // Without its coordinator the order checks the balance itself.
   if (wait !== undefined && !(await fundsNews(wait))) return awaitFunds(o, acts, amount, refusal);
   const covered = () => {
-    for (let n = o.checkoutNews.next(); n !== undefined; n = o.checkoutNews.next()) {
+    for (let n = o.money.nextOutcome(); n !== undefined; n = o.money.nextOutcome()) {
       if (n.kind === 'fundsAvailable') return true;
     }
     return false;
@@ -522,7 +522,7 @@ async function fundsFromCoordinator(
       `a balance top-up of at least ${amount ?? 'the order amount'} USD (makeup payment), resume, or cancel`,
       ['resume'],
       {
-        until: () => toppedUp() || o.checkoutNews.waiting || o.money.siblingPayment !== undefined,
+        until: () => toppedUp() || o.money.outcomeWaiting || o.money.siblingPayment !== undefined,
         ...(bound !== undefined && { timeout: bound }),
       },
     );
@@ -530,7 +530,7 @@ async function fundsFromCoordinator(
     else if (o.money.siblingPayment !== undefined)
       o.view.note('another order of its shipment paid it');
     else if (toppedUp()) o.view.note('balance topped up');
-    else if (!o.checkoutNews.waiting && wait !== undefined && bound !== undefined) {
+    else if (!o.money.outcomeWaiting && wait !== undefined && bound !== undefined) {
       // Past the bound: told again (a coordinator that holds it changes nothing), or on its own.
       if (await fundsNews(wait)) continue;
       return awaitFunds(o, acts, amount, refusal);
