@@ -1,14 +1,27 @@
 /**
  * The SDK runtime's metric meter for code outside workflows and activities (the supplier client,
  * the gateway, visibility gauges). Only a runtime installed by `installRuntimeLogger` exports
- * anything; a process without one (the sandbox, a CLI command, most tests) gets a no-op meter
- * rather than a runtime created behind its back.
+ * anything, and it tells this module where to find it (`useRuntimeMeter`); a process without one
+ * (the sandbox, a CLI command, most tests) gets a no-op meter rather than a runtime created behind
+ * its back. This module does not load the SDK's worker package: the supplier client and the
+ * gateway need not load it at all, and a test file that only parses a supplier answer saves its
+ * second or two.
  */
 import { noopMetricMeter, type MetricMeter } from '@temporalio/common';
-import { Runtime } from '@temporalio/worker';
+
+/**
+ * The meter of the runtime now in place. The SDK shuts an idle runtime down (its last worker
+ * gone) and makes another with the same options when a worker starts again: hence a function.
+ */
+let current: (() => MetricMeter | undefined) | undefined;
+
+/** Called by the code that installs the runtime: how to find the runtime's meter from now on. */
+export function useRuntimeMeter(meter: () => MetricMeter | undefined): void {
+  current = meter;
+}
 
 export function runtimeMetricMeter(): MetricMeter {
-  return Runtime._instance?.metricMeter ?? noopMetricMeter;
+  return current?.() ?? noopMetricMeter;
 }
 
 /**

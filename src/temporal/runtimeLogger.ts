@@ -9,6 +9,7 @@ import { makeTelemetryFilterString, Runtime } from '@temporalio/worker';
 
 import { createLogger, type Logger } from '../telemetry/log.js';
 import { histogramBuckets } from '../telemetry/metrics.js';
+import { useRuntimeMeter } from '../telemetry/runtimeMeter.js';
 
 const PINO_METHOD = {
   TRACE: 'trace',
@@ -93,6 +94,7 @@ export function installRuntimeLogger(
       }),
     },
   });
+  useRuntimeMeter(() => Runtime._instance?.metricMeter);
   return true;
 }
 
