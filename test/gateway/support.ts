@@ -30,7 +30,8 @@ import {
   type CheckoutSettings,
 } from '../../src/terms/checkoutSettings.js';
 import { eventually } from '../support/eventually.js';
-import { madeLater, type OrderHarness } from '../support/orders.js';
+import { madeLater } from '../support/madeLater.js';
+import type { OrderHarness } from '../support/orders.js';
 
 export const quietLog = pino({ level: 'warn' }, pino.destination(2));
 

@@ -14,7 +14,7 @@ import {
   type StartGatewayOptions,
 } from '../../src/gateway/server.js';
 import { taskQueues, type TaskQueues } from '../../src/temporal/taskQueues.js';
-import { madeLater } from '../support/orders.js';
+import { madeLater } from '../support/madeLater.js';
 import { quietLog } from '../gateway/support.js';
 
 export const OPERATOR_TOKEN = 'security-operator-token-0123456789';

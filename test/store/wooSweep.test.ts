@@ -21,7 +21,8 @@ import { OrderTrigger, type Store, type StoreDirectory } from '../../src/account
 import { queuePrefix } from '../../src/temporal/taskQueues.js';
 import { startWooDouble, type StartedWooDouble } from '../../tools/src/storeDoubles/index.js';
 import { eventually } from '../support/eventually.js';
-import { madeLater, useOrderHarness } from '../support/orders.js';
+import { madeLater } from '../support/madeLater.js';
+import { useOrderHarness } from '../support/orders.js';
 import { useTestGateway } from '../gateway/support.js';
 
 const tag = Date.now().toString(36);

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 import type { StoreEvent } from '../../src/storeEvents/contract.js';
-import { madeLater } from '../support/orders.js';
+import { madeLater } from '../support/madeLater.js';
 
 export interface Received {
   method: string | undefined;

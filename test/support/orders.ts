@@ -38,6 +38,7 @@ import {
 import type { trackingSweep } from '../../src/tracking/trackingSweep.js';
 import { sharedWorkflowBundle } from './bundles.js';
 import { eventually } from './eventually.js';
+import { madeLater } from './madeLater.js';
 import { nameScenario, recordHistories } from './histories.js';
 import { newSandboxAccount, type TestAccount } from './sandbox.js';
 
@@ -198,25 +199,6 @@ export function useOrderHarness(
     await made?.close();
   });
   return madeLater(() => made, `the ${tag} order harness`);
-}
-
-/** Stands for an object a beforeAll makes: using it earlier fails with what it is. */
-export function madeLater<T extends object>(get: () => T | undefined, what: string): T {
-  const target = (): T => {
-    const made = get();
-    if (made === undefined) throw new Error(`${what} is used before its beforeAll made it`);
-    return made;
-  };
-  return new Proxy({} as T, {
-    get(_proxy, property) {
-      const made = target();
-      const value: unknown = Reflect.get(made, property, made);
-      return typeof value === 'function' ? (value as () => unknown).bind(made) : value;
-    },
-    set(_proxy, property, value) {
-      return Reflect.set(target(), property, value);
-    },
-  });
 }
 
 /** Parses an order as dropflow submit would; fails the test on field issues. */
