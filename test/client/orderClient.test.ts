@@ -7,7 +7,6 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 
 import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
-import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { defaultPayloadConverter } from '@temporalio/common';
@@ -30,7 +29,8 @@ import {
 } from '../../src/temporal/searchAttributes.js';
 import { taskQueues } from '../../src/temporal/taskQueues.js';
 import { createWorkers, type WorkerSet } from '../../src/worker.js';
-import { WORKFLOWS_PATH } from '../../src/temporal/workflowBundle.js';
+import { workflowBundleOptions, WORKFLOWS_PATH } from '../../src/temporal/workflowBundle.js';
+import { sharedWorkflowBundle } from '../support/bundles.js';
 import { eventually } from '../support/eventually.js';
 import { newSandboxAccount, type TestAccount } from '../support/sandbox.js';
 
@@ -62,9 +62,9 @@ describe('OrderClient', () => {
     const address = inject('temporalAddress');
     const namespace = inject('temporalNamespace');
     account = await newSandboxAccount();
-    const workflowBundle = await bundleWorkflowCode({
+    const workflowBundle = await sharedWorkflowBundle({
       workflowsPath: WORKFLOWS_PATH,
-      logger: new DefaultLogger('WARN'),
+      ...workflowBundleOptions(),
     });
     workers = await createWorkers({
       address,

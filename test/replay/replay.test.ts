@@ -12,7 +12,7 @@ const { recorded, replayAll } = await recordedHistories();
 let errors: unknown[] = [];
 
 beforeAll(async () => {
-  errors = await replayAll([]);
+  errors = await replayAll(false);
 }, 2_400_000);
 
 describe('recorded histories replay through the current workflow code', () => {

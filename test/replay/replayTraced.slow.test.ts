@@ -3,14 +3,13 @@
  * they must not change a command (docs/tracing.md).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { WORKFLOW_TRACE_INTERCEPTORS } from '../../src/temporal/tracing.js';
 import { recordedHistories } from '../support/replay.js';
 
 const { recorded, replayAll } = await recordedHistories();
 let errors: unknown[] = [];
 
 beforeAll(async () => {
-  errors = await replayAll([WORKFLOW_TRACE_INTERCEPTORS]);
+  errors = await replayAll(true);
 }, 2_400_000);
 
 describe('recorded histories replay with tracing on', () => {

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 
 import { Client, Connection, WorkflowUpdateFailedError } from '@temporalio/client';
-import { bundleWorkflowCode, Worker } from '@temporalio/worker';
+import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { ORDER_WORKFLOW, orderWorkflowId } from '../../src/order/contract.js';
@@ -25,9 +25,9 @@ import { workflowBundleOptions, WORKFLOWS_PATH } from '../../src/temporal/workfl
 import { DEFAULT_ACCOUNT } from '../../src/accounts/contract.js';
 import { sweeperSettingsSignal, sweeperStatusQuery } from '../../src/tracking/contract.js';
 import { ensureTrackingSweeper } from '../../src/tracking/sweeperStart.js';
+import { sharedWorkflowBundle } from '../support/bundles.js';
 import { eventually } from '../support/eventually.js';
 import { loadHistories } from '../support/histories.js';
-import { silentLogger } from '../support/logger.js';
 import { useOrderHarness, validOrder } from '../support/orders.js';
 import { usOrder } from '../supplier/orderHelpers.js';
 
@@ -132,11 +132,11 @@ describe('histories written before the key', () => {
       ),
     );
     expect(recorded.length).toBeGreaterThan(0);
-    const workflowBundle = await bundleWorkflowCode({
+    // The bundle of this file's encrypting workers (test/support/bundles.ts).
+    const workflowBundle = await sharedWorkflowBundle({
       workflowsPath: WORKFLOWS_PATH,
       ...workflowBundleOptions(),
       failureConverterPath: FAILURE_CONVERTER_PATH,
-      logger: silentLogger,
     });
     const dataConverter = dataConverterFor(new EncryptionCodec({ current: key }))!;
     const errors: unknown[] = [];

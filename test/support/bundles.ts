@@ -18,7 +18,7 @@ type SharedOptions = Omit<BundleOptions, 'logger'>;
 const WAIT_FOR_BUNDLE_MS = 180_000;
 
 export async function sharedWorkflowBundle(options: SharedOptions): Promise<{ code: string }> {
-  const name = createHash('sha256').update(JSON.stringify(options)).digest('hex').slice(0, 16);
+  const name = createHash('sha256').update(canonical(options)).digest('hex').slice(0, 16);
   const dir = inject('workflowBundleDir');
   const path = join(dir, `${name}.js`);
   const claimed = await open(`${path}.lock`, 'wx').then(
@@ -44,6 +44,15 @@ export async function sharedWorkflowBundle(options: SharedOptions): Promise<{ co
     WAIT_FOR_BUNDLE_MS,
   );
   return { code: code! };
+}
+
+/** The options as JSON with their keys sorted: the same bundle whatever order they were spread in. */
+function canonical(options: SharedOptions): string {
+  return JSON.stringify(options, (_key, value: unknown) =>
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)))
+      : value,
+  );
 }
 
 export const quietBundlerLogger = {
