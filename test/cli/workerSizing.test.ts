@@ -1,22 +1,14 @@
 /**
  * `dropflow worker` sizes itself from the memory it is given (bin/heap.js: the heap;
- * src/temporal/workerSizing.ts: the cache and the slots from the heap), and the sized child runs
- * with the heap it was given when the user set none.
+ * src/temporal/workerSizing.ts: the cache and the slots from the heap). That the sized child runs
+ * with that heap is workerSizing.slow.test.ts: it starts the child, which bundles the workflows.
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-
 import { describe, expect, it } from 'vitest';
 
 import { heapMbFor, heapSetByUser, memoryGiven } from '../../bin/heap.js';
 import { sizedWorkerOptions, workerSizing } from '../../src/temporal/workerSizing.js';
 
 const MIB = 1024 * 1024;
-const HEAP_JS = fileURLToPath(new URL('../../bin/heap.js', import.meta.url));
 
 /** A file system with these files. */
 const files =
@@ -82,44 +74,5 @@ describe('the sizes that follow', () => {
     expect(heapSetByUser([], '--max-old-space-size=640')).toBe(true);
     expect(heapSetByUser(['--max-old-space-size=640'], undefined)).toBe(true);
     expect(heapSetByUser(['--enable-source-maps'], '--trace-warnings')).toBe(false);
-  });
-});
-
-describe('the sized worker process', () => {
-  it('runs with the heap sized from the memory given, and with the heap the user set', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'dropflow-sizing-'));
-    const script = join(dir, 'probe.mjs');
-    // bin/dropflow.js's first step, then what the child sees.
-    await writeFile(
-      script,
-      [
-        `import { runSizedWorker } from ${JSON.stringify(HEAP_JS)};`,
-        "import { getHeapStatistics } from 'node:v8';",
-        'const code = await runSizedWorker(process.argv.slice(2));',
-        'if (code !== undefined) process.exit(code);',
-        'const given = process.env.DROPFLOW_MEMORY_GIVEN ?? null;',
-        'console.log(JSON.stringify({ heap: getHeapStatistics().heap_size_limit, given }));',
-        'process.exit(0);',
-      ].join('\n'),
-    );
-    const run = async (env: NodeJS.ProcessEnv) => {
-      const { stdout } = await promisify(execFile)(process.execPath, [script, 'worker'], {
-        env: { ...process.env, DROPFLOW_SIZED: '', NODE_OPTIONS: '', ...env },
-      });
-      return JSON.parse(stdout) as { heap: number; given: string | null };
-    };
-    try {
-      const sized = await run({});
-      const expected = heapMbFor(memoryGiven().bytes);
-      // V8's limit is the old space and the young generation's few MiB.
-      expect(sized.heap / MIB).toBeGreaterThanOrEqual(expected);
-      expect(sized.heap / MIB).toBeLessThan(expected + 64);
-      expect(sized.given).toMatch(/MiB \((cgroup v[12]|host)\)/);
-      const chosen = await run({ NODE_OPTIONS: '--max-old-space-size=333' });
-      expect(chosen.given).toBeNull();
-      expect(chosen.heap / MIB).toBeLessThan(333 + 64);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
   });
 });

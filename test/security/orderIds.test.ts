@@ -4,9 +4,9 @@
  * `shop-a:88`) would take another tenant's order id: its submit would then meet a 409 and its own
  * order a 403. Every intake refuses an orderNumber outside its alphabet, and an account id that a
  * route takes for itself (`supplier`), with the field and the rule; nothing starts. Orders already
- * in flight keep their numbers.
+ * in flight keep their numbers. The `dropflow` command's refusals are orderIds.slow.test.ts.
  */
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -20,7 +20,6 @@ import { OrderClient, OrderInvalidError } from '../../src/client/orderClient.js'
 import { loadConfig } from '../../src/config/environment.js';
 import { orderWorkflowId } from '../../src/order/contract.js';
 import { amendOrder, ORDER_NUMBER_RULE, parseOrder } from '../../src/order/orderInput.js';
-import { runDropflow } from '../support/cli.js';
 import { orderNumber } from '../supplier/orderHelpers.js';
 import { OPERATOR_TOKEN, useIntakeGateway } from './intakeGateway.js';
 
@@ -71,19 +70,6 @@ describe("an orderNumber cannot take another tenant's order id", () => {
     expect(await g.exists(orderWorkflowId(theirs, SHOP))).toBe(false);
   });
 
-  it('`dropflow submit` refuses it before connecting to Temporal', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'dropflow-order-ids-'));
-    const file = join(dir, 'order.json');
-    await writeFile(file, JSON.stringify(await example(`${SHOP}:77`)));
-    const run = await runDropflow(['submit', file, '--json', '--temporal-address', '127.0.0.1:1'], {
-      env: { DROPFLOW_DATA_DIR: dir },
-    });
-    expect(run.code).toBe(2);
-    expect(JSON.parse(run.stdout)).toMatchObject({
-      issues: [{ field: 'orderNumber', rule: ORDER_NUMBER_RULE }],
-    });
-  });
-
   it.each([
     ['a colon', 'shop-a:88'],
     ['a URL fragment', '#1001'],
@@ -121,17 +107,6 @@ describe("an orderNumber cannot take another tenant's order id", () => {
 });
 
 describe("an account id cannot take a route's name", () => {
-  it("`supplier` (the default account's webhook route) is refused by `dropflow account add`", async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'dropflow-account-ids-'));
-    const run = await runDropflow(
-      ['account', 'add', 'supplier', '--tier', '1', '--api-key-env', 'KEY', '--json'],
-      { env: { DROPFLOW_DATA_DIR: dir, KEY: 'key' } },
-    );
-    expect(run.code).toBe(2);
-    expect(JSON.parse(run.stdout)).toMatchObject({ issues: [{ field: 'id', rule: RESERVED }] });
-    await expect(readFile(join(dir, 'accounts.json'))).rejects.toMatchObject({ code: 'ENOENT' });
-  });
-
   it('`supplier` is refused by registry edits and in the registry file', async () => {
     const config = loadConfig({ DROPFLOW_DATA_DIR: await mkdtemp(join(tmpdir(), 'ids-')) });
     await expect(addAccount(config, 'supplier', { tier: 1, apiKey: 'k' })).rejects.toMatchObject({

@@ -1,7 +1,7 @@
 /**
  * The store receiver example (examples/store-receiver.ts): docs/store-events.md shows it verbatim, and run
  * as a store developer would, it accepts a signed event (204), handles a repeated delivery once,
- * and refuses a tampered body (400).
+ * and refuses a tampered body (400). It starts the example as a process, hence the slow suite.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

@@ -1,0 +1,61 @@
+/**
+ * `dropflow worker` runs in a child node with the heap sized from the memory it is given
+ * (bin/heap.js), or with the heap the user set. The parent bundles the workflows before it starts
+ * the child (src/cli/prebundle.ts): tens of seconds of CPU, hence the slow suite.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+import { describe, expect, it } from 'vitest';
+
+import { heapMbFor, memoryGiven } from '../../bin/heap.js';
+
+const MIB = 1024 * 1024;
+const HEAP_JS = fileURLToPath(new URL('../../bin/heap.js', import.meta.url));
+
+describe('the sized worker process', () => {
+  it('runs with the heap sized from the memory given, and with the heap the user set', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dropflow-sizing-'));
+    const script = join(dir, 'probe.mjs');
+    // bin/dropflow.js's first step, then what the child sees.
+    await writeFile(
+      script,
+      [
+        `import { runSizedWorker } from ${JSON.stringify(HEAP_JS)};`,
+        "import { getHeapStatistics } from 'node:v8';",
+        'const code = await runSizedWorker(process.argv.slice(2));',
+        'if (code !== undefined) process.exit(code);',
+        // The workflow bundle made for the worker: a worker takes it and deletes it; so does this.
+        "import { rm } from 'node:fs/promises';",
+        'const bundle = process.env.DROPFLOW_WORKFLOW_BUNDLE;',
+        'if (bundle) for (const f of [bundle, `${bundle}.json`]) await rm(f, { force: true });',
+        'const given = process.env.DROPFLOW_MEMORY_GIVEN ?? null;',
+        'console.log(JSON.stringify({ heap: getHeapStatistics().heap_size_limit, given }));',
+        'process.exit(0);',
+      ].join('\n'),
+    );
+    const run = async (env: NodeJS.ProcessEnv) => {
+      const { stdout } = await promisify(execFile)(process.execPath, [script, 'worker'], {
+        env: { ...process.env, DROPFLOW_SIZED: '', NODE_OPTIONS: '', ...env },
+      });
+      return JSON.parse(stdout) as { heap: number; given: string | null };
+    };
+    try {
+      const sized = await run({});
+      const expected = heapMbFor(memoryGiven().bytes);
+      // V8's limit is the old space and the young generation's few MiB.
+      expect(sized.heap / MIB).toBeGreaterThanOrEqual(expected);
+      expect(sized.heap / MIB).toBeLessThan(expected + 64);
+      expect(sized.given).toMatch(/MiB \((cgroup v[12]|host)\)/);
+      const chosen = await run({ NODE_OPTIONS: '--max-old-space-size=333' });
+      expect(chosen.given).toBeNull();
+      expect(chosen.heap / MIB).toBeLessThan(333 + 64);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
