@@ -69,9 +69,21 @@ const SQLITE_ARGS = [
 ];
 
 /**
+ * The history service's cache of recent history events: 64 MiB rather than 512 KiB. The dev server
+ * has one history shard, and the default holds the events of a few dozen orders only. A 500-order
+ * `dropflow bench accounts` backlog spent 168 s of the server's time loading workflow states from
+ * SQLite with it instead of 518 s without, and drained at 0.60 of its bound instead of 0.31 (one
+ * run each, on a machine busy with other work).
+ */
+const HISTORY_ARGS = [
+  '--dynamic-config-value',
+  `history.eventsCacheMaxSizeBytes=${64 * 1024 * 1024}`,
+];
+
+/**
  * The `temporal server start-dev` arguments of every dev server dropflow runs: this one, and the
  * dev tools' killable one (tools/src/localStack/temporalServer.ts): dropflow's search attributes,
- * the matching and the SQLite settings above.
+ * the matching, history and SQLite settings above.
  */
 export function devServerArgs(): string[] {
   return [
@@ -80,6 +92,7 @@ export function devServerArgs(): string[] {
       `${key.name}=${TypedSearchAttributes.toMetadataType(key.type)}`,
     ]),
     ...MATCHING_ARGS,
+    ...HISTORY_ARGS,
     ...SQLITE_ARGS,
   ];
 }
