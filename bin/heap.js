@@ -1,7 +1,7 @@
-// `dropflow worker` sizes V8's heap from the memory it is given: the container's limit (cgroup v2
-// memory.max, or v1's memory.limit_in_bytes), else a share of the host's memory. Node fixes the
-// heap's limit when it starts, so bin/dropflow.js runs the worker in a child node with
-// --max-old-space-size, unless the user set one (in NODE_OPTIONS or on node's command line).
+// `dropflow worker` sizes itself from the memory it is given: the container's limit (cgroup v2
+// memory.max, or v1's memory.limit_in_bytes), else a share of the host's memory. Node fixes V8's
+// limits when it starts, so bin/dropflow.js runs the worker in a child node sized here, unless the
+// user set the heap (in NODE_OPTIONS or on node's command line).
 // Plain JavaScript, read before tsx is loaded: the parent that waits for the worker stays small.
 // The rest of the worker's sizing follows from the heap it got (src/temporal/workerSizing.ts).
 import { spawn } from 'node:child_process';
@@ -14,8 +14,26 @@ import { fileURLToPath } from 'node:url';
 const MIB = 1024 * 1024;
 /** Without a limit, a worker takes at most this (MiB): a host runs more than one process. */
 export const UNLIMITED_BUDGET_MB = 512;
-/** What is not V8's old space: the Temporal core, code, buffers, this parent (MiB). */
-export const RESERVED_MB = 200;
+/**
+ * What is not V8's: this parent (45 MiB, most of it node's code, which the worker maps again),
+ * the worker's code (node's and the Temporal core's, 62 MiB), the core's and node's own
+ * allocations, buffers and thread stacks (90 to 130 MiB with two malloc arenas). Measured under
+ * `dropflow bench orders` (docs/operations.md).
+ */
+export const RESERVED_MB = 240;
+/**
+ * V8 isolates in the worker, each with its own heap and each allowed the whole of node's limits:
+ * the main thread (activities, clients) and the thread the workflows run in (the SDK's default, one
+ * thread with one reused context). The limits are per isolate, so each gets half of V8's share.
+ */
+export const ISOLATES = 2;
+/**
+ * V8's semi-space (MiB): an isolate's young generation is three of them. With node's default (16
+ * on a 64-bit host) each isolate kept 32 MiB of short-lived garbage resident.
+ */
+export const SEMI_SPACE_MB = 8;
+/** malloc's arenas: glibc makes up to 8 per core, and the core's threads and node's fill them. */
+export const MALLOC_ARENAS = 2;
 const MIN_HEAP_MB = 96;
 const MAX_HEAP_MB = 4096;
 
@@ -34,11 +52,33 @@ export function memoryGiven(read = readText, total = totalmem()) {
   return { bytes: Math.min(total / 4, UNLIMITED_BUDGET_MB * MIB), from: 'host' };
 }
 
-/** V8's old space for a worker given `bytes` of memory (MiB). */
+/**
+ * V8's old space for each isolate of a worker given `bytes` of memory (MiB): what is left after the
+ * reserve, shared by the isolates, less each one's young generation.
+ */
 export function heapMbFor(bytes) {
   const budget = bytes / MIB;
-  const heap = Math.round((budget - RESERVED_MB) * 0.8);
+  const heap = Math.floor((budget - RESERVED_MB) / ISOLATES - 3 * SEMI_SPACE_MB);
   return Math.max(MIN_HEAP_MB, Math.min(MAX_HEAP_MB, heap));
+}
+
+/** node's arguments for the sized worker: V8's limits, which bind each isolate alike. */
+export function sizedNodeArgs(heapMb, execArgv = process.execArgv) {
+  const semi = /--max-semi-space-size\b/;
+  return [
+    ...execArgv,
+    `--max-old-space-size=${heapMb}`,
+    ...(execArgv.some((a) => semi.test(a)) ? [] : [`--max-semi-space-size=${SEMI_SPACE_MB}`]),
+  ];
+}
+
+/**
+ * The sized worker's environment: fewer malloc arenas, unless the user chose their number. Each
+ * thread that allocates (node's, V8's, the Temporal core's) may take an arena of its own, and each
+ * keeps what it freed: measured, two arenas hold 35 to 50 MiB less under load than the default.
+ */
+export function sizedEnv(env = process.env) {
+  return env.MALLOC_ARENA_MAX === undefined ? { MALLOC_ARENA_MAX: String(MALLOC_ARENAS) } : {};
 }
 
 /** Whether the user chose the heap's size already. */
@@ -60,19 +100,16 @@ export async function runSizedWorker(args) {
   const given = memoryGiven();
   const heapMb = heapMbFor(given.bytes);
   const bundle = await prebundle();
-  const child = spawn(
-    process.execPath,
-    [...process.execArgv, `--max-old-space-size=${heapMb}`, process.argv[1], ...args],
-    {
-      env: {
-        ...process.env,
-        DROPFLOW_SIZED: '1',
-        ...(bundle !== undefined && { DROPFLOW_WORKFLOW_BUNDLE: bundle }),
-        DROPFLOW_MEMORY_GIVEN: `${Math.round(given.bytes / MIB)} MiB (${given.from})`,
-      },
-      stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+  const child = spawn(process.execPath, [...sizedNodeArgs(heapMb), process.argv[1], ...args], {
+    env: {
+      ...process.env,
+      ...sizedEnv(),
+      DROPFLOW_SIZED: '1',
+      ...(bundle !== undefined && { DROPFLOW_WORKFLOW_BUNDLE: bundle }),
+      DROPFLOW_MEMORY_GIVEN: `${Math.round(given.bytes / MIB)} MiB (${given.from})`,
     },
-  );
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+  });
   for (const signal of ['SIGINT', 'SIGTERM']) {
     process.on(signal, () => child.kill(signal));
   }

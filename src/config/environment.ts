@@ -212,7 +212,7 @@ export const Env = z.object({
    */
   NO_TOKEN_ATTENTION_MINUTES: z.coerce.number().positive().max(1_440).default(10),
   /**
-   * Workflows a worker keeps in memory between their tasks (each costs about 2 MiB); one not kept
+   * Workflows a worker keeps in memory between their tasks (each about 0.4 MiB); one not kept
    * is replayed from its history at its next task. The SDK's default grows with the heap (over
    * 2,000 on a 4 GiB heap), which a sale-day backlog fills. Unset: sized from the worker's heap
    * (temporal/workerSizing.ts).

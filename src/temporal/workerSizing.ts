@@ -2,6 +2,9 @@
  * The worker's numbers from the heap it was given (bin/heap.js sizes the heap from the memory the
  * process is given): how many workflows it keeps in memory, how many workflow tasks and supplier
  * activities it takes at once. A setting given in the environment wins over these.
+ *
+ * V8's limit binds each isolate alike: the main thread's (activities, clients) and the workflow
+ * thread's, whose heap is the cache's. So the cache is sized from one isolate's heap.
  */
 import { getHeapStatistics } from 'node:v8';
 
@@ -16,12 +19,13 @@ export interface WorkerSizing {
 }
 
 const MIB = 1024 * 1024;
+/** The workflow thread without workflows: the bundle's code, its modules, its source map. */
+const WORKFLOW_THREAD_BASE_MB = 50;
 /**
- * A cached workflow holds about 1 MiB (its copy of the bundle's modules and its state): half the
- * heap goes to the cache, the rest to the activities, the connections and garbage not yet
- * collected.
+ * The workflow thread's heap per cached workflow: its state and the SDK's per-run objects (about a
+ * third of this once collected), and room for V8 to collect in. Measured: docs/operations.md.
  */
-const CACHE_SHARE_MB_PER_WORKFLOW = 2;
+const HEAP_MB_PER_CACHED_WORKFLOW = 0.75;
 
 function clamp(n: number, least: number, most: number): number {
   return Math.max(least, Math.min(most, Math.floor(n)));
@@ -29,14 +33,18 @@ function clamp(n: number, least: number, most: number): number {
 
 export function workerSizing(heapLimitBytes = getHeapStatistics().heap_size_limit): WorkerSizing {
   const heapMb = Math.round(heapLimitBytes / MIB);
-  const maxCachedWorkflows = clamp(heapMb / CACHE_SHARE_MB_PER_WORKFLOW, 20, 2_000);
+  const maxCachedWorkflows = clamp(
+    (heapMb - WORKFLOW_THREAD_BASE_MB) / HEAP_MB_PER_CACHED_WORKFLOW,
+    20,
+    2_000,
+  );
   return {
     heapMb,
     maxCachedWorkflows,
     // Workflow code runs on one thread: more tasks taken only wait there (docs/accounts.md).
     workflowTaskSlots: clamp(maxCachedWorkflows / 10, 2, 10),
     // Supplier calls mostly wait for their slot or their answer: cheap, but not free.
-    activitySlots: clamp(heapMb / 4, 20, 100),
+    activitySlots: clamp(heapMb / 2, 20, 100),
   };
 }
 

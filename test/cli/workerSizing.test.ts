@@ -5,7 +5,15 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { heapMbFor, heapSetByUser, memoryGiven } from '../../bin/heap.js';
+import {
+  heapMbFor,
+  heapSetByUser,
+  ISOLATES,
+  memoryGiven,
+  RESERVED_MB,
+  SEMI_SPACE_MB,
+  sizedEnv,
+} from '../../bin/heap.js';
 import { sizedWorkerOptions, workerSizing } from '../../src/temporal/workerSizing.js';
 
 const MIB = 1024 * 1024;
@@ -35,21 +43,35 @@ describe('the memory a worker is given', () => {
 });
 
 describe('the sizes that follow', () => {
-  it('give V8 most of what is left after the native part, within bounds', () => {
-    expect(heapMbFor(512 * MIB)).toBe(250);
-    expect(heapMbFor(2048 * MIB)).toBe(1478);
+  it('give each V8 isolate its half of what is left after the native part, within bounds', () => {
+    expect(heapMbFor(512 * MIB)).toBe(112);
+    expect(heapMbFor(2048 * MIB)).toBe(880);
     expect(heapMbFor(256 * MIB)).toBe(96);
     expect(heapMbFor(64 * 1024 * MIB)).toBe(4096);
   });
 
-  it('keep half the heap for cached workflows, and take no more tasks than the cache and the thread can use', () => {
-    expect(workerSizing(250 * MIB)).toEqual({
-      heapMb: 250,
-      maxCachedWorkflows: 125,
+  it('fit the isolates, their young generations and the native part in the memory given', () => {
+    for (const mb of [480, 512, 768, 1024, 2048, 8192]) {
+      const isolate = heapMbFor(mb * MIB) + 3 * SEMI_SPACE_MB;
+      expect(RESERVED_MB + ISOLATES * isolate).toBeLessThanOrEqual(mb);
+      expect(RESERVED_MB + ISOLATES * isolate).toBeGreaterThan(mb - ISOLATES);
+    }
+  });
+
+  it('cap malloc arenas unless the user chose them', () => {
+    expect(sizedEnv({})).toEqual({ MALLOC_ARENA_MAX: '2' });
+    expect(sizedEnv({ MALLOC_ARENA_MAX: '8' })).toEqual({});
+  });
+
+  it('size the cache from the workflow thread heap, and take no more tasks than the cache and the thread can use', () => {
+    // 512 MiB: each isolate's limit is 112 MiB of old space and 24 of young.
+    expect(workerSizing(136 * MIB)).toEqual({
+      heapMb: 136,
+      maxCachedWorkflows: 114,
       workflowTaskSlots: 10,
-      activitySlots: 62,
+      activitySlots: 68,
     });
-    expect(workerSizing(96 * MIB)).toMatchObject({ maxCachedWorkflows: 48, workflowTaskSlots: 4 });
+    expect(workerSizing(96 * MIB)).toMatchObject({ maxCachedWorkflows: 61, workflowTaskSlots: 6 });
     expect(workerSizing(4096 * MIB)).toMatchObject({
       maxCachedWorkflows: 2000,
       activitySlots: 100,
@@ -57,7 +79,7 @@ describe('the sizes that follow', () => {
   });
 
   it('a setting in the environment wins over the sized one', () => {
-    const sized = workerSizing(250 * MIB);
+    const sized = workerSizing(136 * MIB);
     expect(
       sizedWorkerOptions(
         {
