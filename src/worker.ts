@@ -428,6 +428,10 @@ function queueWorkers(s: Setup, work: PerAccount<AccountWork>): Promise<Worker[]
       ...(opts.workflowTaskSlots !== undefined && {
         maxConcurrentWorkflowTaskExecutions: opts.workflowTaskSlots,
       }),
+      // One thread, one reused context (the SDK's defaults, kept on purpose): bin/heap.js sizes
+      // the process for two V8 isolates, this thread's and the main thread's.
+      workflowThreadPoolSize: 1,
+      reuseV8Context: true,
       activities: ordersActivities(s, work),
     }),
     Worker.create({
