@@ -4,7 +4,6 @@
  * coordinator is sent to its frozen copy (src/frozen, docs/changing-workflows.md), decided once at
  * its start. The areas never import the frozen copies.
  */
-import { patched } from '@temporalio/workflow';
 
 import { accountCheckout as currentCheckout, type CheckoutInput } from './checkout/coordinator.js';
 import type { DisputeInput, DisputeStatus } from './dispute/contract.js';
@@ -18,6 +17,7 @@ import { disputeOrderV2 } from './frozen/v2/disputeOrder.js';
 import type { OrderStatus } from './order/contract.js';
 import { fulfillOrder as currentOrder } from './order/fulfillOrder.js';
 import type { OrderInput } from './order/orderInput.js';
+import { has } from './durable/patches.js';
 
 export { trackingSweep } from './tracking/trackingSweep.js';
 export { trackingSweeper } from './tracking/trackingSweeper.js';
@@ -27,7 +27,7 @@ export { supplierSession } from './session/supplierSession.js';
 export { storeOrderSweep } from './store/sweep/storeOrderSweep.js';
 
 export async function fulfillOrder(input: OrderInput): Promise<OrderStatus> {
-  if (!patched(Patch.ReconcilingSteps)) return fulfillOrderV1(input);
+  if (!has(Patch.ReconcilingSteps)) return fulfillOrderV1(input);
   return currentOrder(input);
 }
 
@@ -37,8 +37,8 @@ export async function disputeOrder(
 ): Promise<DisputeStatus> {
   // A continued run is new: it runs the current code.
   if (carried === undefined) {
-    if (!patched(Patch.ReconcilingSteps)) return disputeOrderV1(input);
-    if (!patched(Patch.DisputeAdopt)) return disputeOrderV2(input);
+    if (!has(Patch.ReconcilingSteps)) return disputeOrderV1(input);
+    if (!has(Patch.DisputeAdopt)) return disputeOrderV2(input);
   }
   return currentDispute(input, carried);
 }
@@ -46,6 +46,6 @@ export async function disputeOrder(
 export async function accountCheckout(input: CheckoutInput = {}): Promise<void> {
   // A run from before the coordinator's change keeps its commands until it next continues as new;
   // such a run only ever held the v1 shape (input from before the patch).
-  if (!patched(Patch.CheckoutCoordinator)) return accountCheckoutV1(input as CheckoutInputV1);
+  if (!has(Patch.CheckoutCoordinator)) return accountCheckoutV1(input as CheckoutInputV1);
   return currentCheckout(input);
 }

@@ -8,7 +8,7 @@
  * view may show some orders late). Nothing is sent again until then: none shown after the lag,
  * the call provably did not act.
  */
-import { log, patched, sleep } from '@temporalio/workflow';
+import { log, sleep } from '@temporalio/workflow';
 import type { FailureInfo } from '../supplier/failureDetails.js';
 import type { Activities } from '../durable/activityProxies.js';
 import type { Seen } from '../durable/supplierStep.js';
@@ -19,6 +19,7 @@ import { type OrderStatus, reachedStatus } from '../supplier/api/constants.js';
 import type { BatchCartOutcome } from './batchActivities.js';
 import type { ReadyOrder } from './contract.js';
 import type { BatchView, CheckoutState } from './state.js';
+import { has } from '../durable/patches.js';
 
 /**
  * The batch cannot go on by itself: its orders go on alone. `stops`: the outcome of a call is
@@ -65,9 +66,9 @@ export class BatchHost implements StepHost {
   async needsAttention(info: FailureInfo): Promise<void> {
     if (!isLookUp(info)) throw new HandBack(info);
     // A look-up that keeps failing stops each order for a person, as an order's own would.
-    if (patched(Patch.BatchLookUpBounded)) throw new HandBack(info, { stops: true });
+    if (has(Patch.BatchLookUpBounded)) throw new HandBack(info, { stops: true });
     // Batches under Patch.BatchLookUp alone looked it up again a few rounds first.
-    if (this.lookUpRounds < LOOK_UP_ROUNDS && patched(Patch.BatchLookUp)) {
+    if (this.lookUpRounds < LOOK_UP_ROUNDS && has(Patch.BatchLookUp)) {
       this.lookUpRounds += 1;
       this.note(`${info.message}; looking it up again`);
       await sleep(backoff(this.lookUpRounds + 2));
@@ -104,7 +105,7 @@ export function lookUpBatch(
   lookUp: (caughtUp: boolean) => Promise<Seen<CartStep>>,
 ): () => Promise<Seen<CartStep>> {
   return async () => {
-    if (!patched(Patch.BatchLookUp)) return eachOrderLooksUp(step)();
+    if (!has(Patch.BatchLookUp)) return eachOrderLooksUp(step)();
     const seen = await lookUp(host.caughtUp());
     if (seen.done && seen.note !== undefined) host.note(seen.note);
     return seen;

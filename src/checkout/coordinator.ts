@@ -29,7 +29,6 @@ import {
   getExternalWorkflowHandle,
   log,
   metricMeter,
-  patched,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -72,6 +71,7 @@ import {
 } from '../terms/checkoutSettings.js';
 import { CheckoutState, type BatchView, type CheckoutCarryOver } from './state.js';
 import { marginLeavers } from './marginBatch.js';
+import { has } from '../durable/patches.js';
 
 /** Batches under way at once: one may wait for a look-up while the next goes on. */
 export const MAX_BATCHES_IN_FLIGHT = 3;
@@ -487,7 +487,7 @@ async function batchPaid(
     return { done: true, value: undefined, note: 'the supplier shows the batch paid' };
   }
   const gone = orders.filter((o) => shown(o) === undefined);
-  if (gone.length > 0 && patched(Patch.SplitPayment)) {
+  if (gone.length > 0 && has(Patch.SplitPayment)) {
     throw new HandBack({
       step: 'payBalanceV2',
       message: `the supplier no longer lists ${ids(gone).join(', ')} (split at its payment?); each order looks its payment up`,

@@ -6,7 +6,7 @@
  * their own guard (order/marginGuard.ts) tries another logistics line, else waits for approval.
  * The rest are confirmed and paid as before. A batch without ruled orders makes no call more.
  */
-import { patched } from '@temporalio/workflow';
+
 import type { Activities } from '../durable/activityProxies.js';
 import type { StepHost } from '../durable/stepHost.js';
 import { supplierStep } from '../durable/supplierStep.js';
@@ -14,6 +14,7 @@ import { Patch } from '../durable/versions.js';
 import { checkMargin, checkText, landedCost, type SupplierAmounts } from '../terms/margin.js';
 import { observeMargin } from '../durable/marginGauge.js';
 import type { CheckoutOutcome, ReadyOrder } from './contract.js';
+import { has } from '../durable/patches.js';
 
 /** An order of the batch that leaves it, and what it is told. */
 export interface MarginLeaver {
@@ -28,7 +29,7 @@ export async function marginLeavers(
   orders: readonly ReadyOrder[],
 ): Promise<MarginLeaver[]> {
   const ruled = orders.filter((o) => o.margin !== undefined);
-  if (ruled.length === 0 || !patched(Patch.MarginGuard)) return [];
+  if (ruled.length === 0 || !has(Patch.MarginGuard)) return [];
   const read = await supplierStep(host, {
     name: 'getOrderDetailBatch',
     send: () => acts.batch.getOrderDetailBatch(ruled.map((o) => o.svcOrderId)),

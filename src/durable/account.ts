@@ -3,11 +3,12 @@
  * which every starter sets and continue-as-new carries over. Runs started before accounts were
  * data have none and belong to the default account. Call inside a workflow only.
  */
-import { defineSignal, patched, setHandler, upsertMemo, workflowInfo } from '@temporalio/workflow';
+import { defineSignal, setHandler, upsertMemo, workflowInfo } from '@temporalio/workflow';
 
 import { ACCOUNT_TIER_SIGNAL, DEFAULT_ACCOUNT, SUPPLIER_TIER_MEMO } from '../accounts/contract.js';
 import { SupplierAccount } from '../temporal/searchAttributes.js';
 import { Patch } from './versions.js';
+import { has } from './patches.js';
 
 export function workflowAccount(): string {
   return workflowInfo().typedSearchAttributes.get(SupplierAccount) ?? DEFAULT_ACCOUNT;
@@ -61,6 +62,6 @@ export const accountTierSignal = defineSignal<[number]>(ACCOUNT_TIER_SIGNAL);
 export function followAccountTier(): void {
   setHandler(accountTierSignal, (tier) => {
     if (!Number.isFinite(tier) || tier <= 0 || tier === accountTier()) return;
-    if (patched(Patch.AccountTier)) upsertMemo({ [SUPPLIER_TIER_MEMO]: tier });
+    if (has(Patch.AccountTier)) upsertMemo({ [SUPPLIER_TIER_MEMO]: tier });
   });
 }

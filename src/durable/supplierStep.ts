@@ -25,7 +25,6 @@ import {
   CancellationScope,
   isCancellation,
   metricMeter,
-  patched,
   sleep,
 } from '@temporalio/workflow';
 import {
@@ -47,6 +46,7 @@ import { Patch } from './versions.js';
 import { workflowAccount } from './account.js';
 import { waitForToken } from './tokenWait.js';
 import type { StepHost } from './stepHost.js';
+import { has } from './patches.js';
 
 /** What the supplier's own view says of a call whose outcome was unknown. */
 export type Seen<T> = { done: true; value: T; note?: string } | { done: false };
@@ -237,17 +237,17 @@ function reconciled(step: string, result: 'found' | 'not_found' | 'failed'): voi
 
 /** Held back by dropflow's pacing (never sent): it waits for its slot, and counts nothing. */
 function heldForSlot(f: SupplierFailure): boolean {
-  return f.details.paced === true && patched(Patch.PacedSlot);
+  return f.details.paced === true && has(Patch.PacedSlot);
 }
 
 /** No access token (never sent): it waits for the token (tokenWait.ts). */
 function waitsForToken(f: SupplierFailure): boolean {
-  return f.details.noToken === true && patched(Patch.TokenWait);
+  return f.details.noToken === true && has(Patch.TokenWait);
 }
 
 /** The account's daily quota is used up, and the host stops for it (see StepHost.quotaStops). */
 function stopsForQuota(o: StepHost, f: SupplierFailure | undefined): boolean {
-  return o.quotaStops === true && isDailyQuota(f) && patched(Patch.QuotaStop);
+  return o.quotaStops === true && isDailyQuota(f) && has(Patch.QuotaStop);
 }
 
 /** Even a quota that resets in a moment is not asked about again sooner. */

@@ -204,4 +204,19 @@ export const Patch = {
    * next sweep as they did and take pushed orders from their next run on.
    */
   PushesSwept: 'pushes-swept-2026-11',
+  /**
+   * Stands for every patch above it but the inbound guard's (whose marker is the record of a
+   * refusal): a run that recorded it takes their paths without a marker each (durable/patches.ts).
+   * A new order records one marker and one TemporalChangeVersion upsert instead of six. New
+   * patches go below it and are not covered.
+   */
+  Baseline: 'baseline-2026-11-28',
 } as const;
+export type PatchId = (typeof Patch)[keyof typeof Patch];
+
+/** The patches `Patch.Baseline` stands for: those before it, but the inbound guard's. */
+export const BASELINE_COVERS: ReadonlySet<PatchId> = new Set(
+  Object.values(Patch)
+    .slice(0, Object.keys(Patch).indexOf('Baseline'))
+    .filter((id) => id !== Patch.RefuseUnencryptedInbound),
+);

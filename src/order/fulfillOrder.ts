@@ -9,7 +9,6 @@ import {
   allHandlersFinished,
   ApplicationFailure,
   condition,
-  patched,
   setHandler,
 } from '@temporalio/workflow';
 import {
@@ -45,15 +44,16 @@ import { keepDeadlines } from './slaWatch.js';
 import { Patch } from '../durable/versions.js';
 import { storeOrderSignal, storeSkuMappedSignal } from '../store/contract.js';
 import { storeIntake } from './steps/storeIntake.js';
+import { has } from '../durable/patches.js';
 
 export async function fulfillOrder(input: OrderInput): Promise<OrderStatus> {
-  const batched = patched(Patch.BatchedCheckout);
+  const batched = has(Patch.BatchedCheckout);
   const o = new Order(input, { lean: batched });
   const acts = activities();
   registerHandlers(o);
-  if (patched(Patch.SlaTimers)) keepDeadlines(o);
+  if (has(Patch.SlaTimers)) keepDeadlines(o);
   // Only store orders ask: no order started before store connections has a store.
-  const fromStore = input.store !== undefined && patched(Patch.StoreOrders);
+  const fromStore = input.store !== undefined && has(Patch.StoreOrders);
 
   try {
     if (fromStore) await storeIntake(o, acts);

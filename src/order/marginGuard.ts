@@ -6,7 +6,7 @@
  * cancel ends the order. Orders without a rule, or started before Patch.MarginGuard, are not
  * checked and issue no command more.
  */
-import { metricMeter, patched } from '@temporalio/workflow';
+import { metricMeter } from '@temporalio/workflow';
 import { Stage } from './contract.js';
 import type { Activities } from '../durable/activityProxies.js';
 import { workflowAccount } from '../durable/account.js';
@@ -25,6 +25,7 @@ import {
   type SupplierAmounts,
 } from '../terms/margin.js';
 import type { Order } from './order.js';
+import { has } from '../durable/patches.js';
 
 const decided = new WeakMap<Order, boolean>();
 
@@ -33,7 +34,7 @@ export function marginGuarded(o: Order): boolean {
   if (o.current.input.fulfillment.margin === undefined) return false;
   let on = decided.get(o);
   if (on === undefined) {
-    on = patched(Patch.MarginGuard);
+    on = has(Patch.MarginGuard);
     decided.set(o, on);
   }
   return on;

@@ -4,7 +4,7 @@
  * reported refused, and what the session waits for. Its methods say what happened; its readers
  * answer what the session decides from it (workflow code: `patched` and the workflow clock).
  */
-import { ApplicationFailure, allHandlersFinished, patched } from '@temporalio/workflow';
+import { ApplicationFailure, allHandlersFinished } from '@temporalio/workflow';
 import {
   NO_TOKEN_YET,
   type NoToken,
@@ -17,6 +17,7 @@ import type { IssuedTokens } from '../supplier/tokenExchange.js';
 import { OBTAIN_INTERVAL_MS, REFRESH_INTERVAL_MS, renewalDue } from '../supplier/tokenTiming.js';
 import { shouldContinueAsNew } from '../durable/longRunning.js';
 import { Patch } from '../durable/versions.js';
+import { has } from '../durable/patches.js';
 
 /** Updates handled per run: Temporal bounds the updates of one run (2000 by default). */
 const UPDATES_PER_RUN = 500;
@@ -76,7 +77,7 @@ export class SessionState {
   private readonly updatesPerRun: number;
 
   constructor(private readonly input: SupplierSessionInput) {
-    this.drains = patched(Patch.SessionDrains);
+    this.drains = has(Patch.SessionDrains);
     this.obtainIntervalMs = input.obtainIntervalMs ?? OBTAIN_INTERVAL_MS;
     this.updatesPerRun = input.updatesPerRun ?? UPDATES_PER_RUN;
     this.tokens = input.tokens;
@@ -97,7 +98,7 @@ export class SessionState {
    * in step with the supplier when the release came takes the new waits at its next turn.
    */
   onNewPath(): boolean {
-    return (this.backoff ||= patched(Patch.SessionBackoff));
+    return (this.backoff ||= has(Patch.SessionBackoff));
   }
 
   /** Whether the run is on the session-backoff path, without asking. */

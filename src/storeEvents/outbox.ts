@@ -10,10 +10,11 @@
  * Orders that were running before store events existed start emitting with their next event
  * (`patched` is asked at each emission, and is false only while replaying what came before).
  */
-import { ActivityFailure, condition, patched, sleep, uuid4 } from '@temporalio/workflow';
+import { ActivityFailure, condition, sleep, uuid4 } from '@temporalio/workflow';
 import type { DeliveryResult, StoreEventActivities } from './activities.js';
 import type { StoreEvent, StoreEventDataMap, StoreEventsView, StoreEventType } from './contract.js';
 import { Patch } from '../durable/versions.js';
+import { has } from '../durable/patches.js';
 
 /** Told of every change, and when the outbox falls behind (a failed attempt) or catches up. */
 export interface OutboxHost {
@@ -82,7 +83,7 @@ export class StoreEventOutbox {
   }
 
   emit<T extends StoreEventType>(type: T, stage: string, data: StoreEventDataMap[T]): void {
-    if (this.mode === 'off' || !patched(Patch.StoreEvents)) return;
+    if (this.mode === 'off' || !has(Patch.StoreEvents)) return;
     this.queue.push({
       id: `evt_${uuid4().replace(/-/g, '')}`,
       type,

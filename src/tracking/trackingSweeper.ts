@@ -12,7 +12,6 @@ import {
   condition,
   continueAsNew,
   log,
-  patched,
   setHandler,
   sleep,
   workflowInfo,
@@ -46,6 +45,7 @@ import {
   type SweepCounts,
   type SweeperSettings,
 } from './contract.js';
+import { has } from '../durable/patches.js';
 
 export interface TrackingSweeperInput {
   settings: SweeperSettings;
@@ -96,11 +96,11 @@ class SweeperRun {
   private nextSweepAt: string | undefined;
   /** Set by the signals, read by the wait between sweeps. */
   private readonly asked = { settings: false, sweep: false };
-  private readonly repairs = patched(Patch.WebhookHealth);
+  private readonly repairs = has(Patch.WebhookHealth);
   private readonly webhooks: WebhookRepair;
   /** Orders pushes named since the last look, by workflow id (pushes-swept-2026-11). */
   private readonly pushed = new Map<string, PushedOrder>();
-  private readonly looksAtPushes = patched(Patch.PushesSwept);
+  private readonly looksAtPushes = has(Patch.PushesSwept);
   private pushLooks: PushLooks = { looks: 0, orders: 0, signalled: 0 };
 
   constructor(input: TrackingSweeperInput) {

@@ -3,6 +3,7 @@
  * confirmed, paid and followed (through the tracking sweeper) to COMPLETED with proof of delivery.
  */
 import { describe, expect, it } from 'vitest';
+import { Patch } from '../../src/durable/versions.js';
 import { Stage, supplierStatusSignal } from '../../src/order/contract.js';
 import { accountStats, takenCalls } from '../support/sandbox.js';
 import {
@@ -15,6 +16,19 @@ import {
 import { advance, storeFlowOrder, usOrder } from '../supplier/orderHelpers.js';
 
 const h = useOrderHarness('flows');
+
+/** The patch ids whose markers the run's history holds, in order. */
+async function patchMarkers(handle: Awaited<ReturnType<typeof startOrder>>): Promise<string[]> {
+  const { events } = await handle.fetchHistory();
+  return (events ?? []).flatMap((e) => {
+    const marker = e.markerRecordedEventAttributes;
+    if (marker?.markerName !== 'core_patch') return [];
+    const details = JSON.stringify(marker.details ?? {});
+    return Object.values(Patch).filter((id) =>
+      details.includes(Buffer.from(JSON.stringify(id)).toString('base64')),
+    );
+  });
+}
 
 /** Ships and delivers the order at the sandbox, letting the sweeper tell the workflow. */
 async function deliver(svcOrderId: string, handle: Awaited<ReturnType<typeof startOrder>>) {
@@ -60,6 +74,9 @@ describe('fulfillOrder', () => {
         Stage.COMPLETED,
       ]),
     );
+    // Every patch the order asked on its way stands behind the one baseline marker: one marker
+    // and one TemporalChangeVersion write for the run, not one per patch.
+    expect(await patchMarkers(handle)).toEqual([Patch.Baseline]);
   });
 
   it('flow A: platform logistics from a storage chosen by stock, waybill uploaded after payment', async () => {

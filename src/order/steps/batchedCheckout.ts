@@ -14,7 +14,6 @@
 import {
   ActivityFailure,
   getExternalWorkflowHandle,
-  patched,
   workflowInfo,
   type SignalDefinition,
 } from '@temporalio/workflow';
@@ -48,6 +47,7 @@ import { orderReached, PAID_STATUS } from './lookup.js';
 import { approval, awaitFunds, pay } from './payment.js';
 import { lookUpRemedy, settleOutcome, supplierCall } from '../../durable/supplierStep.js';
 import { marginGuarded, marginTerms } from '../marginGuard.js';
+import { has } from '../../durable/patches.js';
 
 type Settled = Extract<CheckoutOutcome, { kind: 'paid' | 'alone' | 'intercepted' }>;
 
@@ -65,7 +65,7 @@ const SHARED_PAYMENT_CHECK_MS = 30_000;
 const CART_STEP = 'addCart';
 const CONFIRM_STEP = 'addCartConfirm';
 
-const bounded = () => patched(Patch.CheckoutBounds);
+const bounded = () => has(Patch.CheckoutBounds);
 
 export async function checkoutAndPay(
   o: Order,
@@ -96,7 +96,7 @@ export async function checkoutAndPay(
   if (shares && from.unknownStep === CONFIRM_STEP && from.shipmentOrderId === undefined) {
     // A batch's confirmation whose answer was lost: other orders may share this shipment.
     o.money.confirmedInBatch(parent.shipmentOrderId, { siblings: undefined });
-    if (patched(Patch.SharedShipmentPayer) && (await paidByItsPayer(o, acts, parent))) return;
+    if (has(Patch.SharedShipmentPayer) && (await paidByItsPayer(o, acts, parent))) return;
   }
   await pay(o, acts, parent, {
     awaitFunds: fundsFromCoordinator,
@@ -117,7 +117,7 @@ async function stopIfUnsettled(
   const step = outcome.progress.unknownStep;
   const failure = outcome.failure;
   if (step === undefined || failure?.step !== `${step} look-up`) return;
-  if (!patched(Patch.BatchLookUpBounded)) return;
+  if (!has(Patch.BatchLookUpBounded)) return;
   await o.waits.needsAttention(failure, lookUpRemedy(step));
 }
 
@@ -162,7 +162,7 @@ async function paidByItsPayer(o: Order, acts: Activities, parent: ParentOrder): 
     if (o.money.paidBySibling() || (await paid(`its order ${payer}`))) return true;
     if (
       new Date().getTime() - waitingSince >= bound &&
-      patched(Patch.ShipmentPayerTakeover) &&
+      has(Patch.ShipmentPayerTakeover) &&
       !(await stillPaying(acts, payer))
     ) {
       const next = nextPayer(members, payer, me);
@@ -327,7 +327,7 @@ async function inBatch(o: Order, acts: Activities): Promise<Settled> {
       await fundsNews({ kind: 'toppedUp' });
     }
     if (bounded() && bound === undefined) {
-      boundAtStart = patched(Patch.CheckoutBoundAtStart);
+      boundAtStart = has(Patch.CheckoutBoundAtStart);
       bound = boundAtStart ? startBound() : await waitBound(acts, false);
     }
     const action = await o.waits.at(

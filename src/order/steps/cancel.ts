@@ -1,10 +1,11 @@
 /** Cancelling before payment: remove what was created at the supplier where the API allows it. */
-import { patched } from '@temporalio/workflow';
+
 import type { Activities } from '../../durable/activityProxies.js';
 import type { Order } from '../order.js';
 import { ownOrder } from './lookup.js';
 import { settleOutcome, supplierStep } from '../../durable/supplierStep.js';
 import { Patch } from '../../durable/versions.js';
+import { has } from '../../durable/patches.js';
 
 export async function cancelOrder(o: Order, acts: Activities, reason: string): Promise<void> {
   const own = o.view.status.svcOrderId;
@@ -52,7 +53,7 @@ async function createdUnanswered(o: Order, acts: Activities): Promise<string[]> 
     async () => {
       const shown = await acts.batch.getOrderDetailBatch([number]);
       const parts = shown.filter((s) => s.orderNumber === number);
-      if (parts.length > 1 && patched(Patch.SplitBeforeCreate)) {
+      if (parts.length > 1 && has(Patch.SplitBeforeCreate)) {
         return { done: true, value: parts.map((s) => s.svcOrderId) };
       }
       const found = ownOrder(o, shown);

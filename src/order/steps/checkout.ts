@@ -3,7 +3,7 @@
  * saveGenerateParentOrder, each through the reconciling supplier step, stopping at INTERCEPTED
  * with the supplier's reasons wherever the supplier intercepts.
  */
-import { patched } from '@temporalio/workflow';
+
 import type { CreatedOrder } from '../activities.js';
 import { Stage, type AmendInput } from '../contract.js';
 import type { Reason, StepOutcome } from '../../supplier/interception.js';
@@ -25,6 +25,7 @@ import { linesText } from '../parcels.js';
 import { Patch } from '../../durable/versions.js';
 import { supplierCall, supplierStep } from '../../durable/supplierStep.js';
 import { guardAtCart } from '../marginGuard.js';
+import { has } from '../../durable/patches.js';
 
 export interface ParentOrder {
   shipmentOrderId: string;
@@ -200,7 +201,7 @@ async function createdOrder(o: Order, acts: Activities): Promise<OrderSnapshot |
     const shown = await acts.batch.getOrderDetailBatch([svcOrderId ?? orderNumber]);
     const parts =
       svcOrderId === undefined ? shown.filter((s) => s.orderNumber === orderNumber) : [];
-    if (parts.length < 2 || !patched(Patch.SplitBeforeCreate)) return ownOrder(o, shown);
+    if (parts.length < 2 || !has(Patch.SplitBeforeCreate)) return ownOrder(o, shown);
     const listed = parts.map(
       (s) => `${s.svcOrderId} (${linesText(s.lines ?? [])}; ${s.orderStatus ?? 'no status'})`,
     );

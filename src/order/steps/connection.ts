@@ -3,7 +3,7 @@
  * the variants the input maps, then find the order; otherwise wait for ORDER_CONNNECTED, or a
  * resume after someone connected it.
  */
-import { patched } from '@temporalio/workflow';
+
 import { Stage } from '../contract.js';
 import type { Activities } from '../../durable/activityProxies.js';
 import type { Order } from '../order.js';
@@ -12,6 +12,7 @@ import { supplierCall } from '../../durable/supplierStep.js';
 import { Patch } from '../../durable/versions.js';
 import type { OrderSnapshot } from '../lookupActivities.js';
 import { supplierConfirms } from './confirmNews.js';
+import { has } from '../../durable/patches.js';
 
 export async function awaitConnection(o: Order, acts: Activities): Promise<void> {
   if (o.current.input.fulfillment.connections.length > 0) {
@@ -28,7 +29,7 @@ export async function awaitConnection(o: Order, acts: Activities): Promise<void>
       { until: heard },
     );
     const pushed = heard();
-    if (pushed && !patched(Patch.PushesConfirmed)) {
+    if (pushed && !has(Patch.PushesConfirmed)) {
       o.created(o.supplier.news.svcOrderId!, o.view.status.amounts, 'store product connected');
       if (action) o.actions.answer(action, 'connected');
       return;

@@ -1,11 +1,12 @@
 /** The supplier's own view of the order: what settles a call whose outcome was unknown. */
-import { patched } from '@temporalio/workflow';
+
 import { Patch } from '../../durable/versions.js';
 import type { OrderSnapshot } from '../lookupActivities.js';
 import { OrderStatus, reachedStatus } from '../../supplier/api/constants.js';
 import type { Activities } from '../../durable/activityProxies.js';
 import type { Order } from '../order.js';
 import type { Seen } from '../../durable/supplierStep.js';
+import { has } from '../../durable/patches.js';
 
 /** The supplier's order for this order (by svc order id when known, else by order number). */
 export async function lookUpOrder(o: Order, acts: Activities): Promise<OrderSnapshot | undefined> {
@@ -36,7 +37,7 @@ export async function orderReached(
   // A webhook's status is no proof: only the supplier's own answers (sweeps, look-ups) are.
   if (
     reachedStatus(o.supplier.news.orderStatus, status) &&
-    !(o.supplier.statusFromPush && patched(Patch.PushesConfirmed))
+    !(o.supplier.statusFromPush && has(Patch.PushesConfirmed))
   ) {
     return {
       done: true,

@@ -4,9 +4,11 @@
  * code the order does not know (a split it has not heard of: kept as a claim, never taken as the
  * order's own status, which would end the order with one parcel's delivery).
  */
-import { patched } from '@temporalio/workflow';
+
 import type { SupplierNews } from '../contract.js';
 import type { Parcels } from '../parcels.js';
+import { has } from '../../durable/patches.js';
+import type { PatchId } from '../../durable/versions.js';
 
 /** News kinds that come from the supplier's webhooks (signed, but replayable and forgeable). */
 export const PUSHED_KINDS: ReadonlySet<SupplierNews['kind']> = new Set([
@@ -24,7 +26,7 @@ export function heardByParcels(
   parcels: Parcels,
   news: SupplierNews,
   ownCode: string | undefined,
-  patch: string,
+  patch: PatchId,
 ): boolean {
   if (news.kind === 'split' && news.split !== undefined) {
     parcels.claimed(news.split);
@@ -35,7 +37,7 @@ export function heardByParcels(
   if (parcels.split && parcels.heard(code, news, PUSHED_KINDS.has(news.kind))) return true;
   const foreign = ownCode !== undefined && code !== ownCode && !parcels.knows(code);
   // Asked only where such news arrives: recorded histories never had one diverted.
-  if (!foreign || !patched(patch)) return false;
+  if (!foreign || !has(patch)) return false;
   parcels.claimed({ codes: [code], held: news });
   return true;
 }

@@ -5,7 +5,7 @@
  * cancelled, COMPLETED with the proofs of delivery (or after the wait for them), as an unsplit
  * order is. The look-up is the same for every claim, whenever it arrives and however often.
  */
-import { patched } from '@temporalio/workflow';
+
 import { Stage, type StaleNews } from '../contract.js';
 import { Patch } from '../../durable/versions.js';
 import { endedStatus, reachedStatus, type OrderStatus } from '../../supplier/api/constants.js';
@@ -17,6 +17,7 @@ import { aliasNews, judgeSplit, lookUpKeys, type KnownParcel } from '../splitChe
 import { supplierConfirms } from './confirmNews.js';
 import type { OrderSnapshot } from '../lookupActivities.js';
 import { flaggedStale, STALE_STAGES } from './stale.js';
+import { has } from '../../durable/patches.js';
 
 /** The parcels that may split now: the open ones, or the order itself while unsplit. */
 function openParcels(o: Order): KnownParcel[] {
@@ -155,7 +156,7 @@ export async function followParcels(
     const seen = o.supplier.version;
     if (o.parcels.unsettled) await settleSplits(o, acts);
     if (o.parcels.anyPushed) {
-      if (patched(Patch.ShippingConfirmed)) await confirmParcelNews(o, acts);
+      if (has(Patch.ShippingConfirmed)) await confirmParcelNews(o, acts);
       else o.parcels.trustPushed();
     }
     for (const change of o.parcels.advance()) applied(o, change);

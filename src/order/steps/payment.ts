@@ -5,7 +5,7 @@
  * in doubt is settled by the supplier's view of the order (or its own messages: a SHIPPED webhook
  * proves the payment).
  */
-import { patched } from '@temporalio/workflow';
+
 import { Stage } from '../contract.js';
 import { Patch } from '../../durable/versions.js';
 import type { FailureInfo } from '../../supplier/failureDetails.js';
@@ -17,6 +17,7 @@ import { orderReached, PAID_STATUS, splitChildren } from './lookup.js';
 import { supplierStep, type Seen } from '../../durable/supplierStep.js';
 import { PAYMENT_STEP, sendPayment, type ShipmentToPay } from '../../durable/shipmentPayment.js';
 import { guardAtPayment } from '../marginGuard.js';
+import { has } from '../../durable/patches.js';
 
 /** How often an order in AWAITING_FUNDS asks for the balance on its own. */
 const BALANCE_CHECK_INTERVAL = '30 minutes';
@@ -77,7 +78,7 @@ async function paidAtSupplier(o: Order, acts: Activities): Promise<Seen<string |
     if (seen.done) {
       return { done: true, value: undefined, ...(seen.note !== undefined && { note: seen.note }) };
     }
-    if (!patched(Patch.SplitPayment)) return { done: false };
+    if (!has(Patch.SplitPayment)) return { done: false };
     const children = await splitChildren(o, acts);
     if (children === undefined) return { done: false };
     const parent = o.view.status.svcOrderId!;

@@ -2,7 +2,7 @@
  * After payment: the waybill (flow A), then following the supplier's news — webhooks and the
  * tracking sweeper — through SHIPPED and DELIVERED to proof of delivery and COMPLETED.
  */
-import { patched } from '@temporalio/workflow';
+
 import { Stage, type StaleNews, type WaybillInput } from '../contract.js';
 import { FailureType } from '../../supplier/failureDetails.js';
 import {
@@ -22,6 +22,7 @@ import type { OrderSnapshot } from '../lookupActivities.js';
 import { supplierStep, type Seen } from '../../durable/supplierStep.js';
 import { followParcels, settleSplits } from './parcels.js';
 import { flaggedStale, STALE_STAGES } from './stale.js';
+import { has } from '../../durable/patches.js';
 
 /** Flow A: the warehouse starts work only once it has the waybill. */
 export async function uploadWaybill(o: Order, acts: Activities): Promise<void> {
@@ -92,11 +93,11 @@ export async function followDelivery(o: Order, acts: Activities): Promise<void> 
     if (o.parcels.unsettled) await settleSplits(o, activities());
     if (o.parcels.split) return followParcels(o, activities(), proofWaitMs);
     const seen = o.supplier.version;
-    if (pushedShipping(o) && patched(Patch.ShippingConfirmed)) await confirmShipping(o, acts);
+    if (pushedShipping(o) && has(Patch.ShippingConfirmed)) await confirmShipping(o, acts);
     const s = o.supplier.news.orderStatus;
     o.delivery.trackingHeard();
     if (endedStatus(s)) {
-      if (o.supplier.statusFromPush && patched(Patch.PushesConfirmed)) {
+      if (o.supplier.statusFromPush && has(Patch.PushesConfirmed)) {
         const confirmed = await confirmEnded(o, acts, s!);
         if (!confirmed) continue;
       }
@@ -133,7 +134,7 @@ export async function followDelivery(o: Order, acts: Activities): Promise<void> 
     const stale = o.supplier.news.stale;
     if (stale !== undefined && stale !== staleSeen && STALE_STAGES.includes(o.view.stage)) {
       staleSeen = stale;
-      staleFlags ??= patched(Patch.TrackingStaleFlags);
+      staleFlags ??= has(Patch.TrackingStaleFlags);
       if (staleFlags) {
         await flaggedStale(o, stale);
         continue;
@@ -215,7 +216,7 @@ async function confirmEnded(o: Order, acts: Activities, status: string): Promise
 async function deliveryShown(o: Order, acts: Activities): Promise<boolean> {
   const shown =
     !o.supplier.statusFromPush && reachedStatus(o.supplier.news.orderStatus, OrderStatus.Delivered);
-  if (shown || !patched(Patch.PushesConfirmed)) return true;
+  if (shown || !has(Patch.PushesConfirmed)) return true;
   const own = (answer: readonly OrderSnapshot[]) => ownOrder(o, answer);
   const answer = await supplierConfirms(o.waits, acts, {
     claim: OrderStatus.Delivered,

@@ -7,7 +7,7 @@
  * named with the command that mends it, and goes on by itself once mapped (`storeSkuMapped`, or
  * the periodic look).
  */
-import { patched, workflowInfo } from '@temporalio/workflow';
+import { workflowInfo } from '@temporalio/workflow';
 import { Stage } from '../contract.js';
 import { durationMs } from '../../terms/sla.js';
 import type { Activities } from '../../durable/activityProxies.js';
@@ -18,6 +18,7 @@ import type { StoreEditInput } from '../storeSide.js';
 import type { StoreOrderLine } from '../../store/contract.js';
 import type { ConnectedVariant } from '../../store/intake/connectionActivities.js';
 import { Patch } from '../../durable/versions.js';
+import { has } from '../../durable/patches.js';
 
 /** The bound of a wait for a mapping: the order looks at the mappings again after it. */
 export const MAPPING_RECHECK_MS = 15 * 60_000;
@@ -74,7 +75,7 @@ async function connectedLines(
       l.storeProductId !== undefined &&
       l.storeVariantId !== undefined,
   );
-  if (asked.length === 0 || !patched(Patch.StoreConnectedFlow)) return found;
+  if (asked.length === 0 || !has(Patch.StoreConnectedFlow)) return found;
   const { value: variants } = await supplierCall(o.waits, {
     name: 'listConnections',
     send: () => acts.supplier.connectedStoreVariants(asked.map((l) => l.storeProductId!)),
