@@ -45,6 +45,7 @@ import { staticAccountDirectory } from './accounts/staticDirectory.js';
 import type { AccountRef } from './accounts/accountStart.js';
 import { batchActivities, supplierActivities } from './activities.js';
 import { orchestrationActivities } from './tracking/orchestrationActivities.js';
+import { tellActivities } from './checkout/tellActivities.js';
 import { webhookRepairActivities } from './tracking/webhookActivities.js';
 import { storeEventActivities } from './storeEvents/activities.js';
 import { storeMappingActivities } from './store/intake/skuActivities.js';
@@ -478,6 +479,7 @@ function ordersActivities(s: Setup, work: PerAccount<AccountWork>) {
     s.accounts.get(id ?? DEFAULT_ACCOUNT) ?? { id: id ?? DEFAULT_ACCOUNT };
   return {
     ...orchestrationActivities(client),
+    ...tellActivities(client),
     ...storeMappingActivities((opts.stores ?? s.accounts) as Partial<StoreDirectory>),
     // The WooCommerce sites' order sweeps hand orders to the store webhook's own intake.
     ...storeSweepActivities({

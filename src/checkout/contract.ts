@@ -78,6 +78,20 @@ export type CheckoutOutcome =
   /** For an order paying alone that waits for funds: the balance covers it now. */
   | { kind: 'fundsAvailable'; balance: number };
 
+/** One order's outcome, for the activity that tells a release's orders theirs (tellActivities.ts). */
+export interface OutcomeTold {
+  workflowId: string;
+  outcome: CheckoutOutcome;
+}
+
+/** What telling a release found: the orders no longer running (nobody left to tell). */
+export interface TellAnswer {
+  notFound: string[];
+}
+
+/** The tell activity's failure type: its details (`{ reached }`) name the orders it did reach. */
+export const TELL_INCOMPLETE = 'TellIncomplete';
+
 export type FundsNews =
   /** A top-up (makeup) was paid, or an operator says the balance was topped up. */
   | { kind: 'toppedUp' }

@@ -5,9 +5,9 @@
  * lone order waits a couple of seconds while a backlog, which holds the budget anyway, fills
  * batches — and runs each batch's four supplier calls once: addCart and addCartConfirm over all
  * its orders, then the parent order and its payment (durable/shipmentPayment.ts), each through
- * the reconciling supplier step. Every order leaves its batch with its own outcome, told by
- * signal `checkoutOutcome`: paid; intercepted (with the supplier's reasons); short of funds; or
- * handed back to go on alone — whenever the batch cannot settle something itself (an unanswered
+ * the reconciling supplier step. Every order leaves its batch with its own outcome, signal
+ * `checkoutOutcome` (a release's orders told by one activity, tellActivities.ts): paid;
+ * intercepted (with the supplier's reasons); short of funds; or handed back to go on alone — whenever the batch cannot settle something itself (an unanswered
  * cart call, a failure a person must see: batchLookUp.ts), the orders continue from where the
  * batch got, and each one's own reconciling steps look up what is unknown before sending
  * anything. It also watches the balance for every order of the account that waits for funds. It
@@ -23,19 +23,22 @@
  * `withdrawn` and `paid` can never both reach an order.
  */
 import {
+  ActivityFailure,
+  ApplicationFailure,
   allHandlersFinished,
   condition,
   continueAsNew,
   getExternalWorkflowHandle,
   log,
   metricMeter,
+  patched,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Reason } from '../supplier/interception.js';
 import { OrderStatus, reachedStatus } from '../supplier/api/constants.js';
 import { counterOf, METRICS } from '../telemetry/metrics.js';
-import { activities, type Activities } from '../durable/activityProxies.js';
+import { activities, outcomeTelling, type Activities } from '../durable/activityProxies.js';
 import { supplierCall, type Seen } from '../durable/supplierStep.js';
 import type { StepHost } from '../durable/stepHost.js';
 import { followAccountTier, workflowAccount } from '../durable/account.js';
@@ -62,7 +65,9 @@ import {
   checkoutOutcomeSignal,
   type CheckoutOutcome,
   type CheckoutProgress,
+  type OutcomeTold,
   type ReadyOrder,
+  TELL_INCOMPLETE,
 } from './contract.js';
 import {
   checkoutBudgets,
@@ -112,6 +117,7 @@ export async function accountCheckout(input: CheckoutInput = {}): Promise<void> 
       ordersPaid: 0,
       nextBatch: 0,
     },
+    patched(Patch.OutcomesByActivity),
   );
   const acts = activities();
   setHandler(checkoutReadySignal, (order) => {
@@ -223,16 +229,22 @@ async function checkFunds(c: CheckoutState, acts: Activities): Promise<void> {
     c.fundsCheckFailed(topUps);
     return;
   }
+  const told: OutcomeTold[] = [];
+  // A run that signals per order does so in the loop, as it always did (its history has them so).
+  const covered = (workflowId: string) => {
+    const outcome: CheckoutOutcome = { kind: 'fundsAvailable', balance };
+    if (c.outcomesByActivity) told.push({ workflowId, outcome });
+    else void tell(c, workflowId, outcome);
+  };
   for (const item of c.release(balance, topUps)) {
     if (item.kind === 'orders') c.requeue([item.order]);
-    else if (item.kind === 'waiter') {
-      void tell(c, item.workflowId, { kind: 'fundsAvailable', balance });
-    } else if (item.kind === 'shipmentWaiters') {
-      for (const id of item.workflowIds) void tell(c, id, { kind: 'fundsAvailable', balance });
-    } else {
+    else if (item.kind === 'waiter') covered(item.workflowId);
+    else if (item.kind === 'shipmentWaiters') item.workflowIds.forEach(covered);
+    else {
       void resumePayment(c, acts, c.resumeShipment(item.shipment), item.shipment.shipmentOrderId);
     }
   }
+  if (told.length > 0) void tellAll(c, told);
 }
 
 class FundsCheckFailed extends Error {}
@@ -498,7 +510,11 @@ async function batchPaid(
 
 // ---- each order told its outcome ------------------------------------------------------------
 
-/** Tells an order its outcome, paced; the coordinator does not continue as new before it ends. */
+/**
+ * Signals an order its outcome, paced: a cancel's answer, every outcome of a run from before
+ * Patch.OutcomesByActivity, and what a failed tell activity did not reach. The coordinator does
+ * not continue as new before it ends.
+ */
 async function tell(c: CheckoutState, workflowId: string, outcome: CheckoutOutcome): Promise<void> {
   c.tellOwed();
   // Outcomes signalled at once, at most (the settings' `outcomesInFlight`): Temporal fails a
@@ -519,6 +535,50 @@ async function tell(c: CheckoutState, workflowId: string, outcome: CheckoutOutco
   }
 }
 
+/**
+ * Tells a release's orders their outcomes: where this run does so by activity, one call per
+ * `outcomesInFlight` orders (the activity signals them `TELL_CONCURRENCY` at once); else, or for
+ * what a call that failed every attempt did not reach, one signal each (`tell`).
+ */
+function tellAll(c: CheckoutState, told: readonly OutcomeTold[]): Promise<unknown> {
+  // Not async: a run that signals per order awaits exactly what it always did.
+  if (!c.outcomesByActivity) return Promise.all(told.map((t) => tell(c, t.workflowId, t.outcome)));
+  const per = Math.max(1, checkoutBudgets(c.settings).outcomesInFlight);
+  const calls: OutcomeTold[][] = [];
+  for (let i = 0; i < told.length; i += per) calls.push(told.slice(i, i + per));
+  return Promise.all(calls.map((part) => tellByActivity(c, part)));
+}
+
+/** One call of the tell activity; the coordinator does not continue as new before it ends. */
+async function tellByActivity(c: CheckoutState, told: OutcomeTold[]): Promise<void> {
+  // Owed, not in flight: `outcomesInFlight` paces signals, and this call's fallback is signals.
+  c.tellOwed();
+  try {
+    const { notFound } = await outcomeTelling()(c.tellCall(workflowInfo().runId), told);
+    // Orders terminated by hand: nobody is left to tell.
+    for (const id of notFound) log.warn(`checkout: could not tell ${id}: not found`);
+  } catch (err) {
+    const reached = reachedBy(err);
+    const rest = told.filter((t) => !reached.includes(t.workflowId));
+    log.warn(
+      `checkout: telling ${told.length} order(s) by activity failed (${String(err instanceof ActivityFailure ? (err.cause ?? err) : err)}); ${rest.length} told by signal`,
+    );
+    await Promise.all(rest.map((t) => tell(c, t.workflowId, t.outcome)));
+  } finally {
+    c.tellSettled();
+  }
+}
+
+/** The orders a failed tell activity's last attempt reached (its failure's details). */
+function reachedBy(err: unknown): string[] {
+  const cause = err instanceof ActivityFailure ? err.cause : undefined;
+  if (!(cause instanceof ApplicationFailure) || cause.type !== TELL_INCOMPLETE) return [];
+  const details = cause.details?.[0] as { reached?: unknown } | undefined;
+  return Array.isArray(details?.reached)
+    ? details.reached.filter((r) => typeof r === 'string')
+    : [];
+}
+
 /** The other orders of the batch's shipment, for outcomes that hand a confirmed shipment back. */
 function siblingsOf(batch: BatchView, order: ReadyOrder): string[] {
   return batch.orders.filter((o) => o !== order).map((o) => o.workflowId);
@@ -535,7 +595,10 @@ async function release(
     orders.map((o) => o.workflowId),
     outcome,
   );
-  await Promise.all(orders.map((o) => tell(c, o.workflowId, outcome)));
+  await tellAll(
+    c,
+    orders.map((o) => ({ workflowId: o.workflowId, outcome })),
+  );
 }
 
 /** Every order of a confirmed shipment leaves with its own outcome, naming its siblings. */
@@ -548,7 +611,10 @@ async function releaseShipment(
   const outcomes = orders.map((o) => outcomeFor(siblingsOf(batch, o)));
   const workflowIds = orders.map((o) => o.workflowId);
   if (outcomes[0] !== undefined) c.released(batch, workflowIds, outcomes[0]);
-  await Promise.all(orders.map((o, i) => tell(c, o.workflowId, outcomes[i]!)));
+  await tellAll(
+    c,
+    orders.map((o, i) => ({ workflowId: o.workflowId, outcome: outcomes[i]! })),
+  );
 }
 
 /** Orders the supplier stopped leave the batch with their own reasons. */

@@ -96,12 +96,21 @@ export class CheckoutState {
   tellsInFlight = 0;
   /** Outcomes owed to orders: being signalled, or paced to be. */
   private tellsOwed = 0;
+  /** Releases told by activity in this run: each call's key for its signals' request ids. */
+  private tellCalls = 0;
   /** Batches were due while MAX_BATCHES_IN_FLIGHT ran: counted once per episode. */
   full = false;
   /** Grows when the loop must look again before its timer: not on every arrival (timers bill). */
   wakeVersion = 0;
 
-  constructor(from: CheckoutCarryOver) {
+  /**
+   * `outcomesByActivity`: this run tells a release's orders through one activity (decided once,
+   * where the run starts: Patch.OutcomesByActivity).
+   */
+  constructor(
+    from: CheckoutCarryOver,
+    readonly outcomesByActivity = false,
+  ) {
     this.settings = from.settings;
     this.queue = from.queue;
     this.funds = from.funds;
@@ -300,8 +309,19 @@ export class CheckoutState {
     this.tellsInFlight += 1;
   }
 
+  /** A release's tell activity is called: its key within the run (`run` is the run's id). */
+  tellCall(run: string): string {
+    this.tellCalls += 1;
+    return `${run}/T${this.tellCalls}`;
+  }
+
   tellEnded(): void {
     this.tellsInFlight -= 1;
+    this.tellsOwed -= 1;
+  }
+
+  /** A tell activity's call ended (its fallback signals too). */
+  tellSettled(): void {
     this.tellsOwed -= 1;
   }
 

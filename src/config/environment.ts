@@ -160,8 +160,9 @@ export const Env = z.object({
   CHECKOUT_ORDER_BOUND_MS: z.coerce.number().int().min(1_000).max(86_400_000).optional(),
   /**
    * The checkout coordinator's budgets per run: it continues as new once a run received
-   * CHECKOUT_SIGNALS_PER_RUN signals or holds CHECKOUT_HISTORY_PER_RUN events, and signals at
-   * most CHECKOUT_OUTCOMES_IN_FLIGHT outcomes at once. Keep them well below the Temporal
+   * CHECKOUT_SIGNALS_PER_RUN signals or holds CHECKOUT_HISTORY_PER_RUN events, and tells at
+   * most CHECKOUT_OUTCOMES_IN_FLIGHT outcomes per activity call (runs from before that activity:
+   * signals at most that many at once). Keep them well below the Temporal
    * cluster's limits (by default 10,000 signals per run, 51,200 events, 2,000 pending signals):
    * a full run still takes signals while it drains.
    */

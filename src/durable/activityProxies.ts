@@ -118,3 +118,23 @@ export function accessTokenWait(): OrdersQueueActivities['awaitAccessToken'] {
     priority: accountPriority(),
   }).awaitAccessToken;
 }
+
+/**
+ * The checkout coordinator's telling of outcomes (checkout/tellActivities.ts), on its own (orders)
+ * queue: retried with a bounded backoff (every attempt's signals carry the same request ids, so a
+ * retry tells no order twice); if every attempt fails, the coordinator signals the orders itself.
+ * Call inside a workflow only.
+ */
+export function outcomeTelling(): OrdersQueueActivities['tellOutcomes'] {
+  return proxyActivities<OrdersQueueActivities>({
+    taskQueue: workflowInfo().taskQueue,
+    startToCloseTimeout: '2 minutes',
+    retry: {
+      initialInterval: '1 second',
+      backoffCoefficient: 2,
+      maximumInterval: '30 seconds',
+      maximumAttempts: 6,
+    },
+    priority: accountPriority(),
+  }).tellOutcomes;
+}

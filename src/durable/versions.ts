@@ -211,6 +211,13 @@ export const Patch = {
    * patches go below it and are not covered.
    */
   Baseline: 'baseline-2026-11-28',
+  /**
+   * The checkout coordinator tells a release's orders their outcomes through one activity
+   * (`tellOutcomes`, checkout/tellActivities.ts) instead of one external signal per order, and
+   * signals them itself only if every attempt of it fails (checkout/coordinator.ts). Asked once,
+   * where a run starts: a run that started before signals per order to its end.
+   */
+  OutcomesByActivity: 'outcomes-by-activity-2026-11',
 } as const;
 export type PatchId = (typeof Patch)[keyof typeof Patch];
 

@@ -23,7 +23,11 @@ export interface CheckoutSettings {
   signalsPerRun?: number;
   /** ...or once its history holds this many events (Temporal's limit: 51,200 by default). */
   historyPerRun?: number;
-  /** Outcome signals in flight at most (Temporal fails a task past 2,000 pending by default). */
+  /**
+   * Outcomes per call of the tell activity (`tellOutcomes`), which signals them 20 at once; in runs
+   * from before it (Patch.OutcomesByActivity), outcome signals in flight at most (Temporal fails a
+   * task past 2,000 pending by default).
+   */
   outcomesInFlight?: number;
 }
 

@@ -14,7 +14,13 @@ import {
 } from '../../src/order/contract.js';
 import { configureCheckout } from '../../src/checkout/startActivities.js';
 import { queuePrefix } from '../../src/temporal/taskQueues.js';
-import { checkoutStatusQuery, checkoutWorkflowId } from '../../src/checkout/contract.js';
+import {
+  checkoutStatusQuery,
+  checkoutWorkflowId,
+  TELL_INCOMPLETE,
+  type OutcomeTold,
+  type TellAnswer,
+} from '../../src/checkout/contract.js';
 import {
   DEFAULT_CHECKOUT_SETTINGS,
   type CheckoutSettings,
@@ -34,6 +40,10 @@ import {
   setBalance as setAccountBalance,
 } from '../support/sandbox.js';
 import { editOrder, orderNumber, usOrder } from '../supplier/orderHelpers.js';
+import { tellActivities } from '../../src/checkout/tellActivities.js';
+import type { WorkflowHandle } from '@temporalio/client';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { ApplicationFailure } from '@temporalio/common';
 
 /** Long enough that only the batch size (or the test) closes a batch. */
 const NEVER = 600_000;
@@ -68,6 +78,27 @@ const calls = async (path: string) =>
   takenCalls(await accountStats(h.account.openId), `shopping/${path}`);
 
 const setBalance = (amount: number) => setAccountBalance(h.account.openId, amount);
+
+const coordinatorEvents = async () =>
+  (await h.client.workflow.getHandle(checkoutWorkflowId(queuePrefix(h.queues))).fetchHistory())
+    .events ?? [];
+
+/** The `checkoutOutcome` signals an order received. */
+const outcomesOf = async (order: WorkflowHandle) =>
+  ((await order.fetchHistory()).events ?? []).filter(
+    (e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'checkoutOutcome',
+  ).length;
+
+/** The calls of the coordinator's tell activity, with their input (key, outcomes told). */
+async function tellCalls(): Promise<{ key: string; told: OutcomeTold[] }[]> {
+  const converter = h.client.options.loadedDataConverter.payloadConverter;
+  return (await coordinatorEvents()).flatMap((e) => {
+    const a = e.activityTaskScheduledEventAttributes;
+    if (a?.activityType?.name !== 'tellOutcomes') return [];
+    const [key, told] = (a.input?.payloads ?? []).map((p) => converter.fromPayload(p));
+    return [{ key: key as string, told: told as OutcomeTold[] }];
+  });
+}
 
 describe('batched checkout', () => {
   it('one batch: an order intercepted at addCart stops alone, one needing approval joins only once approved, the rest are paid with one call each', async () => {
@@ -203,5 +234,49 @@ describe('batched checkout', () => {
     expect(done.stage).toBe(Stage.CANCELLED);
     expect((await coordinator()).waiting).toBe(0);
     expect(await calls('order/deleteOrder')).toBeGreaterThan(0);
+  });
+
+  it('a paid batch is told its outcomes by one activity, not a signal per order, each order once, and a retried call tells none twice', async () => {
+    await settings({ maxBatch: 3 });
+    const orders = await Promise.all(
+      ['tell-a', 'tell-b', 'tell-c'].map((t) => startOrder(h, flowB(t))),
+    );
+    const paid = await Promise.all(orders.map((o) => reachStage(o, Stage.AWAITING_SHIPMENT)));
+    expect(new Set(paid.map((p) => p.shipmentOrderId)).size).toBe(1);
+
+    const ids = orders.map((o) => o.workflowId);
+    // (A cancel's answer is still a signal of its own: only outcomes of releases go by activity.)
+    const signalled = (await coordinatorEvents()).flatMap((e) => {
+      const a = e.signalExternalWorkflowExecutionInitiatedEventAttributes;
+      return a?.signalName === 'checkoutOutcome' ? [a.workflowExecution?.workflowId] : [];
+    });
+    expect(signalled.filter((id) => ids.includes(id ?? ''))).toEqual([]);
+    const call = (await tellCalls()).find((c) => c.told.some((t) => ids.includes(t.workflowId)));
+    expect(call?.told.map((t) => t.workflowId).sort()).toEqual([...ids].sort());
+    expect(call?.told.every((t) => t.outcome.kind === 'paid')).toBe(true);
+    for (const o of orders) expect(await outcomesOf(o)).toBe(1);
+
+    // Another attempt of the same call (the first failed after it had signalled some orders):
+    // the server drops each repeated signal by its request id, so no order hears it twice.
+    const tell = tellActivities(h.client);
+    const attempt = (told: OutcomeTold[]) =>
+      new MockActivityEnvironment().run<[], TellAnswer, () => Promise<TellAnswer>>(() =>
+        tell.tellOutcomes(call!.key, told),
+      );
+    expect((await attempt(call!.told)).notFound).toEqual([]);
+    for (const o of orders) expect(await outcomesOf(o)).toBe(1);
+    // An attempt that fails on one signal (an id the server refuses) names what it reached, so
+    // the coordinator would signal only the rest itself; still no order hears it twice.
+    const failed = await attempt([
+      ...call!.told,
+      { workflowId: '', outcome: call!.told[0]!.outcome },
+    ])
+      .then(() => undefined)
+      .catch((err: unknown) => err);
+    expect(failed).toBeInstanceOf(ApplicationFailure);
+    expect((failed as ApplicationFailure).type).toBe(TELL_INCOMPLETE);
+    const reached = ((failed as ApplicationFailure).details?.[0] as { reached: string[] }).reached;
+    expect([...reached].sort()).toEqual([...ids].sort());
+    for (const o of orders) expect(await outcomesOf(o)).toBe(1);
   });
 });
