@@ -163,5 +163,7 @@ export type CheckoutMembership =
   | { state: 'queued' }
   | { state: 'inBatch'; batchId: string; step: string }
   | { state: 'awaitingFunds' }
+  /** Its batch released it and its outcome is on its way (a signal, soon). */
+  | { state: 'released'; outcome: CheckoutOutcome['kind'] }
   | { state: 'unknown' };
 export const checkoutMemberQuery = defineQuery<CheckoutMembership, [string]>('checkoutMember');

@@ -590,15 +590,13 @@ async function release(
   orders: readonly ReadyOrder[],
   outcome: CheckoutOutcome,
 ): Promise<void> {
-  c.released(
-    batch,
-    orders.map((o) => o.workflowId),
-    outcome,
-  );
+  const workflowIds = orders.map((o) => o.workflowId);
+  c.released(batch, workflowIds, outcome);
   await tellAll(
     c,
     orders.map((o) => ({ workflowId: o.workflowId, outcome })),
   );
+  c.told(workflowIds);
 }
 
 /** Every order of a confirmed shipment leaves with its own outcome, naming its siblings. */
@@ -615,6 +613,7 @@ async function releaseShipment(
     c,
     orders.map((o, i) => ({ workflowId: o.workflowId, outcome: outcomes[i]! })),
   );
+  c.told(workflowIds);
 }
 
 /** Orders the supplier stopped leave the batch with their own reasons. */

@@ -81,6 +81,8 @@ export class CheckoutState {
   private queue: ReadyOrder[];
   private funds: FundsWait[];
   private readonly batches = new Map<string, BatchView>();
+  /** Orders released from a batch whose outcome is being told, with its kind. */
+  private readonly telling = new Map<string, CheckoutOutcome['kind']>();
   private balance: { amount: number; at: string } | undefined;
   private lastFundsCheck: number;
   private lastArrival = 0;
@@ -195,6 +197,8 @@ export class CheckoutState {
   /** Where the coordinator holds an order (the `checkoutMember` query). */
   member(workflowId: string): CheckoutMembership {
     if (this.queue.some((o) => o.workflowId === workflowId)) return { state: 'queued' };
+    const telling = this.telling.get(workflowId);
+    if (telling !== undefined) return { state: 'released', outcome: telling };
     for (const b of this.batches.values()) {
       if (b.orders.some((o) => o.workflowId === workflowId)) {
         return { state: 'inBatch', batchId: b.id, step: b.step };
@@ -205,7 +209,8 @@ export class CheckoutState {
   }
 
   private knows(workflowId: string): boolean {
-    return this.member(workflowId).state !== 'unknown';
+    const { state } = this.member(workflowId);
+    return state !== 'unknown' && state !== 'released';
   }
 
   // ---- batches ----------------------------------------------------------------------------------
@@ -275,10 +280,20 @@ export class CheckoutState {
     return began;
   }
 
-  /** Orders leave a batch with their outcome (paid, intercepted, alone, short of funds). */
+  /**
+   * Orders leave a batch with their outcome (paid, intercepted, alone, short of funds). Until
+   * `told`, the coordinator still answers for them: an order that asks meanwhile (its bound
+   * passed) waits for its outcome rather than settle from a supplier's view that may lag.
+   */
   released(batch: BatchView, workflowIds: readonly string[], outcome: CheckoutOutcome): void {
     batch.orders = batch.orders.filter((o) => !workflowIds.includes(o.workflowId));
     if (outcome.kind === 'paid') this.ordersPaid += workflowIds.length;
+    for (const id of workflowIds) this.telling.set(id, outcome.kind);
+  }
+
+  /** The released orders were told their outcomes (or could not be: gone). */
+  told(workflowIds: readonly string[]): void {
+    for (const id of workflowIds) this.telling.delete(id);
   }
 
   batchFinished(batch: BatchView): void {

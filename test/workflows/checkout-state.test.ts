@@ -35,6 +35,27 @@ const order = (n: number, amount = 10): ReadyOrder => ({
   readyAt: new Date(Date.UTC(2026, 10, 25, 12, 0, n)).toISOString(),
 });
 
+describe('an order its batch released', () => {
+  it('is answered for until told its outcome: an order that asks past its bound waits for it', () => {
+    const c = state();
+    c.ready(order(1));
+    c.ready(order(2));
+    const batch = c.takeBatch();
+    c.committing(batch, 'payBalanceV2');
+    c.released(batch, ['order:N1', 'order:N2'], {
+      kind: 'paid',
+      batchId: batch.id,
+      shipmentOrderId: 'SH1',
+      payId: 'P1',
+    });
+    c.batchFinished(batch);
+    // Its outcome is on its way (the tell activity may wait behind a backlog): not forgotten.
+    expect(c.member('order:N1')).toEqual({ state: 'released', outcome: 'paid' });
+    c.told(['order:N1', 'order:N2']);
+    expect(c.member('order:N1')).toEqual({ state: 'unknown' });
+  });
+});
+
 describe('a cancel', () => {
   it('takes an order back only before a batch call that may act has included it', () => {
     const c = state();
