@@ -7,7 +7,8 @@
 import type { SupplierClient } from '../supplier/client.js';
 import { addCart, addCartConfirm } from '../supplier/api/orders.js';
 import { interception, type Reason } from '../supplier/interception.js';
-import { supplierCall, unusableAnswer } from '../supplier/supplierCall.js';
+import { supplierCall, supplierExchange, unusableAnswer } from '../supplier/supplierCall.js';
+import { CONFIRMED_WITHOUT_SHIPMENT } from '../supplier/failureDetails.js';
 
 /** The orders of a batch the supplier stopped, with its reasons; the others went through. */
 export interface BatchCartOutcome {
@@ -34,10 +35,12 @@ export function checkoutBatchActivities(supplier: SupplierClient) {
     async addCartConfirmBatch(
       svcOrderIds: string[],
     ): Promise<BatchCartOutcome & { shipmentOrderId?: string }> {
-      const r = await supplierCall(supplier, addCartConfirm, { svcOrderIdList: svcOrderIds });
+      const { data: r, requestId } = await supplierExchange(supplier, addCartConfirm, {
+        svcOrderIdList: svcOrderIds,
+      });
       const intercepted = stopped(r.interceptOrders, svcOrderIds);
       if (intercepted.length < svcOrderIds.length && r.shipmentsId == null) {
-        throw unusableAnswer('addCartConfirm', 'confirmed without a shipmentsId');
+        throw unusableAnswer('addCartConfirm', CONFIRMED_WITHOUT_SHIPMENT, requestId);
       }
       return { intercepted, ...(r.shipmentsId != null && { shipmentOrderId: r.shipmentsId }) };
     },

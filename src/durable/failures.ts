@@ -5,6 +5,7 @@ import {
   type FailureType as FailureTypeName,
   type SupplierFailureDetails,
   type FailureInfo,
+  CONFIRMED_WITHOUT_SHIPMENT,
 } from '../supplier/failureDetails.js';
 import { SupplierCode } from '../supplier/errors.js';
 import { UNKNOWN_ACCOUNT_FAILURE } from '../accounts/contract.js';
@@ -30,6 +31,11 @@ export function supplierFailure(err: unknown): SupplierFailure | undefined {
 
 export function isBusiness(f: SupplierFailure | undefined, code: number): boolean {
   return f?.type === FailureType.Business && f.details.code === code;
+}
+
+/** addCartConfirm answered success without a shipment: confirmed, maybe paid, by someone else. */
+export function confirmedWithoutShipment(f: SupplierFailure | undefined): boolean {
+  return f?.type === FailureType.Fatal && f.details.message.endsWith(CONFIRMED_WITHOUT_SHIPMENT);
 }
 
 export function failureInfo(step: string, f: SupplierFailure): FailureInfo {

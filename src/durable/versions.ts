@@ -218,6 +218,16 @@ export const Patch = {
    * where a run starts: a run that started before signals per order to its end.
    */
   OutcomesByActivity: 'outcomes-by-activity-2026-11',
+  /**
+   * An order's own addCartConfirm is never the first word on a confirmation a batch may have made:
+   * an order carted by a batch whose coordinator went away looks its confirmation up first, as
+   * one shown confirmed does (order/steps/batchedCheckout.ts); an answer "confirmed without a
+   * shipmentsId" is looked up instead of stopping; and the look-up adopts a payment the supplier
+   * shows (its batch paid it) and keeps looking, within the order's lag, past a repeat that names
+   * no shipment (order/steps/checkout.ts). Asked where each first differs: runs that recorded the
+   * old path replay as they ran.
+   */
+  ConfirmLookedUp: 'confirm-looked-up-2026-11',
 } as const;
 export type PatchId = (typeof Patch)[keyof typeof Patch];
 

@@ -18,7 +18,8 @@ import {
   type ParentOrderResult,
 } from '../supplier/api/orders.js';
 import { OrderStatus } from '../supplier/api/constants.js';
-import { supplierCall, unusableAnswer } from '../supplier/supplierCall.js';
+import { supplierCall, supplierExchange, unusableAnswer } from '../supplier/supplierCall.js';
+import { CONFIRMED_WITHOUT_SHIPMENT } from '../supplier/failureDetails.js';
 import { interception, toReason, type Reason, type StepOutcome } from '../supplier/interception.js';
 
 /** The supplier's `yyyy-MM-dd HH:mm:ss` (UTC) as an ISO instant; undefined when unreadable. */
@@ -93,10 +94,12 @@ export function orderActivities(supplier: SupplierClient) {
     },
 
     async addCartConfirm(svcOrderId: string): Promise<StepOutcome & { shipmentOrderId?: string }> {
-      const r = await supplierCall(supplier, addCartConfirm, { svcOrderIdList: [svcOrderId] });
+      const { data: r, requestId } = await supplierExchange(supplier, addCartConfirm, {
+        svcOrderIdList: [svcOrderId],
+      });
       const outcome = interception(r.interceptOrders, svcOrderId);
       if (!outcome.intercepted && r.shipmentsId == null) {
-        throw unusableAnswer('addCartConfirm', 'confirmed without a shipmentsId');
+        throw unusableAnswer('addCartConfirm', CONFIRMED_WITHOUT_SHIPMENT, requestId);
       }
       return { ...outcome, ...(r.shipmentsId != null && { shipmentOrderId: r.shipmentsId }) };
     },

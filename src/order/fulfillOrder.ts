@@ -62,7 +62,7 @@ export async function fulfillOrder(input: OrderInput): Promise<OrderStatus> {
       await checkoutAndPay(o, acts, body);
     } else {
       const parent = await checkout(o, acts, body);
-      await pay(o, acts, parent);
+      if (parent !== undefined) await pay(o, acts, parent);
     }
     if (usesPlatformLogistics(input.fulfillment)) await uploadWaybill(o, acts);
     await followDelivery(o, acts);

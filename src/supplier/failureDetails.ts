@@ -16,6 +16,13 @@ export const FailureType = {
 } as const;
 export type FailureType = (typeof FailureType)[keyof typeof FailureType];
 
+/**
+ * What addCartConfirm's unusable answer says: success for orders not intercepted, yet no shipment.
+ * The supplier answers so for orders confirmed into a shipment that is paid (docs/supplier-api.md
+ * §7.2): the workflow looks the order up rather than believe it.
+ */
+export const CONFIRMED_WITHOUT_SHIPMENT = 'confirmed without a shipmentsId';
+
 export interface SupplierFailureDetails {
   endpoint: string;
   code?: number;

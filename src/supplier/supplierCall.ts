@@ -159,8 +159,16 @@ function keyRefused(err: SupplierError | SupplierTransportError): boolean {
 }
 
 /** A success answer dropflow cannot go on with: a person must look (NEEDS_ATTENTION). */
-export function unusableAnswer(endpoint: string, what: string): ApplicationFailure {
-  const details: SupplierFailureDetails = { endpoint, message: `the supplier answered ${what}` };
+export function unusableAnswer(
+  endpoint: string,
+  what: string,
+  requestId?: string,
+): ApplicationFailure {
+  const details: SupplierFailureDetails = {
+    endpoint,
+    message: `the supplier answered ${what}`,
+    ...(requestId !== undefined && { requestId }),
+  };
   return ApplicationFailure.create({
     type: FailureType.Fatal,
     message: `${endpoint}: the supplier answered ${what}`,

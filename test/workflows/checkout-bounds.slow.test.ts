@@ -26,7 +26,14 @@ import {
   validOrder,
   useOrderHarness,
 } from '../support/orders.js';
-import { accountStats, setBalance as setAccountBalance, takenCalls } from '../support/sandbox.js';
+import {
+  accountStats,
+  clearFaults,
+  injectFault,
+  setBalance as setAccountBalance,
+  takenCalls,
+} from '../support/sandbox.js';
+import { changeSettings } from '../sandbox/controls.js';
 import { orderNumber, usOrder } from '../supplier/orderHelpers.js';
 
 /** Long enough that only the test closes a batch. */
@@ -57,6 +64,7 @@ function flowB(tag: string) {
 }
 
 const PAY = 'shopping/pay/payBalanceV2';
+const CONFIRM = 'shopping/order/addCartConfirm';
 
 const waitsForBatch = (s: OrderStatus) => /checkout batch/.test(s.waitingFor ?? '');
 
@@ -253,5 +261,88 @@ describe('a shipment shared by orders of one batch', () => {
     expect(paidB.shipmentOrderId).toBe(shipmentOrderId);
     expect(paidB.timeline.some((t) => /paid with its shipment/.test(t.note ?? ''))).toBe(true);
     expect((await accountStats(h.account.openId)).payments).toBe(paymentsBefore + 1);
+  });
+});
+
+describe('an order its batch paid', () => {
+  /** How far the supplier's order queries trail its acts here; the order allows a little more. */
+  const VIEW_LAG_MS = 15_000;
+
+  it('handed back late as only in the cart, takes the payment its own confirmation finds instead of waiting for a person', async () => {
+    await settings({ quietMs: NEVER });
+    const order = await startOrder(h, flowB('late-hand-back'));
+    const { svcOrderId } = await reachStage(order, Stage.CREATED, waitsForBatch);
+    // Its batch carted, confirmed and paid it, and a hand-back that lagged behind says it is in
+    // the cart: the supplier answers the order's own confirmation without a shipment.
+    const api = h.account.client.api;
+    await api.addCart({ svcOrderIdList: [svcOrderId!] });
+    const shipmentOrderId = (await api.addCartConfirm({ svcOrderIdList: [svcOrderId!] }))
+      .shipmentsId!;
+    const { payId } = await api.saveGenerateParentOrder({ shipmentOrderId });
+    await api.payBalanceV2({ shipmentOrderId, payId: payId! });
+    const before = await accountStats(h.account.openId);
+    await order.signal(checkoutOutcomeSignal, {
+      kind: 'alone',
+      why: 'its batch B9 handed it back',
+      progress: { inCart: true },
+    });
+    // The coordinator, which still lists it, goes: no later batch takes it.
+    await terminateCoordinator();
+
+    const done = await reachStage(order, Stage.AWAITING_SHIPMENT);
+    expect(done.timeline.map((t) => t.stage)).not.toContain(Stage.NEEDS_ATTENTION);
+    expect(done.timeline.some((t) => /paid with its checkout batch/.test(t.note ?? ''))).toBe(true);
+    const after = await accountStats(h.account.openId);
+    expect(takenCalls(after, PAY)).toBe(takenCalls(before, PAY));
+    expect(after.payments).toBe(before.payments);
+  });
+
+  it('never waits for a person: its coordinator gone while its batch paid it, and the supplier still showing it in the cart, it looks its confirmation up and takes the payment', async () => {
+    const openId = h.account.openId;
+    await settings({ quietMs: NEVER });
+    await changeSettings({ openId, batchLagMs: VIEW_LAG_MS });
+    try {
+      const order = await startOrder(
+        h,
+        validOrder({
+          ...usOrder({ orderNumber: orderNumber('paid-by-batch') }),
+          fulfillment: { flow: 'B', supplierLagSeconds: 20 },
+        }),
+      );
+      await reachStage(order, Stage.CREATED, waitsForBatch);
+      // The batch's confirmation acts late, so the supplier's view shows the order in the cart
+      // for a while; the answer to its payment is lost, so it holds the order (looking the
+      // payment up) past the order's bound, which asks and waits again meanwhile.
+      await injectFault({ openId, path: CONFIRM, kind: 'latency', latencyMs: VIEW_LAG_MS + 2_000 });
+      await injectFault({ openId, path: PAY, kind: 'commitThenDrop' });
+      const before = await accountStats(openId);
+      await settings({ quietMs: 500 });
+      await eventually(
+        'the batch to pay the order (its answer lost)',
+        () => accountStats(openId),
+        (s) => s.payments === before.payments + 1,
+        90_000,
+      );
+      const held = await coordinator().query(checkoutStatusQuery);
+      expect(held.batches.flatMap((b) => b.orderIds ?? [])).toContain(order.workflowId);
+      // Its coordinator goes before it tells the order: the order asks past its bound, finds it
+      // gone, and sees itself only in the cart.
+      await terminateCoordinator();
+
+      const done = await reachStage(order, Stage.AWAITING_SHIPMENT);
+      expect(done.timeline.map((t) => t.stage)).not.toContain(Stage.NEEDS_ATTENTION);
+      expect(done.timeline.map((t) => t.stage)).toContain(Stage.PAID);
+      expect(
+        done.timeline.some((t) => /checkout coordinator does not hold it/.test(t.note ?? '')),
+      ).toBe(true);
+      const after = await accountStats(openId);
+      // Paid once, by its batch: the order sent no payment of its own.
+      expect(after.payments).toBe(before.payments + 1);
+      expect(takenCalls(after, PAY) - takenCalls(before, PAY)).toBe(1);
+      expect(after.repeatedPaymentsRefused).toBe(before.repeatedPaymentsRefused);
+    } finally {
+      await clearFaults(openId);
+      await changeSettings({ openId, batchLagMs: null });
+    }
   });
 });

@@ -14,6 +14,7 @@
 import {
   ActivityFailure,
   getExternalWorkflowHandle,
+  patched,
   workflowInfo,
   type SignalDefinition,
 } from '@temporalio/workflow';
@@ -93,6 +94,8 @@ export async function checkoutAndPay(
   }
   if (shares && o.money.paidBySibling()) return;
   const parent = await cartToParentOrder(o, acts, from);
+  // Its confirmation's look-up found it paid by its batch: the order took it as paid.
+  if (parent === undefined) return;
   if (shares && from.unknownStep === CONFIRM_STEP && from.shipmentOrderId === undefined) {
     // A batch's confirmation whose answer was lost: other orders may share this shipment.
     o.money.confirmedInBatch(parent.shipmentOrderId, { siblings: undefined });
@@ -466,6 +469,9 @@ async function withoutCoordinator(
   }
   const status = seen.value?.orderStatus ?? o.supplier.news.orderStatus;
   const confirmed = reachedStatus(status, OrderStatus.Unpaid);
+  // A batch that carted it may have confirmed and paid it since the moment the supplier's view
+  // shows: the confirmation is looked up before the order confirms (Patch.ConfirmLookedUp).
+  const confirmUnknown = confirmed || patched(Patch.ConfirmLookedUp);
   if (withdrawing) {
     o.waits.releaseCancel(
       confirmed
@@ -476,7 +482,7 @@ async function withoutCoordinator(
   return {
     kind: 'alone',
     why: `its checkout coordinator is gone and the supplier shows the order ${status ?? 'in the cart'}`,
-    progress: { inCart: true, ...(confirmed && { unknownStep: CONFIRM_STEP }) },
+    progress: { inCart: true, ...(confirmUnknown && { unknownStep: CONFIRM_STEP }) },
   };
 }
 

@@ -4,22 +4,28 @@
  * with the supplier's reasons wherever the supplier intercepts.
  */
 
+import { patched } from '@temporalio/workflow';
 import type { CreatedOrder } from '../activities.js';
 import { Stage, type AmendInput } from '../contract.js';
 import type { Reason, StepOutcome } from '../../supplier/interception.js';
 import { amendOrder } from '../orderInput.js';
 import type { CreateOrderRequest } from '../../supplier/api/orders.js';
-import { OrderStatus } from '../../supplier/api/constants.js';
+import { OrderStatus, reachedStatus } from '../../supplier/api/constants.js';
 import { SupplierCode } from '../../supplier/errors.js';
 import type { CheckoutProgress } from '../../checkout/contract.js';
 import type { Activities } from '../../durable/activityProxies.js';
-import { isBusiness } from '../../durable/failures.js';
+import {
+  confirmedWithoutShipment,
+  isBusiness,
+  supplierFailure,
+  type SupplierFailure,
+} from '../../durable/failures.js';
 import type { Order } from '../order.js';
 import type { PendingAction } from '../operatorActions.js';
 import { CREATE_STEP } from '../currentOrder.js';
 import { awaitConnection } from './connection.js';
 import { intercepted } from './interception.js';
-import { lookUpOrder, orderReached, ownOrder } from './lookup.js';
+import { lookUpOrder, orderReached, ownOrder, PAID_STATUS } from './lookup.js';
 import type { OrderSnapshot } from '../lookupActivities.js';
 import { linesText } from '../parcels.js';
 import { Patch } from '../../durable/versions.js';
@@ -37,24 +43,26 @@ export interface ParentOrder {
   landedCost?: number;
 }
 
+/** The parent order to pay; undefined once the supplier shows the order paid (adopted). */
 export async function checkout(
   o: Order,
   acts: Activities,
   body: CreateOrderRequest,
-): Promise<ParentOrder> {
+): Promise<ParentOrder | undefined> {
   await createOrder(o, acts, body);
   return cartToParentOrder(o, acts);
 }
 
 /**
  * addCart → addCartConfirm → saveGenerateParentOrder for this order alone, from where its
- * checkout batch got (nothing, in the cart, confirmed, parent order generated).
+ * checkout batch got (nothing, in the cart, confirmed, parent order generated). Undefined: the
+ * confirmation's look-up found the order paid (by its batch), and the order took it as paid.
  */
 export async function cartToParentOrder(
   o: Order,
   acts: Activities,
   from: CheckoutProgress = {},
-): Promise<ParentOrder> {
+): Promise<ParentOrder | undefined> {
   const svcOrderId = o.view.status.svcOrderId!;
   if (from.shipmentOrderId === undefined) {
     if (from.inCart !== true) {
@@ -73,14 +81,20 @@ export async function cartToParentOrder(
     // The last moment another logistics line can still keep the margin rule.
     await guardAtCart(o, acts, from.cartAmounts);
 
-    const confirmed = await cartStep(
+    const confirmed = await cartStep<Confirmation>(
       o,
       acts,
       'addCartConfirm',
       () => acts.supplierOnce.addCartConfirm(svcOrderId),
       () => confirmedShipment(o, acts, svcOrderId),
+      // Success without a shipment: confirmed (and paid) by its batch, perhaps; looked up.
+      (f) => confirmedWithoutShipment(f) && patched(Patch.ConfirmLookedUp),
     );
-    // The activity refuses a confirmation without a shipment (NEEDS_ATTENTION), so it is here.
+    if (confirmed.paidAs !== undefined) {
+      o.money.made(confirmed.paidAs);
+      return undefined;
+    }
+    // The activity refuses a confirmation without a shipment, and the look-up finds one, so it is here.
     o.money.cartConfirmed(confirmed.shipmentOrderId!);
   } else if (o.view.status.shipmentOrderId !== from.shipmentOrderId) {
     o.money.cartConfirmed(from.shipmentOrderId);
@@ -269,19 +283,38 @@ async function deleteToAmend(o: Order, acts: Activities, amend: PendingAction): 
   }
 }
 
+/** A confirmation as the order's step takes it: its shipment, or the payment the supplier shows. */
+type Confirmation = StepOutcome & { shipmentOrderId?: string; paidAs?: string };
+
 /**
- * The shipment of a confirmation whose answer was lost. The supplier shows the order UNPAID once
- * confirmed; a confirmed order is not confirmed into a second shipment, so the repeat's shipment
- * is the one, once the supplier lists the order in it.
+ * The shipment of a confirmation whose answer was lost or named no shipment. The supplier shows
+ * the order UNPAID once confirmed; a confirmed order is not confirmed into a second shipment, so
+ * the repeat's shipment is the one, once the supplier lists the order in it. An order the
+ * supplier shows paid was paid with its shipment (by its batch): nothing to confirm
+ * (Patch.ConfirmLookedUp); a repeat that names no shipment then is not the last word either,
+ * the view may not show the payment yet.
  */
 async function confirmedShipment(
   o: Order,
   acts: Activities,
   svcOrderId: string,
-): Promise<{ done: true; value: StepOutcome & { shipmentOrderId?: string } } | { done: false }> {
+): Promise<{ done: true; value: Confirmation } | { done: false }> {
   const seen = await orderReached(o, acts, OrderStatus.Unpaid);
   if (!seen.done) return { done: false };
-  const again = await acts.supplierOnce.addCartConfirm(svcOrderId);
+  const status = seen.value?.orderStatus ?? o.supplier.news.orderStatus;
+  if (reachedStatus(status, PAID_STATUS) && patched(Patch.ConfirmLookedUp)) {
+    const paidAs = `the supplier shows the order ${status}: paid with its checkout batch`;
+    return { done: true, value: { intercepted: false, reasons: [], paidAs } };
+  }
+  let again: Confirmation;
+  try {
+    again = await acts.supplierOnce.addCartConfirm(svcOrderId);
+  } catch (err) {
+    if (confirmedWithoutShipment(supplierFailure(err)) && patched(Patch.ConfirmLookedUp)) {
+      return { done: false };
+    }
+    throw err;
+  }
   const shipment = again.shipmentOrderId;
   if (shipment === undefined) return { done: false };
   const members = await acts.supplier.ordersOfShipment(shipment);
@@ -298,9 +331,15 @@ async function cartStep<T extends StepOutcome>(
   name: string,
   send: () => Promise<T>,
   lookUp?: () => Promise<{ done: true; value: T } | { done: false }>,
+  doubtful?: (f: SupplierFailure) => boolean,
 ): Promise<T> {
   for (;;) {
-    const { value, note } = await supplierCall(o.waits, { name, send, ...(lookUp && { lookUp }) });
+    const { value, note } = await supplierCall(o.waits, {
+      name,
+      send,
+      ...(lookUp && { lookUp }),
+      ...(doubtful && { doubtful }),
+    });
     if (note !== undefined) o.view.note(`${name}: ${note}`);
     if (!value.intercepted) return value;
     await intercepted(o, acts, name, value.reasons);
