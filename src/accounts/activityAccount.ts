@@ -6,13 +6,7 @@
 import { Context, type Info } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 
-import {
-  DEFAULT_ACCOUNT,
-  UNKNOWN_ACCOUNT_FAILURE,
-  UnknownAccountError,
-  type Account,
-  type AccountDirectory,
-} from './contract.js';
+import { DEFAULT_ACCOUNT, UNKNOWN_ACCOUNT_FAILURE, UnknownAccountError } from './contract.js';
 
 export function activityAccount(): string {
   return accountOfTask(Context.current().info);
@@ -22,17 +16,6 @@ export function activityAccount(): string {
 export function accountOfTask(info: Pick<Info, 'priority'>): string {
   const key = info.priority?.fairnessKey;
   return key === undefined || key === '' ? DEFAULT_ACCOUNT : key;
-}
-
-/**
- * The running activity's account as the directory has it now; an account it does not have fails
- * the activity for good (type `UnknownAccount`): nothing was sent, a person must add the account.
- */
-export function activityAccountIn(directory: AccountDirectory): Account {
-  const id = activityAccount();
-  const account = directory.get(id);
-  if (account === undefined) throw unknownAccount(id);
-  return account;
 }
 
 export function unknownAccount(id: string): ApplicationFailure {

@@ -15,8 +15,6 @@ import { StoreEventsBehind } from '../temporal/searchAttributes.js';
 import { literal } from '../temporal/visibility.js';
 import { startVisibilityPoller, type VisibilityProbe } from '../temporal/visibilityPoller.js';
 
-export const STORE_EVENTS_BEHIND_GAUGE = METRICS.storeEventsBehind.name;
-
 /** Open workflows of the orders queue whose store events wait after a failed attempt. */
 export function behindQuery(ordersQueue: string): string {
   return `${StoreEventsBehind.name} = true AND ExecutionStatus = 'Running' AND TaskQueue = ${literal(ordersQueue)}`;

@@ -128,11 +128,6 @@ export class FleetRoster implements FleetView {
     this.leaveAt = Math.min(this.leaveAt, leaveAt);
   }
 
-  /** Whether the roster lists this process (as a member that has not left). */
-  get listed(): boolean {
-    return this.members.some((m) => m.id === this.me && m.until > m.from);
-  }
-
   seatAt(t: number): Seat {
     if (t >= this.ownUntil || t >= this.leaveAt) return { kind: 'out' };
     const active = this.activeAt(t);

@@ -15,13 +15,6 @@ import { toFieldIssues } from './issues.js';
  * supplier spells it with three N (sic); the value must stay exactly so.
  */
 export const ORDER_CONNECTED_MESSAGE_TYPE = 'ORDER_CONNNECTED';
-export const ORDER_MESSAGE_TYPES = [
-  'INSERT',
-  'UPDATE',
-  'DELETE',
-  ORDER_CONNECTED_MESSAGE_TYPE,
-] as const;
-export const MAKEUP_MESSAGE_TYPES = ['INSERT', 'CANCEL', 'PAID'] as const;
 
 /** A price or time the supplier may write as a number or as text (prices can be ranges). */
 const numOrText = z.union([z.number(), z.string()]).nullish();
@@ -233,7 +226,6 @@ export const WebhookMessage = z.discriminatedUnion('type', [
   PrivateOrderMessage,
 ]);
 export type WebhookMessage = z.output<typeof WebhookMessage>;
-export type WebhookMessageType = WebhookMessage['type'];
 
 const BY_TYPE = new Map<string, z.ZodType<WebhookMessage>>(
   WebhookMessage.options.map((schema) => [schema.shape.type.value, schema]),

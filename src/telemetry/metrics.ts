@@ -168,8 +168,6 @@ export const METRICS = {
   },
 } as const satisfies Record<string, MetricDefinition>;
 
-export type MetricName = (typeof METRICS)[keyof typeof METRICS]['name'];
-
 /**
  * The series names the SDK's Prometheus exporter serves for a metric: counters as named (no
  * `_total`), histograms as `_bucket`, `_sum` and `_count`.

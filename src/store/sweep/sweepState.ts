@@ -106,10 +106,6 @@ export class SweepState {
     };
   }
 
-  get waiting(): SweepMemory['waiting'] {
-    return this.m.waiting;
-  }
-
   status(nextSweepAt: string | undefined): StoreSweepStatus {
     return {
       connection: this.connection,
