@@ -16,6 +16,7 @@ import {
   DEFAULT_ACCOUNT,
   newAccountIdIssue,
   RATE_TIERS,
+  type AccountSettings,
   type RateTier,
 } from './contract.js';
 import { defaultAccount, secretBox } from './registry.js';
@@ -52,13 +53,7 @@ export interface AccountChanges {
 }
 
 /** What `account list` shows of one account. */
-export interface AccountListing {
-  id: string;
-  tier: RateTier;
-  baseUrl?: string;
-  storeEventsUrl?: string;
-  sla?: SlaDurations;
-  margin?: MarginRule;
+export interface AccountListing extends AccountSettings {
   /** Where it comes from: the environment (the default account) or the registry file. */
   source: 'environment' | 'file';
   hasApiKey: boolean;

@@ -47,7 +47,6 @@ const deploymentNameRule = 'must be 1 to 64 letters, digits, "_" or "-"';
 const BUILD_ID = /^[A-Za-z0-9._-]{1,128}$/;
 const buildIdRule = 'must be 1 to 128 letters, digits, ".", "_" or "-"';
 
-/** An AES-256 key: base64 of 32 bytes. */
 const aesKey = z.string().refine(isAesKey, { error: keyRule });
 
 /** `id=base64,id=base64`: the keys earlier payloads were encrypted with. */

@@ -286,7 +286,6 @@ export class DisputeCase implements StepHost, OutboxHost {
     return this.has('cancel');
   }
 
-  /** The reason of the first cancel asked for. */
   cancelReason(): string {
     const first = this.actions.find((a) => a.kind === 'cancel');
     return (first?.input as CancelInput | undefined)?.reason ?? 'cancelled by operator';

@@ -95,14 +95,17 @@ export function activities(): Activities {
  * call, as the outbox (storeEvents/outbox.ts) decides when to try again. Call inside a workflow only.
  */
 export function storeEventDelivery(): OrdersQueueActivities['deliverStoreEvent'] {
-  return proxyActivities<OrdersQueueActivities>({
+  return oneAttemptHere().deliverStoreEvent;
+}
+
+// Two minutes: above the longest request timeout the workers accept (STORE_EVENTS_TIMEOUT_MS).
+const oneAttemptHere = () =>
+  proxyActivities<OrdersQueueActivities>({
     taskQueue: workflowInfo().taskQueue,
-    // Above the longest request timeout the workers accept (STORE_EVENTS_TIMEOUT_MS).
     startToCloseTimeout: '2 minutes',
     retry: { maximumAttempts: 1 },
     priority: accountPriority(),
-  }).deliverStoreEvent;
-}
+  });
 
 /**
  * The wait for the account's access token (session/tokenWaitActivities.ts), on the workflow's own
@@ -111,12 +114,7 @@ export function storeEventDelivery(): OrdersQueueActivities['deliverStoreEvent']
  * Call inside a workflow only.
  */
 export function accessTokenWait(): OrdersQueueActivities['awaitAccessToken'] {
-  return proxyActivities<OrdersQueueActivities>({
-    taskQueue: workflowInfo().taskQueue,
-    startToCloseTimeout: '2 minutes',
-    retry: { maximumAttempts: 1 },
-    priority: accountPriority(),
-  }).awaitAccessToken;
+  return oneAttemptHere().awaitAccessToken;
 }
 
 /**

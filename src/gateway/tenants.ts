@@ -35,7 +35,6 @@ export function callerCheck(
   };
 }
 
-/** Whether `caller` may act on the orders of `account`. */
 export function mayActOn(caller: Caller, account: string): boolean {
   return caller.operator || caller.accounts.has(account);
 }

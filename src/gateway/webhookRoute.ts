@@ -31,7 +31,6 @@ import type { SigningKey } from './signingKey.js';
 import { unreadableWebhook } from './unreadable.js';
 
 export const WEBHOOK_PATH = '/webhooks/supplier';
-/** The webhook path of one supplier account. */
 export const accountWebhookPath = (account: string): string => `/webhooks/${account}`;
 
 /** An account's webhooks: its signing key, and its hand-off to Temporal. */

@@ -24,15 +24,8 @@ export const FAILED_ATTEMPT_DELAY_MS = 5 * 60_000;
  */
 export const UNKNOWN_ORDER_TTL_MS = 7 * 24 * 60 * 60_000;
 
-export interface InboxCounts {
-  received: number;
-  delivered: number;
-  /** Let go to keep the inbox within HELD_LIMIT / HELD_CHARS_LIMIT. */
-  evicted: number;
-  /** Unknown-order events let go after UNKNOWN_ORDER_TTL_MS. */
-  expired: number;
-  discarded: number;
-}
+// evicted: beyond HELD_LIMIT / HELD_CHARS_LIMIT; expired: after UNKNOWN_ORDER_TTL_MS.
+export type InboxCounts = Omit<InboxView, 'held'>;
 
 /** Why a held event left the inbox undelivered without anybody asking. */
 export type DropCause = 'evicted' | 'expired';
@@ -108,7 +101,6 @@ export class InboxState {
     return events.filter((e) => this.held.items.includes(e));
   }
 
-  /** Events due for an automatic attempt. */
   due(now: number): HeldEvent[] {
     return this.held.items.filter(
       (h) => h.nextReplayAt !== undefined && Date.parse(h.nextReplayAt) <= now,

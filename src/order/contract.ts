@@ -107,7 +107,6 @@ export const FINAL_STAGES: readonly Stage[] = [Stage.COMPLETED, Stage.CANCELLED]
 
 // ---- supplier news ---------------------------------------------------------------------------
 
-/** A tracking event of the carrier. */
 export interface TrackingEvent {
   status?: string;
   activity?: string;

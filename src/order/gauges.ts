@@ -13,7 +13,6 @@ import type { Count, VisibilityProbe } from '../temporal/visibilityPoller.js';
 
 const STAGES: readonly string[] = Object.values(Stage);
 
-/** Running order workflows of the orders queue. */
 export function runningOrdersQuery(ordersQueue: string): string {
   return `WorkflowType = ${literal(ORDER_WORKFLOW)} AND ExecutionStatus = 'Running' AND TaskQueue = ${literal(ordersQueue)}`;
 }

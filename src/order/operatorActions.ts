@@ -98,7 +98,6 @@ export class OperatorActions {
     return i < 0 ? undefined : this.waiting.splice(i, 1)[0];
   }
 
-  /** Answers an action's Update. */
   answer(action: PendingAction, message: string, accepted = true): void {
     action.result = { accepted, stage: this.stage(), message };
   }

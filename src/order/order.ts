@@ -125,7 +125,6 @@ export class Order {
     this.view.flowChanged(flowLabel(this.current.input.fulfillment));
   }
 
-  /** Cancelled here (an operator) or by the supplier. */
   cancelled(reason: string, by: 'operator' | 'supplier'): void {
     this.view.enter(Stage.CANCELLED, reason);
     this.notices.once(StoreEventType.OrderCancelled, { reason, by });

@@ -178,7 +178,6 @@ export type OrderBody = Omit<CreateOrderRequest, 'logisticName' | 'products'> & 
   products: OrderLine[];
 };
 
-/** The validated input of fulfillOrder. */
 export interface OrderInput {
   order: OrderBody;
   fulfillment: FulfillmentChoices;

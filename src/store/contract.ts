@@ -29,7 +29,6 @@ export interface StoreOrderLine {
  * events go back to, and how its lines map to the store's.
  */
 export interface StoreOrderRef {
-  /** The connection id. */
   connection: string;
   platform: StorePlatform;
   /** The platform's order id (Shopify's numeric id, WooCommerce's order id). */

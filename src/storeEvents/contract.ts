@@ -145,7 +145,6 @@ export interface OrderCancelledData {
 }
 
 export interface OrderLateData {
-  /** Which deadline: `paid`, `shipped`, `firstScan` or `delivered`. */
   deadline: 'paid' | 'shipped' | 'firstScan' | 'delivered';
   /** The ISO-8601 duration it allowed (`PT48H`). */
   within: string;

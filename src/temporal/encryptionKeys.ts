@@ -68,7 +68,6 @@ export async function devKeyRing(
   return { current: { id: DEV_KEY_ID, key } };
 }
 
-/** The codec of a key ring, or none. */
 export function codecFor(ring: KeyRing | undefined): EncryptionCodec | undefined {
   return ring === undefined ? undefined : new EncryptionCodec(ring);
 }

@@ -58,7 +58,6 @@ export class FleetMembership {
   private readonly taskQueue: string;
   private readonly timing: FleetTiming;
   private readonly everyMs: { poll: number; read: number; pollTimeout?: number };
-  /** Polls sent since the start. */
   pollsSent = 0;
   private reading: Promise<void> | undefined;
   private lastError = '';

@@ -175,7 +175,6 @@ async function runDev(flags: DevFlags): Promise<void> {
     parts.undo,
   );
 
-  // Where this dev is, for the other commands run on the same data directory.
   const removeState = await writeDevState(
     dataDir,
     devState(config, temporal, side, gateway.url, fleet.intakeToken, metricsPort),
@@ -473,7 +472,6 @@ async function devWebhooks(
   );
 }
 
-/** The port of a URL, or undefined. */
 function portOf(url: string | undefined): number | undefined {
   if (url === undefined) return undefined;
   const port = new URL(url).port;

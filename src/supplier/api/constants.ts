@@ -106,12 +106,10 @@ export const PayType = {
   PayPage: 1,
   /** Balance payment right away. */
   Balance: 2,
-  /** Create only. */
   CreateOnly: 3,
 } as const;
 export type PayType = (typeof PayType)[keyof typeof PayType];
 
-/** A dispute's `status`. */
 export const DisputeStatus = {
   Processing: 'Processing',
   Completed: 'Completed',

@@ -55,7 +55,6 @@ export type InventoryItemStatus = (typeof InventoryItemStatus)[keyof typeof Inve
 export const ShopProductStatus = { Listed: 1, Deleted: 2, Delisted: 3 } as const;
 export type ShopProductStatus = (typeof ShopProductStatus)[keyof typeof ShopProductStatus];
 
-/** A shop's `status`. */
 export const ShopStatus = {
   Deleted: 0,
   Enabled: 1,
