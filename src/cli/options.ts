@@ -21,6 +21,12 @@ export function nonNegativeInt(value: string): number {
   return n;
 }
 
+export function positiveInt(value: string): number {
+  const n = nonNegativeInt(value);
+  if (n === 0) throw new InvalidArgumentError('must be a whole number ≥ 1');
+  return n;
+}
+
 /** Resolves when the process is asked to stop (Ctrl-C or SIGTERM). */
 export function untilSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {

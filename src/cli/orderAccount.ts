@@ -37,6 +37,16 @@ export function accountOption(
   return command.option('--account <id>', description);
 }
 
+/** A subcommand of `parent` on one order: `<orderNumber>` and `--account`. */
+export function orderCommand(parent: Command, name: string, description: string): Command {
+  return accountOption(
+    parent
+      .command(name)
+      .description(description)
+      .argument('<orderNumber>', 'the order name it was submitted with'),
+  );
+}
+
 /** The command's account (default `default`); a malformed or unknown one is refused (exit 2). */
 export async function orderAccount(
   flags: AccountFlags,

@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 
 import type { OrderClient } from '../client/orderClient.js';
 import { reportAction } from './output.js';
-import { accountOption, withAccountOrders, type AccountFlags } from './orderAccount.js';
+import { orderCommand, withAccountOrders, type AccountFlags } from './orderAccount.js';
 import { temporalOptions, type TemporalFlags } from './temporal.js';
 
 export interface OrderActionFlags extends TemporalFlags, AccountFlags {
@@ -33,14 +33,7 @@ export function registerOrderAction<F extends OrderActionFlags>(
 ): void {
   temporalOptions(
     action
-      .options(
-        accountOption(
-          program
-            .command(action.name)
-            .description(action.description)
-            .argument('<orderNumber>', 'the order name it was submitted with'),
-        ),
-      )
+      .options(orderCommand(program, action.name, action.description))
       .option('--by <name>', action.by)
       .option('--json', 'print the answer as one JSON document'),
   ).action(async (orderNumber: string, flags: F) => {

@@ -10,7 +10,7 @@ import { OrderInvalidError } from '../../client/orderClient.js';
 import { changesIssues, type OrderChanges } from '../../order/orderInput.js';
 import { reportAction, reportIssues } from '../output.js';
 import { readSource } from '../source.js';
-import { accountOption, withAccountOrders, type AccountFlags } from '../orderAccount.js';
+import { orderCommand, withAccountOrders, type AccountFlags } from '../orderAccount.js';
 import { temporalOptions, type TemporalFlags } from '../temporal.js';
 
 interface AmendFlags extends TemporalFlags, AccountFlags {
@@ -20,13 +20,10 @@ interface AmendFlags extends TemporalFlags, AccountFlags {
 
 export function register(program: Command): void {
   temporalOptions(
-    accountOption(
-      program
-        .command('amend')
-        .description(
-          "change an order's address, contact, lines or logistics line before the supplier has it",
-        )
-        .argument('<orderNumber>', 'the order name it was submitted with'),
+    orderCommand(
+      program,
+      'amend',
+      "change an order's address, contact, lines or logistics line before the supplier has it",
     )
       .argument('<file>', 'the fields to change as JSON (createOrderV3 names); - reads stdin')
       .option('--by <name>', 'who asks, for the timeline')

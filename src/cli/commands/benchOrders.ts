@@ -5,11 +5,11 @@
  * did not complete. With `--store shopify|woocommerce` the orders come from a store double's
  * webhooks and the report adds the store's figures.
  */
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 
 import { createLogger } from '../../telemetry/log.js';
 import { loadBenchTools } from '../devtools.js';
-import { nonNegativeInt, positiveNumber } from '../options.js';
+import { nonNegativeInt, positiveInt, positiveNumber } from '../options.js';
 import { printLines } from '../output.js';
 
 /** Left out: the bench's defaults (tools/src/bench/ordersBench.ts DEFAULT_ORDERS_BENCH). */
@@ -25,12 +25,6 @@ interface OrdersFlags {
   store?: 'shopify' | 'woocommerce';
   keep?: boolean;
   json?: boolean;
-}
-
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a whole number ≥ 1');
-  return n;
 }
 
 export function registerOrders(bench: Command): void {

@@ -27,10 +27,11 @@ import { failureText } from '../../supplier/failureDetails.js';
 import type { OrderClient } from '../../client/orderClient.js';
 import { loadConfig } from '../../config/environment.js';
 import { CommandError } from '../failure.js';
+import { nonNegativeInt, positiveInt } from '../options.js';
 import { printJson, printLines, reportAction } from '../output.js';
 import { patientRead, sessionSupplier } from '../supplier.js';
 import {
-  accountOption,
+  orderCommand,
   orderAccount,
   withAccountOrders,
   type AccountFlags,
@@ -51,10 +52,11 @@ function lineOption(value: string, previous: Line[]): Line[] {
   return [...previous, { lineItemId: m[1]!, quantity: Number(m[2]) }];
 }
 
-function wholeNumber(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('must be a whole number');
-  return n;
+function oneOf<T extends string>(...values: T[]): (v: string) => T {
+  return (v) => {
+    if (values.includes(v as T)) return v as T;
+    throw new InvalidArgumentError(`must be ${values.join(' or ')}`);
+  };
 }
 
 const PARCEL_HELP =
@@ -211,11 +213,10 @@ export function register(program: Command): void {
 /** `dropflow dispute reasons`: what the supplier offers to dispute now. */
 function reasonsCommand(dispute: Command): void {
   temporalOptions(
-    accountOption(
-      dispute
-        .command('reasons')
-        .description('what the supplier offers to dispute now: lines, reasons, refundable amount')
-        .argument('<orderNumber>', 'the order name it was submitted with'),
+    orderCommand(
+      dispute,
+      'reasons',
+      'what the supplier offers to dispute now: lines, reasons, refundable amount',
     )
       .option('--parcel <code>', PARCEL_HELP)
       .option('--json', 'print them as one JSON document'),
@@ -235,20 +236,10 @@ function reasonsCommand(dispute: Command): void {
 /** `dropflow dispute open`: opens a dispute, once per request, with a reason the supplier offers. */
 function openCommand(dispute: Command): void {
   temporalOptions(
-    accountOption(
-      dispute
-        .command('open')
-        .description('open a dispute (refund or reissue), once per request')
-        .argument('<orderNumber>', 'the order name it was submitted with'),
-    )
+    orderCommand(dispute, 'open', 'open a dispute (refund or reissue), once per request')
       .option('--parcel <code>', PARCEL_HELP)
-      .requiredOption('--reason <id>', 'a reason id `dispute reasons` lists', wholeNumber)
-      .requiredOption('--expect <what>', 'refund or reissue', (v) => {
-        if (v !== 'refund' && v !== 'reissue') {
-          throw new InvalidArgumentError('must be refund or reissue');
-        }
-        return v;
-      })
+      .requiredOption('--reason <id>', 'a reason id `dispute reasons` lists', nonNegativeInt)
+      .requiredOption('--expect <what>', 'refund or reissue', oneOf('refund', 'reissue'))
       .option(
         '--line <id:qty>',
         'a line and how many units (repeatable; default: all)',
@@ -256,26 +247,12 @@ function openCommand(dispute: Command): void {
         [],
       )
       .option('--message <text>', 'what went wrong (≤ 500 characters)')
-      .option(
-        '--refund-to <where>',
-        'balance or platform',
-        (v) => {
-          if (v !== 'balance' && v !== 'platform') {
-            throw new InvalidArgumentError('must be balance or platform');
-          }
-          return v;
-        },
-        'balance',
-      )
+      .option('--refund-to <where>', 'balance or platform', oneOf('balance', 'platform'), 'balance')
       .option('--image <url>', 'a photo URL (repeatable)', (v, prev: string[]) => [...prev, v], [])
       .option(
         '--check-every <s>',
         "seconds between the workflow's looks at the outcome (the supplier pushes none)",
-        (v) => {
-          const n = wholeNumber(v);
-          if (n < 1) throw new InvalidArgumentError('must be at least 1');
-          return n;
-        },
+        positiveInt,
         3_600,
       )
       .option('--json', 'print the answer as one JSON document'),
@@ -325,12 +302,7 @@ function openCommand(dispute: Command): void {
 /** `dropflow dispute cancel`: cancels the order's one open dispute (or the one named). */
 function cancelCommand(dispute: Command): void {
   temporalOptions(
-    accountOption(
-      dispute
-        .command('cancel')
-        .description("cancel the order's open dispute (at the supplier too)")
-        .argument('<orderNumber>', 'the order name it was submitted with'),
-    )
+    orderCommand(dispute, 'cancel', "cancel the order's open dispute (at the supplier too)")
       .option('--reason <text>', 'why, for the timeline', 'cancelled from the command line')
       .option('--by <name>', 'who asks, for the timeline')
       .option('--dispute <businessDisputeId>', 'which one, when the order has several open')
@@ -364,11 +336,10 @@ function cancelCommand(dispute: Command): void {
 /** `dropflow dispute status`: the order's disputes. */
 function statusCommand(dispute: Command): void {
   temporalOptions(
-    accountOption(
-      dispute
-        .command('status')
-        .description("the order's disputes: stage, outcome, money, reissued order, store events")
-        .argument('<orderNumber>', 'the order name it was submitted with'),
+    orderCommand(
+      dispute,
+      'status',
+      "the order's disputes: stage, outcome, money, reissued order, store events",
     ).option('--json', 'print them as one JSON document'),
     { queues: true },
   ).action(

@@ -4,13 +4,19 @@
  */
 import { resolve } from 'node:path';
 
-import { type Command, InvalidArgumentError } from 'commander';
+import type { Command } from 'commander';
 import { loadConfig } from '../../config/environment.js';
 import { createLogger } from '../../telemetry/log.js';
 import { readDevState } from '../devState.js';
 import { loadSandboxTools } from '../devtools.js';
 import { CommandError } from '../failure.js';
-import { nonNegativeInt, portOption, positiveNumber, untilSignal } from '../options.js';
+import {
+  nonNegativeInt,
+  portOption,
+  positiveInt,
+  positiveNumber,
+  untilSignal,
+} from '../options.js';
 import { printJson, printLines } from '../output.js';
 
 interface SandboxFlags {
@@ -28,12 +34,6 @@ interface SandboxFlags {
   oneBudget?: boolean;
   tokenIntervalS?: number;
   refreshesPerMinute?: number;
-}
-
-function positiveInt(value: string): number {
-  const n = nonNegativeInt(value);
-  if (n === 0) throw new InvalidArgumentError('must be a whole number ≥ 1');
-  return n;
 }
 
 export function register(program: Command): void {

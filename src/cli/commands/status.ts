@@ -11,7 +11,7 @@ import { type FailureInfo, failureText } from '../../supplier/failureDetails.js'
 import type { StoreEventsView } from '../../storeEvents/contract.js';
 import type { DeadlineView } from '../../terms/sla.js';
 import { printJson, printLines } from '../output.js';
-import { accountOption, withAccountOrders, type AccountFlags } from '../orderAccount.js';
+import { orderCommand, withAccountOrders, type AccountFlags } from '../orderAccount.js';
 import { temporalOptions, type TemporalFlags } from '../temporal.js';
 
 interface StatusFlags extends TemporalFlags, AccountFlags {
@@ -135,11 +135,10 @@ export function formatStatus(
 
 export function register(program: Command): void {
   temporalOptions(
-    accountOption(
-      program
-        .command('status')
-        .description("an order's stage, supplier ids, amounts, tracking, problems and timeline")
-        .argument('<orderNumber>', 'the order name it was submitted with'),
+    orderCommand(
+      program,
+      'status',
+      "an order's stage, supplier ids, amounts, tracking, problems and timeline",
     ).option('--json', 'print the status snapshot as one JSON document'),
   ).action(async (orderNumber: string, flags: StatusFlags) => {
     const { status, workflowId } = await withAccountOrders(flags, async (orders) => ({

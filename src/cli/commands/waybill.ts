@@ -10,7 +10,7 @@ import type { WaybillInput } from '../../order/contract.js';
 import { WaybillSchema } from '../../order/orderInput.js';
 import { toFieldIssues } from '../../supplier/issues.js';
 import { reportAction, reportIssues } from '../output.js';
-import { accountOption, withAccountOrders, type AccountFlags } from '../orderAccount.js';
+import { orderCommand, withAccountOrders, type AccountFlags } from '../orderAccount.js';
 import { temporalOptions, type TemporalFlags } from '../temporal.js';
 
 interface WaybillFlags extends TemporalFlags, AccountFlags {
@@ -31,11 +31,10 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 
 export function register(program: Command): void {
   temporalOptions(
-    accountOption(
-      program
-        .command('waybill')
-        .description('provide the waybill (carrier, tracking number, label file) of a flow A order')
-        .argument('<orderNumber>', 'the order name it was submitted with'),
+    orderCommand(
+      program,
+      'waybill',
+      'provide the waybill (carrier, tracking number, label file) of a flow A order',
     )
       .requiredOption('--carrier <name>', "a carrier the storage accepts, e.g. 'SF Express'")
       .requiredOption('--track-number <number>', "the carrier's tracking number")
