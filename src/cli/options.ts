@@ -27,6 +27,15 @@ export function positiveInt(value: string): number {
   return n;
 }
 
+/** A repeatable `a,b,…` option: every id given, in order. */
+export const idList = (value: string, previous: string[] = []): string[] => [
+  ...previous,
+  ...value
+    .split(',')
+    .map((id) => id.trim())
+    .filter((id) => id !== ''),
+];
+
 /** Resolves when the process is asked to stop (Ctrl-C or SIGTERM). */
 export function untilSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {

@@ -14,6 +14,7 @@ import { OrderOfAnotherAccountError, recordedStoreEvents } from '../storeEventHi
 import { sendStoreEvent, type StoreTarget } from '../../storeEvents/sending.js';
 import { CommandError } from '../failure.js';
 import { EXIT_INVALID, printJson, printLines } from '../output.js';
+import { idList } from '../options.js';
 import { accountOption, orderAccount, unknownAccount, type AccountFlags } from '../orderAccount.js';
 import { temporalOptions, withOrders, type TemporalFlags } from '../temporal.js';
 
@@ -41,14 +42,6 @@ export interface ReplayReport {
   notSent: number;
   events: ReplayedEvent[];
 }
-
-const idList = (value: string, previous: string[] = []): string[] => [
-  ...previous,
-  ...value
-    .split(',')
-    .map((id) => id.trim())
-    .filter((id) => id !== ''),
-];
 
 /** Sends `events` one after the other; after a failure the rest are not sent. */
 export async function replayEvents(

@@ -8,7 +8,8 @@
  *   sweeper (docs/webhook-health.md).
  */
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
+import { idList, positiveInt } from '../options.js';
 
 import {
   inboxQuery,
@@ -47,17 +48,6 @@ interface RegisterFlags {
 
 interface InboxFlags extends TemporalFlags {
   json?: boolean;
-}
-
-const idList = (value: string, previous: string[] = []): string[] => [
-  ...previous,
-  ...value.split(',').map((id) => id.trim()),
-];
-
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a whole number ≥ 1');
-  return n;
 }
 
 export function register(program: Command): void {
