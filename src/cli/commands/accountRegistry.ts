@@ -164,7 +164,6 @@ export function registerRegistryCommands(account: Command): void {
   removeCommand(account);
 }
 
-/** `dropflow account add`: adds an account to the registry, or changes one with --update. */
 function addCommand(account: Command): void {
   account
     .command('add')
@@ -226,7 +225,6 @@ function addCommand(account: Command): void {
     });
 }
 
-/** `dropflow account set-tier`: changes an account's rate tier. */
 function setTierCommand(account: Command): void {
   account
     .command('set-tier')
@@ -244,7 +242,6 @@ function setTierCommand(account: Command): void {
     });
 }
 
-/** `dropflow account list`: the accounts, never their secrets. */
 function listCommand(account: Command): void {
   account
     .command('list')
@@ -260,7 +257,6 @@ function listCommand(account: Command): void {
     });
 }
 
-/** `dropflow account remove`: removes an account, refused while it has open workflows. */
 function removeCommand(account: Command): void {
   temporalOptions(
     account

@@ -210,7 +210,6 @@ export function register(program: Command): void {
   statusCommand(dispute);
 }
 
-/** `dropflow dispute reasons`: what the supplier offers to dispute now. */
 function reasonsCommand(dispute: Command): void {
   temporalOptions(
     orderCommand(
@@ -233,7 +232,6 @@ function reasonsCommand(dispute: Command): void {
   );
 }
 
-/** `dropflow dispute open`: opens a dispute, once per request, with a reason the supplier offers. */
 function openCommand(dispute: Command): void {
   temporalOptions(
     orderCommand(dispute, 'open', 'open a dispute (refund or reissue), once per request')
@@ -299,7 +297,6 @@ function openCommand(dispute: Command): void {
   });
 }
 
-/** `dropflow dispute cancel`: cancels the order's one open dispute (or the one named). */
 function cancelCommand(dispute: Command): void {
   temporalOptions(
     orderCommand(dispute, 'cancel', "cancel the order's open dispute (at the supplier too)")
@@ -333,7 +330,6 @@ function cancelCommand(dispute: Command): void {
   });
 }
 
-/** `dropflow dispute status`: the order's disputes. */
 function statusCommand(dispute: Command): void {
   temporalOptions(
     orderCommand(

@@ -60,7 +60,6 @@ export function register(program: Command): void {
   healthCommand(webhooks);
 }
 
-/** `dropflow webhooks register`: makes the supplier push every topic to the gateway. */
 function registerCommand(webhooks: Command): void {
   webhooks
     .command('register')
@@ -112,7 +111,6 @@ function registerCommand(webhooks: Command): void {
     });
 }
 
-/** `dropflow webhooks inbox`: the webhook events no workflow took yet. */
 function inboxCommand(webhooks: Command): void {
   temporalOptions(
     webhooks
@@ -152,7 +150,6 @@ function inboxCommand(webhooks: Command): void {
   });
 }
 
-/** `dropflow webhooks replay`: routes held events again. */
 function replayCommand(webhooks: Command): void {
   temporalOptions(
     webhooks
@@ -187,7 +184,6 @@ function replayCommand(webhooks: Command): void {
   });
 }
 
-/** `dropflow webhooks health`: the account's webhook health, from its tracking sweeper. */
 function healthCommand(webhooks: Command): void {
   temporalOptions(
     webhooks
