@@ -1,4 +1,3 @@
-/** `dropflow approve-payment <orderNumber>`: let an order waiting for approval be paid. */
 import type { Command } from 'commander';
 
 import { byOf, registerOrderAction, type OrderActionFlags } from '../orderAction.js';

@@ -1,4 +1,3 @@
-/** `dropflow cancel <orderNumber> --reason R`: cancel an order (the workflow says if it can). */
 import type { Command } from 'commander';
 
 import { byOf, registerOrderAction, type OrderActionFlags } from '../orderAction.js';

@@ -1,4 +1,3 @@
-/** `dropflow change-logistics <orderNumber> --logistic-name N`: switch an order's logistics line. */
 import type { Command } from 'commander';
 
 import { byOf, registerOrderAction, type OrderActionFlags } from '../orderAction.js';

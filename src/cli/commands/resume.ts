@@ -1,4 +1,3 @@
-/** `dropflow resume <orderNumber> [--note N]`: retry the blocked step once its cause is fixed. */
 import type { Command } from 'commander';
 
 import { byOf, registerOrderAction, type OrderActionFlags } from '../orderAction.js';
