@@ -25,6 +25,8 @@ const WORKER_SIDE = [
   'src/session/gauges.ts',
   'src/order/gauges.ts',
   'src/tracking/{sweeperStart,gapGauge}.ts',
+  // Ready orders gathered into one signal to their coordinator (its activities use it).
+  'src/checkout/readyBuffer.ts',
   'src/storeEvents/{signing,sending,backlogGauge,storeDelivery,storeWrite,storeParcels}.ts',
   // The stores' API clients, and their check (`dropflow store test`).
   'src/store/{shopify,woocommerce,outbound}/**',

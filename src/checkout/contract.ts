@@ -108,6 +108,11 @@ export type FundsNews =
   | { kind: 'stopWaiting'; workflowId: string };
 
 export const checkoutReadySignal = defineSignal<[ReadyOrder]>('checkoutReady');
+/**
+ * Many orders ready at once: what a worker gathered in about a second (checkout/readyBuffer.ts),
+ * one signal instead of one per order. A repeat of an order already known changes nothing.
+ */
+export const checkoutReadyManySignal = defineSignal<[ReadyOrder[]]>('checkoutReadyMany');
 export const checkoutWithdrawSignal = defineSignal<[{ workflowId: string }]>('checkoutWithdraw');
 export const checkoutSettingsSignal = defineSignal<[CheckoutSettings]>('checkoutSettings');
 export const checkoutFundsSignal = defineSignal<[FundsNews]>('checkoutFunds');

@@ -58,6 +58,7 @@ import {
 import {
   checkoutFundsSignal,
   checkoutMemberQuery,
+  checkoutReadyManySignal,
   checkoutReadySignal,
   checkoutSettingsSignal,
   checkoutStatusQuery,
@@ -123,6 +124,12 @@ export async function accountCheckout(input: CheckoutInput = {}): Promise<void> 
   setHandler(checkoutReadySignal, (order) => {
     c.signalled();
     c.ready(order);
+  });
+  setHandler(checkoutReadyManySignal, (orders) => {
+    // A run on older code had no handler (the SDK held the signal, and its replay must not act).
+    if (!patched(Patch.ReadyBatched)) return;
+    c.signalled();
+    for (const order of orders) c.ready(order);
   });
   setHandler(checkoutSettingsSignal, (settings) => {
     c.signalled();

@@ -18,6 +18,7 @@ import {
   CHECKOUT_WORKFLOW,
   checkoutMemberQuery,
   checkoutOrderBoundMs,
+  checkoutReadyManySignal,
   checkoutReadySignal,
   checkoutStartOptions,
   checkoutSettingsSignal,
@@ -26,6 +27,7 @@ import {
   type ReadyOrder,
 } from './contract.js';
 import { DEFAULT_CHECKOUT_SETTINGS, type CheckoutSettings } from '../terms/checkoutSettings.js';
+import { readyBuffer } from './readyBuffer.js';
 
 /** Where the coordinator holds an order, or `gone`: no coordinator runs for the account. */
 export type CheckoutWhere = CheckoutMembership | { state: 'gone' };
@@ -106,6 +108,19 @@ export function checkoutActivities(
   accountOf: (id: string) => AccountRef = (id) => ({ id }),
   fleetSize = 1,
 ) {
+  /** How an order's signal finds its account's coordinator, started if it does not run. */
+  const startOf = (account: string) => {
+    const ref = accountOf(account);
+    return accountCheckoutStart(queues, ref, accountCheckoutSettings(settings, ref, fleetSize));
+  };
+  /** Ready orders gathered per account: one signal-with-start carries each flush. */
+  const announce = readyBuffer<ReadyOrder>(async (account, orders) => {
+    await client.workflow.signalWithStart(CHECKOUT_WORKFLOW, {
+      ...startOf(account),
+      signal: checkoutReadyManySignal,
+      signalArgs: [orders],
+    });
+  });
   return {
     /** How long an order waits on its coordinator before asking where it holds it. */
     checkoutWaitBound(): Promise<number> {
@@ -161,12 +176,20 @@ export function checkoutActivities(
 
     /** For an order whose signal found no coordinator: starts its account's with the order in it. */
     async joinCheckout(ready: ReadyOrder, account: string = DEFAULT_ACCOUNT): Promise<void> {
-      const ref = accountOf(account);
       await client.workflow.signalWithStart(CHECKOUT_WORKFLOW, {
-        ...accountCheckoutStart(queues, ref, accountCheckoutSettings(settings, ref, fleetSize)),
+        ...startOf(account),
         signal: checkoutReadySignal,
         signalArgs: [ready],
       });
+    },
+
+    /**
+     * An order is ready (a local activity of the order): it goes to its coordinator with the
+     * others of its account that this worker gathered in about a second, one signal-with-start
+     * for all. Settles as that signal does.
+     */
+    announceReady(ready: ReadyOrder, account: string = DEFAULT_ACCOUNT): Promise<void> {
+      return announce(account, ready);
     },
   };
 }

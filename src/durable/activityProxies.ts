@@ -5,7 +5,12 @@
  * name routed to its class's stub. Every activity carries the workflow's account as fairness key
  * (supplier calls also its tier as weight: durable/account.ts).
  */
-import { proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
+import {
+  proxyActivities,
+  proxyLocalActivities,
+  workflowInfo,
+  type ActivityOptions,
+} from '@temporalio/workflow';
 import type {
   BatchActivities,
   OrdersQueueActivities,
@@ -135,4 +140,22 @@ export function outcomeTelling(): OrdersQueueActivities['tellOutcomes'] {
     },
     priority: accountPriority(),
   }).tellOutcomes;
+}
+
+/**
+ * An order's word to its checkout coordinator that it is ready (checkout/startActivities.ts
+ * announceReady), a local activity: the worker gathers it with the account's other ready orders
+ * into one signal, and the order records one marker instead of a signal's two events. A few
+ * tries within about half a minute; then the order signals as before. Call inside a workflow only.
+ */
+export function readyAnnouncing(): OrdersQueueActivities['announceReady'] {
+  return proxyLocalActivities<OrdersQueueActivities>({
+    startToCloseTimeout: '10 seconds',
+    retry: {
+      initialInterval: '1 second',
+      backoffCoefficient: 2,
+      maximumInterval: '10 seconds',
+      maximumAttempts: 3,
+    },
+  }).announceReady;
 }

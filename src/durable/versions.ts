@@ -228,6 +228,15 @@ export const Patch = {
    * old path replay as they ran.
    */
   ConfirmLookedUp: 'confirm-looked-up-2026-11',
+  /**
+   * An order ready for checkout tells its coordinator through a local activity (`announceReady`,
+   * checkout/startActivities.ts) that the worker gathers with the account's other ready orders
+   * into one `checkoutReadyMany` signal-with-start per second; if it fails, the order signals as
+   * before (order/steps/batchedCheckout.ts). The coordinator takes that signal only once it asked
+   * this patch (checkout/coordinator.ts): a run that got it on older code had no handler, and
+   * its orders re-join past their bound. Asked at each join.
+   */
+  ReadyBatched: 'ready-batched-2026-11',
 } as const;
 export type PatchId = (typeof Patch)[keyof typeof Patch];
 

@@ -206,8 +206,9 @@ describe('batched checkout', () => {
     const events = (await lone.fetchHistory()).events ?? [];
     const scheduled = events.map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name);
     expect(scheduled).not.toContain('checkoutWaitBound');
+    // It joined through its worker's gathered signal: a local activity's marker.
     const joined = events.findIndex(
-      (e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes,
+      (e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity',
     );
     const outcome = events.findIndex(
       (e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'checkoutOutcome',

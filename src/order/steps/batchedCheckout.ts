@@ -25,7 +25,7 @@ import type { CreateOrderRequest } from '../../supplier/api/orders.js';
 import { queuePrefix, queuesOf } from '../../temporal/taskQueues.js';
 import { accountScope } from '../../accounts/contract.js';
 import { ownAccount, workflowAccount } from '../../durable/account.js';
-import type { Activities } from '../../durable/activityProxies.js';
+import { readyAnnouncing, type Activities } from '../../durable/activityProxies.js';
 import {
   checkoutFundsSignal,
   checkoutOutcomeSignal,
@@ -251,7 +251,11 @@ function coordinatorId(): string {
   );
 }
 
-/** Signals the coordinator; starts it (with the ready order) if it does not run. */
+/**
+ * Tells the coordinator the order is ready; starts it (with the order) if it does not run. Through
+ * the worker's gathered signal (Patch.ReadyBatched), else, or if that keeps failing, a signal of
+ * its own.
+ */
 async function join(o: Order, acts: Activities): Promise<void> {
   const ready: ReadyOrder = {
     workflowId: workflowInfo().workflowId,
@@ -263,6 +267,14 @@ async function join(o: Order, acts: Activities): Promise<void> {
     readyAt: new Date().toISOString(),
     ...(marginGuarded(o) && { margin: marginTerms(o) }),
   };
+  if (patched(Patch.ReadyBatched)) {
+    try {
+      await readyAnnouncing()(ready, ...ownAccount());
+      return;
+    } catch (err) {
+      if (!(err instanceof ActivityFailure)) throw err;
+    }
+  }
   try {
     await getExternalWorkflowHandle(coordinatorId()).signal(checkoutReadySignal, ready);
   } catch {
