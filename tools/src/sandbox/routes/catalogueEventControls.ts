@@ -11,6 +11,7 @@ import type { Sandbox } from '../sandbox.js';
 import { findProduct, type SeedProduct } from '../seed.js';
 import { isSubscribed } from '../webhooks.js';
 import type { WebhookMessage } from '../state.js';
+import { control, refuse } from './control.js';
 
 const CatalogueEvent = z.object({
   pid: z.string().min(1),
@@ -23,30 +24,31 @@ const CatalogueEvent = z.object({
 type CatalogueEvent = z.infer<typeof CatalogueEvent>;
 
 export function registerCatalogueEventControlRoutes(app: FastifyInstance, sb: Sandbox): void {
-  app.post('/__sandbox/catalogue/events', (req, reply) => {
-    const p = CatalogueEvent.safeParse(req.body ?? {});
-    if (!p.success)
-      return reply.code(400).send({ error: 'invalid request', issues: p.error.issues });
-    const product = findProduct(p.data.pid);
-    if (!product) return reply.code(404).send({ error: `no seed product ${p.data.pid}` });
-    const built = build(product, p.data);
-    if (typeof built === 'string') return reply.code(404).send({ error: built });
+  control(
+    app,
+    'POST',
+    '/__sandbox/catalogue/events',
+    { body: CatalogueEvent, status: 202 },
+    (p) => {
+      const product = findProduct(p.pid);
+      if (!product) throw refuse(404, `no seed product ${p.pid}`);
+      const built = build(product, p);
+      if (typeof built === 'string') throw refuse(404, built);
 
-    const topic: WebhookTopic =
-      p.data.kind === WebhookType.Stock ? WebhookTopic.Stock : WebhookTopic.Product;
-    const messages = Object.values(sb.state.accounts)
-      .filter(
-        (a) =>
-          (p.data.openId === undefined || a.openId === p.data.openId) &&
-          isSubscribed(a, product.pid),
-      )
-      .flatMap((a) => {
-        const messageId = sb.webhooks.enqueue(a.openId, topic, built);
-        return messageId === undefined ? [] : [{ openId: a.openId, messageId }];
-      });
-    // `messages`: the pushes queued (accounts whose topic is enabled).
-    return reply.code(202).send({ pid: product.pid, kind: p.data.kind, topic, messages });
-  });
+      const topic: WebhookTopic =
+        p.kind === WebhookType.Stock ? WebhookTopic.Stock : WebhookTopic.Product;
+      const messages = Object.values(sb.state.accounts)
+        .filter(
+          (a) => (p.openId === undefined || a.openId === p.openId) && isSubscribed(a, product.pid),
+        )
+        .flatMap((a) => {
+          const messageId = sb.webhooks.enqueue(a.openId, topic, built);
+          return messageId === undefined ? [] : [{ openId: a.openId, messageId }];
+        });
+      // `messages`: the pushes queued (accounts whose topic is enabled).
+      return { pid: product.pid, kind: p.kind, topic, messages };
+    },
+  );
 }
 
 /**

@@ -9,6 +9,7 @@ import { isPaid } from '../orderBook.js';
 import { utcDate } from '../orderView.js';
 import type { Sandbox } from '../sandbox.js';
 import { emptyStats } from '../state.js';
+import { accountOf, control, refuse } from './control.js';
 
 const Balance = z.object({ amount: z.number().nonnegative(), openId: z.string().optional() });
 const NewAccount = z.object({
@@ -27,16 +28,14 @@ const TopUp = z.object({
 const ExpireTokens = z.object({ openId: z.string().min(1) });
 
 export function registerControlRoutes(app: FastifyInstance, sb: Sandbox): void {
-  const bad = (issues: z.ZodError) => ({ error: 'invalid request', issues: issues.issues });
-
   /**
    * Global counters, or one account's with ?openId=: requests by endpoint, refusals (1600200) and
    * the most requests in any 1 s (peakRequestsPerSecond) since `since`.
    */
-  app.get('/__sandbox/stats', (req, reply) => {
-    const { openId } = req.query as { openId?: string };
+  control(app, 'GET', '/__sandbox/stats', {}, (_, req) => {
+    const { openId } = req.query;
     if (openId === undefined) return sb.state.stats;
-    if (!sb.state.accounts[openId]) return reply.code(404).send({ error: 'no such account' });
+    accountOf(sb, openId);
     return sb.state.statsByAccount[openId] ?? emptyStats();
   });
 
@@ -44,11 +43,9 @@ export function registerControlRoutes(app: FastifyInstance, sb: Sandbox): void {
    * The orders the sandbox holds, briefly: whose they are, their number, and whether they are paid
    * (a tool in another process follows its orders with it). One account's with ?openId=.
    */
-  app.get('/__sandbox/orders', (req, reply) => {
-    const { openId } = req.query as { openId?: string };
-    if (openId !== undefined && !sb.state.accounts[openId]) {
-      return reply.code(404).send({ error: 'no such account' });
-    }
+  control(app, 'GET', '/__sandbox/orders', {}, (_, req) => {
+    const { openId } = req.query;
+    if (openId !== undefined) accountOf(sb, openId);
     const orders = Object.values(sb.state.orders)
       .filter((o) => openId === undefined || o.openId === openId)
       .map((o) => ({ openId: o.openId, orderNumber: o.orderNumber, paid: isPaid(o) }));
@@ -56,19 +53,17 @@ export function registerControlRoutes(app: FastifyInstance, sb: Sandbox): void {
   });
 
   /** One account's counters start again from zero (a new measure: peak, calls, refusals). */
-  app.delete('/__sandbox/stats', (req, reply) => {
-    const { openId } = req.query as { openId?: string };
-    if (openId === undefined) return reply.code(400).send({ error: 'name the account: ?openId=' });
-    if (!sb.state.accounts[openId]) return reply.code(404).send({ error: 'no such account' });
+  control(app, 'DELETE', '/__sandbox/stats', {}, (_, req) => {
+    const { openId } = req.query;
+    if (openId === undefined) throw refuse(400, 'name the account: ?openId=');
+    accountOf(sb, openId);
     return sb.resetStats(openId);
   });
 
   /** A fresh account, so that concurrent users (tests) do not share one rate limit. */
-  app.post('/__sandbox/accounts', (req, reply) => {
-    const p = NewAccount.safeParse(req.body ?? {});
-    if (!p.success) return reply.code(400).send(bad(p.error));
-    const { apiKey, balance, ratePerSecond, oneBudget } = p.data;
-    const a = sb.createAccount(apiKey, balance);
+  control(app, 'POST', '/__sandbox/accounts', { body: NewAccount, status: 201 }, (p) => {
+    const a = sb.createAccount(p.apiKey, p.balance);
+    const { ratePerSecond, oneBudget } = p;
     if (ratePerSecond !== undefined || oneBudget !== undefined) {
       a.settings = {
         ...a.settings,
@@ -77,16 +72,12 @@ export function registerControlRoutes(app: FastifyInstance, sb: Sandbox): void {
       };
       sb.changed();
     }
-    return reply.code(201).send({ apiKey: a.apiKey, openId: a.openId });
+    return { apiKey: a.apiKey, openId: a.openId };
   });
 
-  app.post('/__sandbox/balance', (req, reply) => {
-    const p = Balance.safeParse(req.body);
-    if (!p.success) return reply.code(400).send(bad(p.error));
-    const account =
-      p.data.openId === undefined ? sb.defaultAccount() : sb.state.accounts[p.data.openId];
-    if (!account) return reply.code(404).send({ error: 'no such account' });
-    account.balance.amount = p.data.amount;
+  control(app, 'POST', '/__sandbox/balance', { body: Balance, bare: true }, (p) => {
+    const account = accountOf(sb, p.openId);
+    account.balance.amount = p.amount;
     sb.changed();
     return { openId: account.openId, balance: account.balance };
   });
@@ -96,13 +87,9 @@ export function registerControlRoutes(app: FastifyInstance, sb: Sandbox): void {
    * (BT…) is made and paid at once, the balance grows by `amount`, and the makeup topic's callback
    * hears it CREATED then PAID — the news dropflow's funds watcher acts on.
    */
-  app.post('/__sandbox/topup', (req, reply) => {
-    const p = TopUp.safeParse(req.body);
-    if (!p.success) return reply.code(400).send(bad(p.error));
-    const account =
-      p.data.openId === undefined ? sb.defaultAccount() : sb.state.accounts[p.data.openId];
-    if (!account) return reply.code(404).send({ error: 'no such account' });
-    const amount = Math.round(p.data.amount * 100) / 100;
+  control(app, 'POST', '/__sandbox/topup', { body: TopUp, bare: true }, (p) => {
+    const account = accountOf(sb, p.openId);
+    const amount = Math.round(p.amount * 100) / 100;
     const makeupOrderId = sb.nextId('BT');
     const at = utcDate(sb.now());
     account.balance.amount = Math.round((account.balance.amount + amount) * 100) / 100;
@@ -143,11 +130,8 @@ export function registerControlRoutes(app: FastifyInstance, sb: Sandbox): void {
   });
 
   /** The account's access token expires now (its next use answers 1600001); refresh still works. */
-  app.post('/__sandbox/tokens/expire', (req, reply) => {
-    const p = ExpireTokens.safeParse(req.body);
-    if (!p.success) return reply.code(400).send(bad(p.error));
-    const account = sb.state.accounts[p.data.openId];
-    if (!account) return reply.code(404).send({ error: 'no such account' });
+  control(app, 'POST', '/__sandbox/tokens/expire', { body: ExpireTokens, bare: true }, (p) => {
+    const account = accountOf(sb, p.openId);
     const tokens = account.tokens;
     const live = tokens !== undefined && tokens.accessExpiresAt > sb.now();
     if (live) tokens.accessExpiresAt = sb.now();
@@ -155,24 +139,19 @@ export function registerControlRoutes(app: FastifyInstance, sb: Sandbox): void {
     return { openId: account.openId, expired: live ? 1 : 0 };
   });
 
-  app.get('/__sandbox/faults', () => sb.faults.list(sb.now()));
-  app.post('/__sandbox/faults', (req, reply) => {
-    const p = FaultRule.safeParse(req.body);
-    if (!p.success) return reply.code(400).send(bad(p.error));
-    sb.faults.add(p.data, sb.now());
-    return reply.code(201).send(p.data);
+  control(app, 'GET', '/__sandbox/faults', {}, () => sb.faults.list(sb.now()));
+  control(app, 'POST', '/__sandbox/faults', { body: FaultRule, bare: true, status: 201 }, (p) => {
+    sb.faults.add(p, sb.now());
+    return p;
   });
-  app.delete('/__sandbox/faults', (req) => {
-    const { openId } = req.query as { openId?: string };
-    sb.faults.clear(openId);
+  control(app, 'DELETE', '/__sandbox/faults', {}, (_, req) => {
+    sb.faults.clear(req.query.openId);
     return { cleared: true };
   });
 
   /** Automatic lifecycle speed: milliseconds between steps of a paid order; 0 stops it. */
-  app.post('/__sandbox/lifecycle', (req, reply) => {
-    const p = Lifecycle.safeParse(req.body);
-    if (!p.success) return reply.code(400).send(bad(p.error));
-    sb.state.lifecycleStepMs = p.data.stepMs;
+  control(app, 'POST', '/__sandbox/lifecycle', { body: Lifecycle, bare: true }, (p) => {
+    sb.state.lifecycleStepMs = p.stepMs;
     sb.changed();
     return { stepMs: sb.state.lifecycleStepMs };
   });

@@ -39,6 +39,7 @@ import { paramError, type SandboxRouter } from '../routing.js';
 import type { Sandbox } from '../sandbox.js';
 import { DEFAULT_SHOP_ID, DEFAULT_SHOP_NAME } from '../shops.js';
 import type { OrderLine, SandboxDispute } from '../state.js';
+import { control, refuse } from './control.js';
 
 export function registerDisputeRoutes(r: SandboxRouter): void {
   r.serve(disputeProducts, ({ orderId }, account, sb) => {
@@ -269,20 +270,17 @@ const ConsoleDispute = z.strictObject({
  */
 function registerDisputeControl(r: SandboxRouter): void {
   const sb = r.sandbox;
-  r.app.post('/__sandbox/disputes', (req, reply) => {
-    const p = ConsoleDispute.safeParse(req.body ?? {});
-    if (!p.success)
-      return reply.code(400).send({ error: 'invalid request', issues: p.error.issues });
-    const order = findOwnOrder(sb, p.data.openId, p.data.orderId);
-    if (!order) return reply.code(404).send({ error: 'no such order of the account' });
+  control(r.app, 'POST', '/__sandbox/disputes', { body: ConsoleDispute, status: 201 }, (p) => {
+    const order = findOwnOrder(sb, p.openId, p.orderId);
+    if (!order) throw refuse(404, 'no such order of the account');
     const createdAt = sb.now();
     const d: SandboxDispute = {
       id: sb.nextId(''),
-      openId: p.data.openId,
+      openId: p.openId,
       byConsole: true,
       orderId: order.svcOrderId,
       orderNumber: order.orderNumber,
-      disputeReasonId: p.data.disputeReasonId,
+      disputeReasonId: p.disputeReasonId,
       expectType: ExpectType.Refund,
       refundType: RefundType.Balance,
       messageText: 'opened in the supplier console',
@@ -293,20 +291,16 @@ function registerDisputeControl(r: SandboxRouter): void {
     };
     sb.state.disputes[d.id] = d;
     sb.changed();
-    return reply.code(201).send(view(d));
+    return view(d);
   });
 
-  r.app.post('/__sandbox/disputes/:id/resolve', (req, reply) => {
-    const { id } = req.params as { id: string };
-    const p = Resolve.safeParse(req.body ?? {});
-    if (!p.success)
-      return reply.code(400).send({ error: 'invalid request', issues: p.error.issues });
-    const d = sb.state.disputes[id];
-    if (!d) return reply.code(404).send({ error: 'no such dispute' });
+  control(r.app, 'POST', '/__sandbox/disputes/:id/resolve', { body: Resolve }, (p, req) => {
+    const d = sb.state.disputes[req.params.id ?? ''];
+    if (!d) throw refuse(404, 'no such dispute');
     if (d.status !== DisputeStatus.Processing) {
-      return reply.code(409).send({ error: `dispute is ${d.status}`, dispute: view(d) });
+      throw refuse(409, `dispute is ${d.status}`, { dispute: view(d) });
     }
-    resolveDispute(sb, d, p.data.finallyDeal);
+    resolveDispute(sb, d, p.finallyDeal);
     return view(d);
   });
 }

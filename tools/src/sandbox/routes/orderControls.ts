@@ -29,6 +29,7 @@ import { expirePayWindow } from '../payWindow.js';
 import { linePerPart, partitionError, splitOrder } from '../split.js';
 import type { Sandbox } from '../sandbox.js';
 import type { SandboxOrder } from '../state.js';
+import { control, orderOf, refuse } from './control.js';
 
 /** `trackNumber`: the parcel ships (or, shipped, is re-labelled) under this number. */
 const Advance = z
@@ -81,154 +82,117 @@ const REPRICEABLE: ReadonlySet<OrderStatus> = new Set([
 const repriceable = (o: SandboxOrder) => REPRICEABLE.has(o.status) && !isPaid(o);
 
 export function registerOrderControlRoutes(app: FastifyInstance, sb: Sandbox): void {
-  const orderOf = (id: string): SandboxOrder | undefined =>
-    sb.state.orders[id] ?? Object.values(sb.state.orders).find((o) => o.svcOrderCode === id);
-  const bad = (error: z.ZodError) => ({ error: 'invalid request', issues: error.issues });
+  const orderControl = <T>(
+    action: string,
+    body: z.ZodType<T> | undefined,
+    act: (order: SandboxOrder, p: T) => unknown,
+  ) => {
+    control(app, 'POST', `/__sandbox/orders/:svcOrderId/${action}`, { body }, (p, req) =>
+      act(orderOf(sb, req.params.svcOrderId ?? ''), p),
+    );
+  };
 
-  app.post<{ Params: { svcOrderId: string } }>(
-    '/__sandbox/orders/:svcOrderId/advance',
-    (req, reply) => {
-      const p = Advance.safeParse(req.body ?? {});
-      if (!p.success) return reply.code(400).send(bad(p.error));
-      const order = orderOf(req.params.svcOrderId);
-      if (!order) return reply.code(404).send({ error: 'no such order' });
-      const before = order.trackNumber;
-      if (p.data.trackNumber !== undefined) order.trackNumber = p.data.trackNumber;
-      const outcome = advanceOrder(sb, order, p.data.to);
-      if (!outcome.ok) {
-        order.trackNumber = before;
-        return reply.code(409).send({ error: outcome.reason, orderStatus: order.status });
-      }
-      sb.changed();
-      return orderObject(order, 'detail');
-    },
-  );
+  orderControl('advance', Advance, (order, p) => {
+    const before = order.trackNumber;
+    if (p.trackNumber !== undefined) order.trackNumber = p.trackNumber;
+    const outcome = advanceOrder(sb, order, p.to);
+    if (!outcome.ok) {
+      order.trackNumber = before;
+      throw refuse(409, outcome.reason, { orderStatus: order.status });
+    }
+    sb.changed();
+    return orderObject(order, 'detail');
+  });
 
-  app.post<{ Params: { svcOrderId: string } }>(
-    '/__sandbox/orders/:svcOrderId/split',
-    (req, reply) => {
-      const p = Split.safeParse(req.body ?? {});
-      if (!p.success) return reply.code(400).send(bad(p.error));
-      const order = orderOf(req.params.svcOrderId);
-      if (!order) return reply.code(404).send({ error: 'no such order' });
-      const parts = p.data.parts ?? linePerPart(order);
-      if (p.data.now === true && order.status === OrderStatus.Created) {
-        const outcome = splitOrder(sb, order, parts, { atCreation: true });
-        if (!outcome.ok) return reply.code(409).send({ error: outcome.reason });
-        return { svcOrderId: order.svcOrderId, splitInto: outcome.codes };
-      }
-      if (!isPaid(order)) {
-        const why = partitionError(order, parts);
-        if (why !== undefined) return reply.code(400).send({ error: why });
-        order.pendingSplit = parts;
-        sb.changed();
-        return { svcOrderId: order.svcOrderId, splitAtPayment: parts };
-      }
-      const outcome = splitOrder(sb, order, parts);
-      if (!outcome.ok) return reply.code(409).send({ error: outcome.reason });
+  orderControl('split', Split, (order, p) => {
+    const parts = p.parts ?? linePerPart(order);
+    if (p.now === true && order.status === OrderStatus.Created) {
+      const outcome = splitOrder(sb, order, parts, { atCreation: true });
+      if (!outcome.ok) throw refuse(409, outcome.reason);
       return { svcOrderId: order.svcOrderId, splitInto: outcome.codes };
-    },
-  );
-
-  app.post<{ Params: { svcOrderId: string } }>(
-    '/__sandbox/orders/:svcOrderId/cancel',
-    (req, reply) => {
-      const order = orderOf(req.params.svcOrderId);
-      if (!order) return reply.code(404).send({ error: 'no such order' });
-      if (order.status === OrderStatus.Delivered || order.splitInto !== undefined)
-        return reply
-          .code(409)
-          .send({ error: `the order is ${order.status}: it cannot be cancelled` });
-      setStatus(sb, order, OrderStatus.Cancelled);
-      return orderObject(order, 'detail');
-    },
-  );
-
-  app.post<{ Params: { svcOrderId: string } }>(
-    '/__sandbox/orders/:svcOrderId/edit',
-    (req, reply) => {
-      const p = Edit.safeParse(req.body ?? {});
-      if (!p.success) return reply.code(400).send(bad(p.error));
-      const order = orderOf(req.params.svcOrderId);
-      if (!order) return reply.code(404).send({ error: 'no such order' });
-      if (!EDITABLE.has(order.status)) {
-        return reply.code(409).send({
-          error: `the order is ${order.status}: only CREATED or IN_CART orders can be edited`,
-        });
-      }
-      Object.assign(order.request, p.data);
-      evaluateOrder(sb, order);
+    }
+    if (!isPaid(order)) {
+      const why = partitionError(order, parts);
+      if (why !== undefined) throw refuse(400, why);
+      order.pendingSplit = parts;
       sb.changed();
-      return {
-        ...orderObject(order, 'detail'),
-        logisticsMiss: order.logisticsMiss,
-        interceptOrderReasons: order.interceptReasons,
-      };
-    },
-  );
+      return { svcOrderId: order.svcOrderId, splitAtPayment: parts };
+    }
+    const outcome = splitOrder(sb, order, parts);
+    if (!outcome.ok) throw refuse(409, outcome.reason);
+    return { svcOrderId: order.svcOrderId, splitInto: outcome.codes };
+  });
 
-  app.post<{ Params: { svcOrderId: string } }>(
-    '/__sandbox/orders/:svcOrderId/price',
-    (req, reply) => {
-      const p = PriceRise.safeParse(req.body ?? {});
-      if (!p.success) return reply.code(400).send(bad(p.error));
-      const order = orderOf(req.params.svcOrderId);
-      if (!order) return reply.code(404).send({ error: 'no such order' });
-      if (!repriceable(order)) {
-        return reply
-          .code(409)
-          .send({ error: `the order is ${order.status}: its price is settled` });
-      }
-      const factor = 1 + p.data.risePercent / 100;
-      for (const line of order.lines)
-        line.sellPrice = Math.round(line.sellPrice * factor * 100) / 100;
-      priceOrder(order, surchargeFor(sb, order.openId, order.logisticName));
-      sb.changed();
-      return orderObject(order, 'detail');
-    },
-  );
+  orderControl('cancel', undefined, (order) => {
+    if (order.status === OrderStatus.Delivered || order.splitInto !== undefined)
+      throw refuse(409, `the order is ${order.status}: it cannot be cancelled`);
+    setStatus(sb, order, OrderStatus.Cancelled);
+    return orderObject(order, 'detail');
+  });
 
-  app.post('/__sandbox/postage', (req, reply) => {
-    const p = Postage.safeParse(req.body ?? {});
-    if (!p.success) return reply.code(400).send(bad(p.error));
-    const line = findLine(p.data.logisticName);
-    if (!line) return reply.code(404).send({ error: 'no such logistics line' });
+  orderControl('edit', Edit, (order, p) => {
+    if (!EDITABLE.has(order.status)) {
+      throw refuse(
+        409,
+        `the order is ${order.status}: only CREATED or IN_CART orders can be edited`,
+      );
+    }
+    Object.assign(order.request, p);
+    evaluateOrder(sb, order);
+    sb.changed();
+    return {
+      ...orderObject(order, 'detail'),
+      logisticsMiss: order.logisticsMiss,
+      interceptOrderReasons: order.interceptReasons,
+    };
+  });
+
+  orderControl('price', PriceRise, (order, p) => {
+    if (!repriceable(order))
+      throw refuse(409, `the order is ${order.status}: its price is settled`);
+    const factor = 1 + p.risePercent / 100;
+    for (const line of order.lines)
+      line.sellPrice = Math.round(line.sellPrice * factor * 100) / 100;
+    priceOrder(order, surchargeFor(sb, order.openId, order.logisticName));
+    sb.changed();
+    return orderObject(order, 'detail');
+  });
+
+  control(app, 'POST', '/__sandbox/postage', { body: Postage }, (p) => {
+    const line = findLine(p.logisticName);
+    if (!line) throw refuse(404, 'no such logistics line');
     const key = line.logisticName.toLowerCase();
-    const { openId } = p.data;
-    if (!sb.state.accounts[openId]) return reply.code(404).send({ error: 'no such account' });
+    const { openId } = p;
+    if (!sb.state.accounts[openId]) throw refuse(404, 'no such account');
     const surcharges = ((sb.state.postageSurcharges ??= {})[openId] ??= {});
-    surcharges[key] = p.data.surchargeUsd;
+    surcharges[key] = p.surchargeUsd;
     const repriced = Object.values(sb.state.orders).filter(
       (o) => o.openId === openId && repriceable(o) && o.logisticName.toLowerCase() === key,
     );
-    for (const order of repriced) priceOrder(order, p.data.surchargeUsd);
+    for (const order of repriced) priceOrder(order, p.surchargeUsd);
     sb.changed();
     return {
       logisticName: line.logisticName,
-      surchargeUsd: p.data.surchargeUsd,
+      surchargeUsd: p.surchargeUsd,
       repriced: repriced.map((o) => o.svcOrderId),
     };
   });
 
-  app.post<{ Params: { svcOrderId: string } }>(
-    '/__sandbox/orders/:svcOrderId/expire-payment',
-    (req, reply) => {
-      const order = orderOf(req.params.svcOrderId);
-      if (!order) return reply.code(404).send({ error: 'no such order' });
-      const shipment =
-        order.shipmentOrderId === undefined ? undefined : sb.state.shipments[order.shipmentOrderId];
-      if (shipment?.payId === undefined) {
-        return reply.code(409).send({
-          error: 'the order has no payment id yet: confirm it and call saveGenerateParentOrder',
-        });
-      }
-      if (shipment.paid) return reply.code(409).send({ error: 'the parent order is paid' });
-      expirePayWindow(sb, shipment);
-      return {
-        shipmentOrderId: shipment.id,
-        payId: shipment.payId,
-        payExpireTime: utcDate(shipment.payExpiresAt),
-      };
-    },
-  );
+  orderControl('expire-payment', undefined, (order) => {
+    const shipment =
+      order.shipmentOrderId === undefined ? undefined : sb.state.shipments[order.shipmentOrderId];
+    if (shipment?.payId === undefined) {
+      throw refuse(
+        409,
+        'the order has no payment id yet: confirm it and call saveGenerateParentOrder',
+      );
+    }
+    if (shipment.paid) throw refuse(409, 'the parent order is paid');
+    expirePayWindow(sb, shipment);
+    return {
+      shipmentOrderId: shipment.id,
+      payId: shipment.payId,
+      payExpireTime: utcDate(shipment.payExpiresAt),
+    };
+  });
 }

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Sandbox } from '../sandbox.js';
 import type { SandboxSettings } from '../state.js';
+import { accountOf, control, refuse } from './control.js';
 
 const DAY_MS = 24 * 60 * 60 * 1_000;
 const MAX_PAY_WINDOW_SECONDS = 30 * 24 * 60 * 60;
@@ -39,29 +40,24 @@ const KEYS = [
 ] as const satisfies readonly (keyof SandboxSettings)[];
 
 export function registerSettingsControlRoutes(app: FastifyInstance, sb: Sandbox): void {
-  app.get('/__sandbox/settings', (req, reply) => {
-    const { openId } = req.query as { openId?: string };
+  control(app, 'GET', '/__sandbox/settings', {}, (_, req) => {
+    const { openId } = req.query;
     if (openId === undefined) return sb.defaults;
-    if (!sb.state.accounts[openId]) return reply.code(404).send({ error: 'no such account' });
+    accountOf(sb, openId);
     return { openId, ...sb.settingsFor(openId) };
   });
 
-  app.post('/__sandbox/settings', (req, reply) => {
-    const p = Change.safeParse(req.body ?? {});
-    if (!p.success) {
-      return reply.code(400).send({ error: 'invalid request', issues: p.error.issues });
-    }
-    const { openId } = p.data;
+  control(app, 'POST', '/__sandbox/settings', { body: Change }, (p) => {
+    const { openId } = p;
     if (openId === undefined) {
-      if (KEYS.some((k) => p.data[k] === null)) {
-        return reply.code(400).send({ error: 'null resets an account setting: name the openId' });
+      if (KEYS.some((k) => p[k] === null)) {
+        throw refuse(400, 'null resets an account setting: name the openId');
       }
-      Object.assign(sb.defaults, merged({}, p.data));
+      Object.assign(sb.defaults, merged({}, p));
       return sb.defaults;
     }
-    const account = sb.state.accounts[openId];
-    if (!account) return reply.code(404).send({ error: 'no such account' });
-    account.settings = merged(account.settings ?? {}, p.data);
+    const account = accountOf(sb, openId);
+    account.settings = merged(account.settings ?? {}, p);
     sb.changed();
     return { openId, ...sb.settingsFor(openId) };
   });
