@@ -1,5 +1,10 @@
 /** The WooCommerce double over HTTP: REST v3, Shipment Tracking, the REST index, `/__woo/*`. */
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type HTTPMethods,
+} from 'fastify';
 
 import { listenOnLoopback, numericId } from '../listen.js';
 import { WooDouble, type WooDoubleOptions, type WooPermissions } from './double.js';
@@ -47,16 +52,21 @@ const NO_ORDER = {
 
 type Handler = (order: WooOrder, req: FastifyRequest) => unknown;
 
+/** The double's refusal of a request it did not admit (failures armed, the rate limit, the key). */
+function refusal(double: WooDouble, name: string, req: FastifyRequest, reply: FastifyReply) {
+  const refused = double.admit(name, req.method, credentials(req));
+  if (refused === undefined) return undefined;
+  return reply
+    .code(refused.status)
+    .headers(refused.headers ?? {})
+    .send({ code: refused.code, message: refused.message, data: { status: refused.status } });
+}
+
 /** One API route: admission, the order, the lost-answer switch, then the handler's answer. */
 function route(double: WooDouble, name: string, handler: Handler, status = 200) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
-    const refused = double.admit(name, req.method, credentials(req));
-    if (refused !== undefined) {
-      return reply
-        .code(refused.status)
-        .headers(refused.headers ?? {})
-        .send({ code: refused.code, message: refused.message, data: { status: refused.status } });
-    }
+    const refused = refusal(double, name, req, reply);
+    if (refused !== undefined) return refused;
     if (name.includes('tracking') && !double.shipmentTracking)
       return reply.code(404).send(NO_ROUTE);
     const order = double.site.orders.get(numericId(req.params) ?? 0);
@@ -84,70 +94,57 @@ function registerApi(app: FastifyInstance, double: WooDouble): void {
     ],
   }));
   app.get('/wp-json/wc/v3/orders', async (req, reply) => {
-    const refused = double.admit('GET orders', 'GET', credentials(req));
-    if (refused !== undefined)
-      return reply
-        .code(refused.status)
-        .headers(refused.headers ?? {})
-        .send({ code: refused.code, message: refused.message, data: { status: refused.status } });
+    const refused = refusal(double, 'GET orders', req, reply);
+    if (refused !== undefined) return refused;
     const answer = listOrders(site.orders.values(), req.query as Record<string, string>);
     return reply.code(answer.status).headers(answer.headers).send(answer.body);
   });
-  app.get(
-    '/wp-json/wc/v3/orders/:id',
-    route(double, 'GET order', (o) => o),
-  );
-  app.put(
-    '/wp-json/wc/v3/orders/:id',
-    route(double, 'PUT order', (o, req) => {
-      site.update(o, req.body as Parameters<typeof site.update>[1]);
-      return o;
-    }),
-  );
-  app.get(
-    '/wp-json/wc/v3/orders/:id/notes',
-    route(double, 'GET notes', (o) => site.notes.get(o.id) ?? []),
-  );
-  app.post(
-    '/wp-json/wc/v3/orders/:id/notes',
-    route(
-      double,
+  const order = '/wp-json/wc/v3/orders/:id';
+  const tracking = '/wp-json/wc-shipment-tracking/v3/orders/:id/shipment-trackings';
+  const routes: [HTTPMethods, string, string, Handler, number?][] = [
+    ['GET', order, 'GET order', (o) => o],
+    [
+      'PUT',
+      order,
+      'PUT order',
+      (o, req) => {
+        site.update(o, req.body as Parameters<typeof site.update>[1]);
+        return o;
+      },
+    ],
+    ['GET', `${order}/notes`, 'GET notes', (o) => site.notes.get(o.id) ?? []],
+    [
+      'POST',
+      `${order}/notes`,
       'POST notes',
       (o, req) => {
         const { note, customer_note } = req.body as { note: string; customer_note?: boolean };
         return site.addNote(o.id, note, customer_note === true);
       },
       201,
-    ),
-  );
-  const tracking = '/wp-json/wc-shipment-tracking/v3/orders/:id/shipment-trackings';
-  app.get(
-    tracking,
-    route(double, 'GET tracking', (o) => site.trackings.get(o.id) ?? []),
-  );
-  app.post(
-    tracking,
-    route(
-      double,
-      'POST tracking',
-      (o, req) => {
-        const b = req.body as {
-          tracking_provider?: string;
-          custom_tracking_provider?: string;
-          custom_tracking_link?: string;
-          tracking_number: string;
-          date_shipped?: string;
-        };
-        return site.addTracking(o.id, {
-          tracking_provider: b.custom_tracking_provider ?? b.tracking_provider ?? '',
-          tracking_link: b.custom_tracking_link ?? '',
-          tracking_number: b.tracking_number,
-          date_shipped: b.date_shipped ?? new Date().toISOString().slice(0, 10),
-        });
-      },
-      201,
-    ),
-  );
+    ],
+    ['GET', tracking, 'GET tracking', (o) => site.trackings.get(o.id) ?? []],
+    ['POST', tracking, 'POST tracking', (o, req) => addTracking(site, o, req.body), 201],
+  ];
+  for (const [method, url, name, handler, status] of routes) {
+    app.route({ method, url, handler: route(double, name, handler, status) });
+  }
+}
+
+function addTracking(site: WooDouble['site'], o: WooOrder, body: unknown) {
+  const b = body as {
+    tracking_provider?: string;
+    custom_tracking_provider?: string;
+    custom_tracking_link?: string;
+    tracking_number: string;
+    date_shipped?: string;
+  };
+  return site.addTracking(o.id, {
+    tracking_provider: b.custom_tracking_provider ?? b.tracking_provider ?? '',
+    tracking_link: b.custom_tracking_link ?? '',
+    tracking_number: b.tracking_number,
+    date_shipped: b.date_shipped ?? new Date().toISOString().slice(0, 10),
+  });
 }
 
 function registerControls(app: FastifyInstance, double: WooDouble): void {
