@@ -9,6 +9,7 @@ import proto from '@temporalio/proto';
 
 import { SupplierAccount } from 'dropflow/temporal';
 import { countActions, totalActions } from './actions.js';
+import { forEachHistory } from './phaseActions.js';
 
 type HistoryEvent = proto.temporal.api.history.v1.IHistoryEvent;
 const EventType = proto.temporal.api.enums.v1.EventType;
@@ -37,9 +38,6 @@ function lostTime(e: HistoryEvent): boolean {
   );
 }
 
-/** Histories fetched at once. */
-const PARALLEL_FETCHES = 8;
-
 export interface AccountActions {
   executions: number;
   actions: number;
@@ -55,25 +53,14 @@ export async function countAccountActions(
   const query =
     `${SupplierAccount.name} = '${account}' AND ` +
     `(ExecutionStatus = 'Running' OR CloseTime >= '${since}')`;
-  const runs: { workflowId: string; runId: string }[] = [];
-  for await (const info of client.workflow.list({ query })) {
-    runs.push({ workflowId: info.workflowId, runId: info.runId });
-  }
   let actions = 0;
   let timeouts = 0;
-  for (let i = 0; i < runs.length; i += PARALLEL_FETCHES) {
-    const histories = await Promise.all(
-      runs
-        .slice(i, i + PARALLEL_FETCHES)
-        .map((r) => client.workflow.getHandle(r.workflowId, r.runId).fetchHistory()),
-    );
-    for (const history of histories) {
-      const events = (history.events ?? []).filter((e) => within(e, window));
-      actions += totalActions(countActions(events));
-      timeouts += events.filter(lostTime).length;
-    }
-  }
-  return { executions: runs.length, actions, timeouts };
+  const executions = await forEachHistory(client, query, (_, all) => {
+    const events = all.filter((e) => within(e, window));
+    actions += totalActions(countActions(events));
+    timeouts += events.filter(lostTime).length;
+  });
+  return { executions, actions, timeouts };
 }
 
 function within(event: HistoryEvent, window: { from: number; to: number }): boolean {

@@ -4,8 +4,11 @@
  * counted by ./actions.ts.
  */
 import type { Client } from '@temporalio/client';
+import type proto from '@temporalio/proto';
 
 import { addCounts, countActions, totalActions, type ActionCounts } from './actions.js';
+
+type HistoryEvent = proto.temporal.api.history.v1.IHistoryEvent;
 
 export interface PhaseActions {
   /** Workflow executions (runs) counted. */
@@ -18,26 +21,34 @@ export interface PhaseActions {
 /** Histories fetched at once. */
 const PARALLEL_FETCHES = 8;
 
-export async function countPhaseActions(client: Client, since: Date): Promise<PhaseActions> {
+/** Visits the history of every run the visibility query finds; resolves with how many. */
+export async function forEachHistory(
+  client: Client,
+  query: string,
+  visit: (workflowType: string, events: HistoryEvent[]) => void,
+): Promise<number> {
   const runs: { workflowId: string; runId: string; type: string }[] = [];
-  for await (const info of client.workflow.list({
-    query: `StartTime >= '${since.toISOString()}'`,
-  })) {
+  for await (const info of client.workflow.list({ query })) {
     runs.push({ workflowId: info.workflowId, runId: info.runId, type: info.type });
   }
-  const byKind: ActionCounts = {};
-  const byWorkflowType: Record<string, number> = {};
   for (let i = 0; i < runs.length; i += PARALLEL_FETCHES) {
     const batch = runs.slice(i, i + PARALLEL_FETCHES);
     const histories = await Promise.all(
       batch.map((r) => client.workflow.getHandle(r.workflowId, r.runId).fetchHistory()),
     );
-    for (const [j, history] of histories.entries()) {
-      const counts = countActions(history.events ?? []);
-      addCounts(byKind, counts);
-      const type = batch[j]!.type;
-      byWorkflowType[type] = (byWorkflowType[type] ?? 0) + totalActions(counts);
-    }
+    for (const [j, history] of histories.entries()) visit(batch[j]!.type, history.events ?? []);
   }
-  return { executions: runs.length, total: totalActions(byKind), byKind, byWorkflowType };
+  return runs.length;
+}
+
+export async function countPhaseActions(client: Client, since: Date): Promise<PhaseActions> {
+  const byKind: ActionCounts = {};
+  const byWorkflowType: Record<string, number> = {};
+  const query = `StartTime >= '${since.toISOString()}'`;
+  const executions = await forEachHistory(client, query, (type, events) => {
+    const counts = countActions(events);
+    addCounts(byKind, counts);
+    byWorkflowType[type] = (byWorkflowType[type] ?? 0) + totalActions(counts);
+  });
+  return { executions, total: totalActions(byKind), byKind, byWorkflowType };
 }
