@@ -34,6 +34,7 @@ import {
   SUBMISSION_SHARE,
   windowFor,
   type PlannedStep,
+  type PlanOptions,
 } from './plan.js';
 import { Random } from './random.js';
 import { ordersToSplit, splitOrders } from './parcels.js';
@@ -42,8 +43,7 @@ import { startStack, type ChaosStack } from './stack.js';
 import { Tally } from './tally.js';
 import { delay } from '../localStack/wait.js';
 
-export interface ChaosOptions {
-  orders: number;
+export interface ChaosOptions extends Omit<PlanOptions, 'windowMs'> {
   seed: number;
   /** The account's tier rate, for the sandbox and the worker alike. */
   ratePerSecond: number;
@@ -53,15 +53,6 @@ export interface ChaosOptions {
   lifecycleStepMs: number;
   /** How late the batch order query sees new orders and payments (0 = off). */
   batchLagMs: number;
-  kills: number;
-  latencyCalls: number;
-  latencyMs: number;
-  /** Arm a daily-quota fault too (its order waits until the next UTC day). */
-  quota: boolean;
-  /** Terminate and reset the account's checkout coordinator and supplier session mid-run. */
-  operatorFaults: boolean;
-  /** Refuse token refreshes, then the API key, each for a window; then reauth the session. */
-  tokenFaults: boolean;
   /** Start the dev server with lowered history and signal limits (limits.ts). */
   loweredLimits: boolean;
   /** Disputes to open, each with its create's answer lost. */
