@@ -147,150 +147,53 @@ export const STORAGES: SeedStorage[] = [
 const EU = ['DE', 'FR', 'NL', 'IT', 'ES', 'AT', 'BE'];
 const WORLD = ['US', 'CA', 'GB', 'AU', 'BR', 'MX', ...EU];
 
-export const LOGISTICS_LINES: LogisticsLine[] = [
-  {
-    logisticName: 'SvcPacket Ordinary',
-    from: ['CN'],
-    to: WORLD,
-    base: 3.2,
-    perKg: 9.5,
-    days: [12, 20],
-  },
-  {
-    logisticName: 'SvcPacket Express',
-    from: ['CN'],
-    to: ['US', 'CA', 'GB', 'AU', ...EU],
-    base: 7.9,
-    perKg: 14,
-    days: [6, 10],
-  },
-  {
-    logisticName: 'Brazil Post Line',
-    from: ['CN'],
-    to: ['BR'],
-    base: 4.1,
-    perKg: 11,
-    days: [18, 30],
-  },
-  { logisticName: 'USPS Ground', from: ['US'], to: ['US'], base: 4.5, perKg: 3.2, days: [3, 6] },
-  {
-    logisticName: 'UPS 2nd Day',
-    from: ['US'],
-    to: ['US', 'CA'],
-    base: 9.9,
-    perKg: 4.8,
-    days: [2, 3],
-  },
-  { logisticName: 'DHL Paket', from: ['DE'], to: EU, base: 4.9, perKg: 2.5, days: [2, 5] },
-];
+/** A row: name, from, to, USD per parcel, USD per kg, business days. */
+export const LOGISTICS_LINES: LogisticsLine[] = (
+  [
+    ['SvcPacket Ordinary', ['CN'], WORLD, 3.2, 9.5, [12, 20]],
+    ['SvcPacket Express', ['CN'], ['US', 'CA', 'GB', 'AU', ...EU], 7.9, 14, [6, 10]],
+    ['Brazil Post Line', ['CN'], ['BR'], 4.1, 11, [18, 30]],
+    ['USPS Ground', ['US'], ['US'], 4.5, 3.2, [3, 6]],
+    ['UPS 2nd Day', ['US'], ['US', 'CA'], 9.9, 4.8, [2, 3]],
+    ['DHL Paket', ['DE'], EU, 4.9, 2.5, [2, 5]],
+  ] satisfies [string, string[], string[], number, number, [number, number]][]
+).map(([logisticName, from, to, base, perKg, days]) => ({
+  logisticName,
+  from,
+  to,
+  base,
+  perKg,
+  days,
+}));
 
-/** Interception rules by destination; docs/sandbox.md shows how to trigger each. */
-export const DESTINATIONS: DestinationRules[] = [
-  {
-    countryCode: 'US',
-    country: 'United States',
-    zip: /^\d{5}(-\d{4})?$/,
-    zipExample: '90210',
-    phoneRequired: false,
-    taxIdRequired: false,
-  },
-  {
-    countryCode: 'CA',
-    country: 'Canada',
-    zip: /^[A-Z]\d[A-Z] ?\d[A-Z]\d$/i,
-    zipExample: 'M5V 2T6',
-    phoneRequired: true,
-    taxIdRequired: false,
-  },
-  {
-    countryCode: 'GB',
-    country: 'United Kingdom',
-    zip: /^[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}$/i,
-    zipExample: 'SW1A 1AA',
-    phoneRequired: false,
-    taxIdRequired: false,
-  },
-  {
-    countryCode: 'AU',
-    country: 'Australia',
-    zip: /^\d{4}$/,
-    zipExample: '2000',
-    phoneRequired: true,
-    taxIdRequired: false,
-  },
-  {
-    countryCode: 'BR',
-    country: 'Brazil',
-    zip: /^\d{5}-?\d{3}$/,
-    zipExample: '01310-100',
-    phoneRequired: true,
-    taxIdRequired: true,
-  },
-  {
-    countryCode: 'MX',
-    country: 'Mexico',
-    zip: /^\d{5}$/,
-    zipExample: '06600',
-    phoneRequired: true,
-    taxIdRequired: false,
-  },
-  {
-    countryCode: 'DE',
-    country: 'Germany',
-    zip: /^\d{5}$/,
-    zipExample: '10115',
-    phoneRequired: false,
-    taxIdRequired: false,
-  },
-  {
-    countryCode: 'FR',
-    country: 'France',
-    zip: /^\d{5}$/,
-    zipExample: '75001',
-    phoneRequired: false,
-    taxIdRequired: false,
-  },
-  {
-    countryCode: 'NL',
-    country: 'Netherlands',
-    zip: /^\d{4} ?[A-Z]{2}$/i,
-    zipExample: '1012 AB',
-    phoneRequired: false,
-    taxIdRequired: false,
-  },
-  {
-    countryCode: 'IT',
-    country: 'Italy',
-    zip: /^\d{5}$/,
-    zipExample: '00118',
-    phoneRequired: false,
-    taxIdRequired: false,
-  },
-  {
-    countryCode: 'ES',
-    country: 'Spain',
-    zip: /^\d{5}$/,
-    zipExample: '28001',
-    phoneRequired: false,
-    taxIdRequired: false,
-  },
-  {
-    countryCode: 'AT',
-    country: 'Austria',
-    zip: /^\d{4}$/,
-    zipExample: '1010',
-    phoneRequired: false,
-    taxIdRequired: false,
-  },
-  {
-    countryCode: 'BE',
-    country: 'Belgium',
-    zip: /^\d{4}$/,
-    zipExample: '1000',
-    phoneRequired: false,
-    taxIdRequired: false,
-  },
-];
+/**
+ * Interception rules by destination; docs/sandbox.md shows how to trigger each. A row: country
+ * code, name, postcode rule, a postcode it accepts, phone required, tax id required.
+ */
+export const DESTINATIONS: DestinationRules[] = (
+  [
+    ['US', 'United States', /^\d{5}(-\d{4})?$/, '90210', false, false],
+    ['CA', 'Canada', /^[A-Z]\d[A-Z] ?\d[A-Z]\d$/i, 'M5V 2T6', true, false],
+    ['GB', 'United Kingdom', /^[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}$/i, 'SW1A 1AA', false, false],
+    ['AU', 'Australia', /^\d{4}$/, '2000', true, false],
+    ['BR', 'Brazil', /^\d{5}-?\d{3}$/, '01310-100', true, true],
+    ['MX', 'Mexico', /^\d{5}$/, '06600', true, false],
+    ['DE', 'Germany', /^\d{5}$/, '10115', false, false],
+    ['FR', 'France', /^\d{5}$/, '75001', false, false],
+    ['NL', 'Netherlands', /^\d{4} ?[A-Z]{2}$/i, '1012 AB', false, false],
+    ['IT', 'Italy', /^\d{5}$/, '00118', false, false],
+    ['ES', 'Spain', /^\d{5}$/, '28001', false, false],
+    ['AT', 'Austria', /^\d{4}$/, '1010', false, false],
+    ['BE', 'Belgium', /^\d{4}$/, '1000', false, false],
+  ] as const
+).map(([countryCode, country, zip, zipExample, phoneRequired, taxIdRequired]) => ({
+  countryCode,
+  country,
+  zip,
+  zipExample,
+  phoneRequired,
+  taxIdRequired,
+}));
 
 /** Small deterministic pseudo-random numbers, so the catalogue is the same on every start. */
 function seeded(n: number): number {
