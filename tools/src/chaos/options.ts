@@ -1,5 +1,5 @@
 /** The options of `npm run chaos`, parsed (main.ts runs them). */
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 
 import { DEFAULT_CHAOS_OPTIONS, type ChaosOptions } from './run.js';
 
@@ -21,71 +21,82 @@ function fraction(value: string): number {
   return n;
 }
 
-interface Flags {
-  orders: number;
-  seed?: number;
-  json?: boolean;
-  rate: number;
-  batchRate: number;
-  trackingEvery: number;
-  lifecycleMs: number;
-  batchLagMs: number;
-  kills: number;
-  latencyCalls?: number;
-  latencyMs: number;
-  quota?: boolean;
-  operatorFaults?: boolean;
-  tokenFaults?: boolean;
-  loweredLimits?: boolean;
-  disputes: number;
-  splits: number;
-  gateway: boolean;
-  windowSeconds?: number;
-  deadlineSeconds?: number;
-  keep?: boolean;
-}
-
 const d = DEFAULT_CHAOS_OPTIONS;
+type Options = Omit<ChaosOptions, 'progress'>;
 
 export interface ChaosArgs {
-  options: Omit<ChaosOptions, 'progress'>;
+  options: Options;
   json: boolean;
 }
+
+/** A flag, the option it sets, its help and its parser (none: a switch). */
+type Flag = [flags: string, key: keyof Options, help: string, parse?: (v: string) => unknown];
+const seconds = (min: number) => (v: string) => wholeNumber(min)(v) * 1000;
+const FLAGS: Flag[] = [
+  ['--rate <n>', 'ratePerSecond', 'the account tier rate, requests/s', wholeNumber(1)],
+  ['--batch-rate <n>', 'batchRatePerSecond', 'batch query rate, requests/s', wholeNumber(1)],
+  ['--tracking-every <s>', 'trackingEverySeconds', 'tracking sweep interval', wholeNumber(1)],
+  ['--lifecycle-ms <n>', 'lifecycleStepMs', 'sandbox lifecycle step', wholeNumber(1)],
+  ['--batch-lag-ms <n>', 'batchLagMs', 'batch query lag (0 = off)', wholeNumber(0)],
+  ['--kills <n>', 'kills', 'SIGKILLs of the worker', wholeNumber(0)],
+  [
+    '--latency-calls <n>',
+    'latencyCalls',
+    'calls answered late (default 1, 2 from 20 orders)',
+    wholeNumber(0),
+  ],
+  ['--latency-ms <n>', 'latencyMs', 'how late', wholeNumber(0)],
+  ['--quota', 'quota', 'also exhaust the daily quota once (that order waits for the next UTC day)'],
+  [
+    '--operator-faults',
+    'operatorFaults',
+    "also terminate and reset the account's checkout coordinator and supplier session mid-run",
+  ],
+  [
+    '--token-faults',
+    'tokenFaults',
+    'also refuse token refreshes (1600200) for a window, then the API key, then `account reauth`',
+  ],
+  [
+    '--lowered-limits',
+    'loweredLimits',
+    'start the dev server with lowered history and signal limits (the JSON shows them)',
+  ],
+  ['--disputes <n>', 'disputes', 'disputes opened with a lost create answer', wholeNumber(0)],
+  [
+    '--splits <fraction>',
+    'splits',
+    'share of orders (with more than one line) the supplier splits, one parcel per line',
+    fraction,
+  ],
+  ['--no-gateway', 'gateway', 'no gateway: webhooks are not delivered, the sweeper alone follows'],
+  ['--window-seconds <n>', 'windowMs', 'faults spread over this long', seconds(1)],
+  [
+    '--deadline-seconds <n>',
+    'deadlineMs',
+    'stop waiting for the orders after this long',
+    seconds(1),
+  ],
+  ['--keep', 'keep', 'keep logs and databases even when the run passes'],
+];
 
 /** The options of `npm run chaos -- <argv>` (user arguments only); the seed drawn when not given. */
 export function parseChaosArgs(argv: readonly string[], randomSeed: () => number): ChaosArgs {
   const program = chaosCommand();
   program.parse(argv, { from: 'user' });
-  const flags = program.opts<Flags>();
-  return {
-    json: flags.json === true,
-    options: {
-      orders: flags.orders,
-      seed: flags.seed ?? randomSeed(),
-      ratePerSecond: flags.rate,
-      batchRatePerSecond: flags.batchRate,
-      trackingEverySeconds: flags.trackingEvery,
-      lifecycleStepMs: flags.lifecycleMs,
-      batchLagMs: flags.batchLagMs,
-      kills: flags.kills,
-      latencyCalls: flags.latencyCalls ?? (flags.orders >= 20 ? 2 : 1),
-      latencyMs: flags.latencyMs,
-      quota: flags.quota === true,
-      operatorFaults: flags.operatorFaults === true,
-      tokenFaults: flags.tokenFaults === true,
-      loweredLimits: flags.loweredLimits === true,
-      disputes: flags.disputes,
-      splits: flags.splits,
-      gateway: flags.gateway,
-      ...(flags.windowSeconds !== undefined && { windowMs: flags.windowSeconds * 1000 }),
-      ...(flags.deadlineSeconds !== undefined && { deadlineMs: flags.deadlineSeconds * 1000 }),
-      keep: flags.keep === true,
-    },
-  };
+  const flags = program.opts<Record<string, unknown>>();
+  const orders = flags.orders as number;
+  const seed = (flags.seed as number | undefined) ?? randomSeed();
+  const options: Options = { orders, seed, ...d, latencyCalls: orders >= 20 ? 2 : 1 };
+  for (const [name, key] of FLAGS) {
+    const value = flags[new Option(name).attributeName()];
+    if (value !== undefined) Object.assign(options, { [key]: value });
+  }
+  return { json: flags.json === true, options };
 }
 
 function chaosCommand(): Command {
-  return new Command('chaos')
+  const command = new Command('chaos')
     .description('N orders on a real Temporal dev server and the sandbox, under injected faults')
     .requiredOption('--orders <n>', 'how many orders (flows A, B, C in turn)', wholeNumber(1))
     .option(
@@ -93,56 +104,13 @@ function chaosCommand(): Command {
       'seed of the fault plan and order numbers (default: random)',
       wholeNumber(0),
     )
-    .option('--json', 'end with one line of JSON: the counters and faults by kind')
-    .option('--rate <n>', 'the account tier rate, requests/s', wholeNumber(1), d.ratePerSecond)
-    .option(
-      '--batch-rate <n>',
-      'batch query rate, requests/s',
-      wholeNumber(1),
-      d.batchRatePerSecond,
-    )
-    .option(
-      '--tracking-every <s>',
-      'tracking sweep interval',
-      wholeNumber(1),
-      d.trackingEverySeconds,
-    )
-    .option('--lifecycle-ms <n>', 'sandbox lifecycle step', wholeNumber(1), d.lifecycleStepMs)
-    .option('--batch-lag-ms <n>', 'batch query lag (0 = off)', wholeNumber(0), d.batchLagMs)
-    .option('--kills <n>', 'SIGKILLs of the worker', wholeNumber(0), d.kills)
-    .option(
-      '--latency-calls <n>',
-      'calls answered late (default 1, 2 from 20 orders)',
-      wholeNumber(0),
-    )
-    .option('--latency-ms <n>', 'how late', wholeNumber(0), d.latencyMs)
-    .option('--quota', 'also exhaust the daily quota once (that order waits for the next UTC day)')
-    .option(
-      '--operator-faults',
-      "also terminate and reset the account's checkout coordinator and supplier session mid-run",
-    )
-    .option(
-      '--token-faults',
-      'also refuse token refreshes (1600200) for a window, then the API key, then `account reauth`',
-    )
-    .option(
-      '--lowered-limits',
-      'start the dev server with lowered history and signal limits (the JSON shows them)',
-    )
-    .option(
-      '--disputes <n>',
-      'disputes opened with a lost create answer',
-      wholeNumber(0),
-      d.disputes,
-    )
-    .option(
-      '--splits <fraction>',
-      'share of orders (with more than one line) the supplier splits, one parcel per line',
-      fraction,
-      d.splits,
-    )
-    .option('--no-gateway', 'no gateway: webhooks are not delivered, the sweeper alone follows')
-    .option('--window-seconds <n>', 'faults spread over this long', wholeNumber(1))
-    .option('--deadline-seconds <n>', 'stop waiting for the orders after this long', wholeNumber(1))
-    .option('--keep', 'keep logs and databases even when the run passes');
+    .option('--json', 'end with one line of JSON: the counters and faults by kind');
+  for (const [name, key, help, parse] of FLAGS) {
+    const option = new Option(name, help);
+    // Numbers show their default in --help (the latency calls' depends on the orders).
+    if (parse !== undefined && key !== 'latencyCalls' && key in d)
+      option.default(d[key as keyof typeof d]);
+    command.addOption(parse === undefined ? option : option.argParser(parse));
+  }
+  return command;
 }
