@@ -133,7 +133,6 @@ export function totalActions(counts: ActionCounts): number {
   return Object.values(counts).reduce((sum, n) => sum + n, 0);
 }
 
-/** Adds `more` into `into`. */
 export function addCounts(into: ActionCounts, more: ActionCounts): void {
   for (const [kind, n] of Object.entries(more) as [ActionKind, number][]) {
     into[kind] = (into[kind] ?? 0) + n;

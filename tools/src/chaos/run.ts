@@ -66,7 +66,6 @@ export interface ChaosOptions extends Omit<PlanOptions, 'windowMs'> {
   deadlineMs?: number;
   /** Keep the logs and databases even when the run passes. */
   keep: boolean;
-  /** Progress lines, as things happen. */
   progress: (line: string) => void;
 }
 

@@ -51,7 +51,6 @@ export function disputableOrder(sb: Sandbox, openId: string, orderId: string): S
   return order;
 }
 
-/** The order a dispute was opened on. */
 export function disputedOrder(sb: Sandbox, d: SandboxDispute): SandboxOrder | undefined {
   return findOwnOrder(sb, d.openId, d.orderId);
 }

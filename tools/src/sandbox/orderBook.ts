@@ -66,7 +66,6 @@ export function ordersOf(sb: SandboxHost, openId: string): SandboxOrder[] {
   return Object.values(sb.state.orders).filter((o) => o.openId === openId);
 }
 
-/** The destination country code of the order. */
 export function destinationOf(order: SandboxOrder): string {
   const cc = order.request.shippingCountryCode;
   return typeof cc === 'string' ? cc.toUpperCase() : '';

@@ -17,7 +17,6 @@ export class LeakyBucket {
     this.at = now();
   }
 
-  /** Points available now. */
   available(): number {
     const now = this.now();
     this.level = Math.min(

@@ -23,7 +23,6 @@ interface ControlSpec<T> {
   body?: z.ZodType<T>;
   /** A request without a body is checked as it is, not as `{}`. */
   bare?: boolean;
-  /** The status of a success. */
   status?: number;
 }
 

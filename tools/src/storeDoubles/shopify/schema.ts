@@ -286,6 +286,10 @@ let nextEventId = 9_000_000_001;
 
 /** The root resolvers over `shop`, for one request's context. */
 export function rootValue(shop: ShopifyShop, ctx: RequestContext) {
+  const fulfillmentById = (id: string) => {
+    const n = idOf('Fulfillment', id);
+    return n === undefined ? undefined : shop.fulfillmentOf(n);
+  };
   const orderById = (id: string) => {
     need(ctx, 'order', NEEDS.orders);
     const n = idOf('Order', id);
@@ -305,8 +309,7 @@ export function rootValue(shop: ShopifyShop, ctx: RequestContext) {
     },
     fulfillment: ({ id }: { id: string }) => {
       need(ctx, 'fulfillment', NEEDS.orders);
-      const n = idOf('Fulfillment', id);
-      const found = n === undefined ? undefined : shop.fulfillmentOf(n);
+      const found = fulfillmentById(id);
       return found === undefined ? null : fulfillmentView(found.order, found.fulfillment);
     },
     fulfillmentCreate: ({
@@ -328,8 +331,7 @@ export function rootValue(shop: ShopifyShop, ctx: RequestContext) {
       trackingInfoInput: { company?: string; number?: string; url?: string };
     }) => {
       need(ctx, 'fulfillmentTrackingInfoUpdate', NEEDS.fulfill);
-      const n = idOf('Fulfillment', args.fulfillmentId);
-      const found = n === undefined ? undefined : shop.fulfillmentOf(n);
+      const found = fulfillmentById(args.fulfillmentId);
       if (found === undefined)
         return {
           fulfillment: null,
@@ -352,8 +354,7 @@ export function rootValue(shop: ShopifyShop, ctx: RequestContext) {
       };
     }) => {
       need(ctx, 'fulfillmentEventCreate', NEEDS.fulfillmentEvents);
-      const n = idOf('Fulfillment', e.fulfillmentId);
-      const found = n === undefined ? undefined : shop.fulfillmentOf(n);
+      const found = fulfillmentById(e.fulfillmentId);
       if (found === undefined)
         return {
           fulfillmentEvent: null,
