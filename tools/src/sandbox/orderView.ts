@@ -113,14 +113,7 @@ export function orderObject(
     productAmount: order.productAmount,
     postageAmount: order.postageAmount,
     orderStatus: order.status,
-    ...(shape === 'list'
-      ? {}
-      : {
-          subStatus:
-            order.status === OrderStatus.Unshipped
-              ? (order.subStatus ?? UnshippedSubStatus.Pending)
-              : null,
-        }),
+    ...(shape === 'list' ? {} : { subStatus: subStatusOf(order) }),
     createDate: utcDate(order.createdAt),
     paymentDate: utcDate(order.paidAt),
     storeCreateDate: utcDate(storeOrderTime),
@@ -156,6 +149,13 @@ export function orderObject(
         : null,
     productList,
   };
+}
+
+/** An unshipped order's sub-status (PENDING until the lifecycle says more); null otherwise. */
+function subStatusOf(order: SandboxOrder): UnshippedSubStatus | null {
+  return order.status === OrderStatus.Unshipped
+    ? (order.subStatus ?? UnshippedSubStatus.Pending)
+    : null;
 }
 
 /** The data of createOrderV2/V3 (docs/supplier-api.md §7.1). */
@@ -198,10 +198,7 @@ export function orderWebhookParams(order: SandboxOrder, now: number): Record<str
     svcOrderId: order.svcOrderId,
     orderNumber: order.orderNumber,
     orderStatus: order.status,
-    subStatus:
-      order.status === OrderStatus.Unshipped
-        ? (order.subStatus ?? UnshippedSubStatus.Pending)
-        : null,
+    subStatus: subStatusOf(order),
     logisticName: order.logisticName,
     trackNumber: order.trackNumber ?? null,
     trackingUrl: trackingUrl(order),
