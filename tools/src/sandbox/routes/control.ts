@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import type { Sandbox } from '../sandbox.js';
 import type { SandboxAccount, SandboxOrder } from '../state.js';
 
-export class Refusal extends Error {
+class Refusal extends Error {
   constructor(
     readonly status: number,
     readonly body: Record<string, unknown>,
