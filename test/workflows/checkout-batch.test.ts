@@ -12,7 +12,6 @@ import {
   statusQuery,
   type OrderStatus,
 } from '../../src/order/contract.js';
-import { configureCheckout } from '../../src/checkout/startActivities.js';
 import { queuePrefix } from '../../src/temporal/taskQueues.js';
 import {
   checkoutStatusQuery,
@@ -21,10 +20,7 @@ import {
   type OutcomeTold,
   type TellAnswer,
 } from '../../src/checkout/contract.js';
-import {
-  DEFAULT_CHECKOUT_SETTINGS,
-  type CheckoutSettings,
-} from '../../src/terms/checkoutSettings.js';
+import { batchSizeOnly, NEVER } from '../support/checkoutSettings.js';
 import { eventually } from '../support/eventually.js';
 import {
   reachStage,
@@ -45,23 +41,13 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { ApplicationFailure } from '@temporalio/common';
 
-/** Long enough that only the batch size (or the test) closes a batch. */
-const NEVER = 600_000;
-
 const h = useOrderHarness('checkout', 10_000, {
   checkout: { quietMs: NEVER, maxWaitMs: NEVER, maxBatch: 2 },
   // Past this bound a waiting order's stage is written to visibility (stageVisible below).
   checkoutOrderBoundMs: 5_000,
 });
 
-function settings(s: Partial<CheckoutSettings>): Promise<void> {
-  return configureCheckout(h.client, h.queues, {
-    ...DEFAULT_CHECKOUT_SETTINGS,
-    quietMs: NEVER,
-    maxWaitMs: NEVER,
-    ...s,
-  });
-}
+const settings = batchSizeOnly(h);
 
 const coordinator = () =>
   h.client.workflow.getHandle(checkoutWorkflowId(queuePrefix(h.queues))).query(checkoutStatusQuery);

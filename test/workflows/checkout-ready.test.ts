@@ -8,24 +8,18 @@ import { describe, expect, it } from 'vitest';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import { Stage, type OrderStatus } from '../../src/order/contract.js';
-import { configureCheckout } from '../../src/checkout/startActivities.js';
 import { queuePrefix } from '../../src/temporal/taskQueues.js';
 import {
   checkoutStatusQuery,
   checkoutWithdrawSignal,
   checkoutWorkflowId,
 } from '../../src/checkout/contract.js';
-import {
-  DEFAULT_CHECKOUT_SETTINGS,
-  type CheckoutSettings,
-} from '../../src/terms/checkoutSettings.js';
+import { batchSizeOnly, NEVER } from '../support/checkoutSettings.js';
 import { eventually } from '../support/eventually.js';
 import { reachStage, startOrder, validOrder, useOrderHarness } from '../support/orders.js';
 import { accountStats, takenCalls } from '../support/sandbox.js';
 import { orderNumber, usOrder } from '../supplier/orderHelpers.js';
 
-/** Long enough that only the batch size closes a batch. */
-const NEVER = 600_000;
 /** Orders ready within about a second of each other. */
 const ORDERS = 12;
 
@@ -36,14 +30,7 @@ const h = useOrderHarness('ready', 10_000, {
   checkoutOrderBoundMs: 3_000,
 });
 
-function settings(s: Partial<CheckoutSettings>): Promise<void> {
-  return configureCheckout(h.client, h.queues, {
-    ...DEFAULT_CHECKOUT_SETTINGS,
-    quietMs: NEVER,
-    maxWaitMs: NEVER,
-    ...s,
-  });
-}
+const settings = batchSizeOnly(h);
 
 const coordinator = () => h.client.workflow.getHandle(checkoutWorkflowId(queuePrefix(h.queues)));
 
