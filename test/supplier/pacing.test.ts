@@ -6,7 +6,11 @@
 import { createHash } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MAX_PACE_WAIT_MS, toApplicationFailure } from '../../src/supplier/supplierCall.js';
+import {
+  MAX_PACE_WAIT_MS,
+  PACED_RETURN_MS,
+  toApplicationFailure,
+} from '../../src/supplier/supplierCall.js';
 import { FailureType, type SupplierFailureDetails } from '../../src/supplier/failureDetails.js';
 import { AdaptiveRate } from '../../src/supplier/adaptiveRate.js';
 import { SupplierCode } from '../../src/supplier/errors.js';
@@ -366,17 +370,22 @@ describe('AccountPacing', () => {
 });
 
 describe('an attempt whose slot is too far away', () => {
-  it('ends unsent as a retryable failure that comes back when the slot is near, and workflows wait it out', () => {
-    const failure = toApplicationFailure('getBalance', new PaceTooLong(7_000));
+  it('ends unsent as a retryable failure that goes back to the queue within a second, however far its slot, and workflows wait it out', () => {
+    const failure = toApplicationFailure('getBalance', new PaceTooLong(12_000));
     expect(failure).toBeInstanceOf(ApplicationFailure);
     const f = failure as ApplicationFailure;
     expect(f).toMatchObject({
       type: FailureType.Retryable,
       nonRetryable: false,
-      nextRetryDelay: 7_000,
+      nextRetryDelay: PACED_RETURN_MS,
     });
+    expect(f.message).toContain('12 s away');
     const details = f.details?.[0] as SupplierFailureDetails;
-    expect(details).toMatchObject({ endpoint: 'getBalance', paced: true, retryAfterMs: 7_000 });
+    expect(details).toMatchObject({
+      endpoint: 'getBalance',
+      paced: true,
+      retryAfterMs: PACED_RETURN_MS,
+    });
     expect(isThrottled({ type: FailureType.Retryable, details })).toBe(true);
     expect(MAX_PACE_WAIT_MS).toBeLessThan(60_000);
   });
