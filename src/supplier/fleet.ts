@@ -25,8 +25,11 @@ export type Seat =
 export interface FleetView {
   /** Tells apart the pacings of one account under two views (pacing.ts keeps one per view). */
   readonly key: string;
-  /** This process's seat at `t` (epoch ms). */
-  seatAt(t: number): Seat;
+  /**
+   * This process's seat at `t` (epoch ms). `expected`: as it will be if this process goes on
+   * polling and reading the roster as it does; for how far a slot is, never for whether to send.
+   */
+  seatAt(t: number, expected?: boolean): Seat;
   /** The senders now (at least 1): what the checkout's quiet floor counts. */
   size(): number;
 }

@@ -128,8 +128,8 @@ export class FleetRoster implements FleetView {
     this.leaveAt = Math.min(this.leaveAt, leaveAt);
   }
 
-  seatAt(t: number): Seat {
-    if (t >= this.ownUntil || t >= this.leaveAt) return { kind: 'out' };
+  seatAt(t: number, expected = false): Seat {
+    if ((!expected && t >= this.ownUntil) || t >= this.leaveAt) return { kind: 'out' };
     const active = this.activeAt(t);
     const index = active.findIndex((m) => m.id === this.me);
     if (index === -1 || this.changedPace(t, active.length)) return { kind: 'out' };

@@ -171,12 +171,18 @@ export class Pacer {
    */
   private ownSlotFrom(t: number, every: SlotEvery): Due {
     const g = this.grid!;
-    if (g.fleet.seatAt(t).kind === 'alone') return { at: t, onGrid: false };
+    // A future slot is this process's as far as it can tell: its roster is good for a couple of
+    // seconds at a time, and a line longer than that is no reason to refuse the callers at its
+    // end (they came back 10 s later, leaving the fleet's slots unused). Whether a slot that has
+    // come is its own is asked of the roster it holds then.
+    const now = Date.now();
+    const seatAt = (at: number) => g.fleet.seatAt(at, at > now);
+    if (seatAt(t).kind === 'alone') return { at: t, onGrid: false };
     const phase = g.phaseMs ?? 0;
     for (let k = Math.ceil((t - phase) / g.periodMs - 1e-9); ; k++) {
       const at = k * g.periodMs + phase;
       if (at > t + HORIZON_MS) return { at, onGrid: true };
-      const seat = g.fleet.seatAt(at);
+      const seat = seatAt(at);
       if (seat.kind === 'alone') return { at, onGrid: false };
       if (seat.kind === 'seat' && k % seat.of === seat.index && k % every(seat.of) === 0) {
         return { at, onGrid: true };

@@ -12,7 +12,7 @@ import {
   memberIdentity,
   type Poller,
 } from '../../src/supplier/fleetRoster.js';
-import { AccountPacing } from '../../src/supplier/pacing.js';
+import { AccountPacing, fleetSlotMs } from '../../src/supplier/pacing.js';
 import { busiestSecond } from '../support/rate.js';
 
 const T0 = Date.UTC(2026, 10, 27, 12, 0, 0);
@@ -110,6 +110,29 @@ describe('the roster of an elastic fleet', () => {
 });
 
 describe('an account paced by an elastic fleet', () => {
+  it('a process keeps a line of its own slots longer than its roster is good for: nobody in it is refused', async () => {
+    const [a, b] = [proc('a', T0), proc('b', T0)];
+    vi.setSystemTime(T0 + 6_000);
+    readAll([a, b]);
+    const pacing = new AccountPacing({ perSecond: 6, batchPerSecond: 2, fleet: a.roster });
+    // Twelve of a's own slots (every other of the fleet's, 350 ms apart): 4.2 s, within the 5 s
+    // a caller may wait, though a's roster is good for 2.5 s from each read.
+    const calls = Array.from({ length: 12 }, () =>
+      pacing.take('standard', { maxWaitMs: 5_000 }).then(
+        () => Date.now(),
+        (err: unknown) => err,
+      ),
+    );
+    for (let s = 0; s < 6; s++) {
+      await vi.advanceTimersByTimeAsync(1_000);
+      readAll([a, b]);
+    }
+    const sent = await Promise.all(calls);
+    expect(sent.filter((t) => typeof t !== 'number')).toEqual([]);
+    const gaps = (sent as number[]).slice(1).map((t, i) => t - (sent[i] as number));
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(2 * fleetSlotMs(6) - 1);
+  });
+
   /**
    * Runs `procs` sending the account's calls as fast as their seats allow for `ms`, every live one
    * reading the roster each second; `events` change the fleet at given times.
