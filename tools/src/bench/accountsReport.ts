@@ -69,7 +69,9 @@ export function formatAccountsBench(r: AccountsBenchResult): string[] {
     ...(r.failed.length === 0
       ? ['  every check passed']
       : r.failed.map((reason) => `  check failed: ${reason}`)),
-    ...(r.workDir !== undefined ? [`  logs and databases kept in ${r.workDir}`] : []),
+    ...(r.workDir !== undefined
+      ? [`  logs, databases and their encryption key kept in ${r.workDir}`]
+      : []),
   ];
 }
 

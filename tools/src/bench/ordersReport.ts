@@ -99,7 +99,9 @@ export function formatOrdersBench(result: OrdersBenchResult): string[] {
     `  actions per order by kind, off: ${dominantKinds(off)}`,
     `  actions per order by kind, on:  ${dominantKinds(on)}`,
     ...(notes.length > 0 ? ['', ...notes.map((n) => `  note: ${n}`)] : []),
-    ...(result.workDir !== undefined ? [`  logs and databases kept in ${result.workDir}`] : []),
+    ...(result.workDir !== undefined
+      ? [`  logs, databases and their encryption key kept in ${result.workDir}`]
+      : []),
   ];
 }
 

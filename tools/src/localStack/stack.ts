@@ -6,6 +6,7 @@
  * and `dropflow gateway` child processes of the current tree at them.
  */
 import { randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { Client, Connection } from '@temporalio/client';
@@ -129,6 +130,8 @@ export async function startLocalStack(
     closers.push(() => sandbox.close());
 
     const key = randomBytes(32);
+    // Beside the run's databases (a private directory, gone unless kept): a kept run stays readable.
+    await writeFile(join(o.workDir, 'encryption.key'), key.toString('base64'), { mode: 0o600 });
     const dataConverter = dataConverterFor(new EncryptionCodec({ current: { id: o.who, key } }));
     const connection = await Connection.connect({ address: temporal.address });
     closers.push(() => connection.close());
