@@ -31,7 +31,6 @@ import {
   getExternalWorkflowHandle,
   log,
   metricMeter,
-  patched,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -118,7 +117,7 @@ export async function accountCheckout(input: CheckoutInput = {}): Promise<void> 
       ordersPaid: 0,
       nextBatch: 0,
     },
-    patched(Patch.OutcomesByActivity),
+    has(Patch.OutcomesByActivity),
   );
   const acts = activities();
   setHandler(checkoutReadySignal, (order) => {
@@ -127,7 +126,7 @@ export async function accountCheckout(input: CheckoutInput = {}): Promise<void> 
   });
   setHandler(checkoutReadyManySignal, (orders) => {
     // A run on older code had no handler (the SDK held the signal, and its replay must not act).
-    if (!patched(Patch.ReadyBatched)) return;
+    if (!has(Patch.ReadyBatched)) return;
     c.signalled();
     for (const order of orders) c.ready(order);
   });

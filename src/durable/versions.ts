@@ -207,8 +207,7 @@ export const Patch = {
   /**
    * Stands for every patch above it but the inbound guard's (whose marker is the record of a
    * refusal): a run that recorded it takes their paths without a marker each (durable/patches.ts).
-   * A new order records one marker and one TemporalChangeVersion upsert instead of six. New
-   * patches go below it and are not covered.
+   * A new order recorded one marker and one TemporalChangeVersion upsert instead of six.
    */
   Baseline: 'baseline-2026-11-28',
   /**
@@ -237,12 +236,31 @@ export const Patch = {
    * its orders re-join past their bound. Asked at each join.
    */
   ReadyBatched: 'ready-batched-2026-11',
+  /**
+   * The next baseline: stands for everything `Baseline` does and the three patches after it
+   * (OutcomesByActivity, ConfirmLookedUp, ReadyBatched). A new order records it alone: one marker
+   * and one TemporalChangeVersion upsert instead of two (a new coordinator run: instead of three).
+   * New patches go below it and are not covered.
+   */
+  Baseline2: 'baseline-2026-11-29',
 } as const;
 export type PatchId = (typeof Patch)[keyof typeof Patch];
 
-/** The patches `Patch.Baseline` stands for: those before it, but the inbound guard's. */
-export const BASELINE_COVERS: ReadonlySet<PatchId> = new Set(
-  Object.values(Patch)
-    .slice(0, Object.keys(Patch).indexOf('Baseline'))
-    .filter((id) => id !== Patch.RefuseUnencryptedInbound),
+const ids: readonly PatchId[] = Object.values(Patch);
+/** The baselines, newest first, as `has()` asks them: a new run records the first alone. */
+const BASELINE_IDS: readonly PatchId[] = [Patch.Baseline2, Patch.Baseline];
+
+/**
+ * Each baseline and the patches it stands for: those listed before it, but baselines and the
+ * inbound guard's.
+ */
+export const BASELINES: readonly { id: PatchId; covers: ReadonlySet<PatchId> }[] = BASELINE_IDS.map(
+  (id) => ({
+    id,
+    covers: new Set(
+      ids
+        .slice(0, ids.indexOf(id))
+        .filter((p) => p !== Patch.RefuseUnencryptedInbound && !BASELINE_IDS.includes(p)),
+    ),
+  }),
 );

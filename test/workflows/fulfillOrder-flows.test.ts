@@ -73,9 +73,9 @@ describe('fulfillOrder', () => {
         Stage.COMPLETED,
       ]),
     );
-    // Every patch before the baseline stands behind its one marker, not one per patch; a patch
-    // after it (the gathered join) records its own until the next baseline.
-    expect(await patchMarkers(handle)).toEqual([Patch.Baseline, Patch.ReadyBatched]);
+    // Every patch before the newest baseline, the gathered join's included, stands behind its
+    // one marker, not one per patch.
+    expect(await patchMarkers(handle)).toEqual([Patch.Baseline2]);
   });
 
   it('flow A: platform logistics from a storage chosen by stock, waybill uploaded after payment', async () => {

@@ -14,7 +14,6 @@
 import {
   ActivityFailure,
   getExternalWorkflowHandle,
-  patched,
   workflowInfo,
   type SignalDefinition,
 } from '@temporalio/workflow';
@@ -267,7 +266,7 @@ async function join(o: Order, acts: Activities): Promise<void> {
     readyAt: new Date().toISOString(),
     ...(marginGuarded(o) && { margin: marginTerms(o) }),
   };
-  if (patched(Patch.ReadyBatched)) {
+  if (has(Patch.ReadyBatched)) {
     try {
       await readyAnnouncing()(ready, ...ownAccount());
       return;
@@ -483,7 +482,7 @@ async function withoutCoordinator(
   const confirmed = reachedStatus(status, OrderStatus.Unpaid);
   // A batch that carted it may have confirmed and paid it since the moment the supplier's view
   // shows: the confirmation is looked up before the order confirms (Patch.ConfirmLookedUp).
-  const confirmUnknown = confirmed || patched(Patch.ConfirmLookedUp);
+  const confirmUnknown = confirmed || has(Patch.ConfirmLookedUp);
   if (withdrawing) {
     o.waits.releaseCancel(
       confirmed

@@ -4,7 +4,6 @@
  * with the supplier's reasons wherever the supplier intercepts.
  */
 
-import { patched } from '@temporalio/workflow';
 import type { CreatedOrder } from '../activities.js';
 import { Stage, type AmendInput } from '../contract.js';
 import type { Reason, StepOutcome } from '../../supplier/interception.js';
@@ -88,7 +87,7 @@ export async function cartToParentOrder(
       () => acts.supplierOnce.addCartConfirm(svcOrderId),
       () => confirmedShipment(o, acts, svcOrderId),
       // Success without a shipment: confirmed (and paid) by its batch, perhaps; looked up.
-      (f) => confirmedWithoutShipment(f) && patched(Patch.ConfirmLookedUp),
+      (f) => confirmedWithoutShipment(f) && has(Patch.ConfirmLookedUp),
     );
     if (confirmed.paidAs !== undefined) {
       o.money.made(confirmed.paidAs);
@@ -302,7 +301,7 @@ async function confirmedShipment(
   const seen = await orderReached(o, acts, OrderStatus.Unpaid);
   if (!seen.done) return { done: false };
   const status = seen.value?.orderStatus ?? o.supplier.news.orderStatus;
-  if (reachedStatus(status, PAID_STATUS) && patched(Patch.ConfirmLookedUp)) {
+  if (reachedStatus(status, PAID_STATUS) && has(Patch.ConfirmLookedUp)) {
     const paidAs = `the supplier shows the order ${status}: paid with its checkout batch`;
     return { done: true, value: { intercepted: false, reasons: [], paidAs } };
   }
@@ -310,7 +309,7 @@ async function confirmedShipment(
   try {
     again = await acts.supplierOnce.addCartConfirm(svcOrderId);
   } catch (err) {
-    if (confirmedWithoutShipment(supplierFailure(err)) && patched(Patch.ConfirmLookedUp)) {
+    if (confirmedWithoutShipment(supplierFailure(err)) && has(Patch.ConfirmLookedUp)) {
       return { done: false };
     }
     throw err;
