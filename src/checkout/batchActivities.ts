@@ -7,8 +7,11 @@
 import type { SupplierClient } from '../supplier/client.js';
 import { addCart, addCartConfirm } from '../supplier/api/orders.js';
 import { interception, type Reason } from '../supplier/interception.js';
-import { supplierCall, supplierExchange, unusableAnswer } from '../supplier/supplierCall.js';
-import { CONFIRMED_WITHOUT_SHIPMENT } from '../supplier/failureDetails.js';
+import {
+  confirmedWithoutShipmentFailure,
+  supplierCall,
+  supplierExchange,
+} from '../supplier/supplierCall.js';
 
 /** The orders of a batch the supplier stopped, with its reasons; the others went through. */
 export interface BatchCartOutcome {
@@ -40,7 +43,7 @@ export function checkoutBatchActivities(supplier: SupplierClient) {
       });
       const intercepted = stopped(r.interceptOrders, svcOrderIds);
       if (intercepted.length < svcOrderIds.length && r.shipmentsId == null) {
-        throw unusableAnswer('addCartConfirm', CONFIRMED_WITHOUT_SHIPMENT, requestId);
+        throw confirmedWithoutShipmentFailure(requestId);
       }
       return { intercepted, ...(r.shipmentsId != null && { shipmentOrderId: r.shipmentsId }) };
     },

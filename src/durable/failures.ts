@@ -35,6 +35,8 @@ export function isBusiness(f: SupplierFailure | undefined, code: number): boolea
 
 /** addCartConfirm answered success without a shipment: confirmed, maybe paid, by someone else. */
 export function confirmedWithoutShipment(f: SupplierFailure | undefined): boolean {
+  if (f?.type === FailureType.ConfirmedWithoutShipment) return true;
+  // Recorded histories, and activity workers older than the type, raise it as Fatal: its message.
   return f?.type === FailureType.Fatal && f.details.message.endsWith(CONFIRMED_WITHOUT_SHIPMENT);
 }
 

@@ -18,8 +18,12 @@ import {
   type ParentOrderResult,
 } from '../supplier/api/orders.js';
 import { OrderStatus } from '../supplier/api/constants.js';
-import { supplierCall, supplierExchange, unusableAnswer } from '../supplier/supplierCall.js';
-import { CONFIRMED_WITHOUT_SHIPMENT } from '../supplier/failureDetails.js';
+import {
+  confirmedWithoutShipmentFailure,
+  supplierCall,
+  supplierExchange,
+  unusableAnswer,
+} from '../supplier/supplierCall.js';
 import { interception, toReason, type Reason, type StepOutcome } from '../supplier/interception.js';
 
 /** The supplier's `yyyy-MM-dd HH:mm:ss` (UTC) as an ISO instant; undefined when unreadable. */
@@ -99,7 +103,7 @@ export function orderActivities(supplier: SupplierClient) {
       });
       const outcome = interception(r.interceptOrders, svcOrderId);
       if (!outcome.intercepted && r.shipmentsId == null) {
-        throw unusableAnswer('addCartConfirm', CONFIRMED_WITHOUT_SHIPMENT, requestId);
+        throw confirmedWithoutShipmentFailure(requestId);
       }
       return { ...outcome, ...(r.shipmentsId != null && { shipmentOrderId: r.shipmentsId }) };
     },

@@ -13,13 +13,18 @@ export const FailureType = {
   Fatal: 'SupplierFatal',
   /** dropflow refused to send a request that breaks the supplier's rules. */
   InvalidRequest: 'SupplierInvalidRequest',
+  /**
+   * addCartConfirm answered success for orders not intercepted, yet named no shipment. The
+   * supplier answers so for orders confirmed into a shipment that is paid (docs/supplier-api.md
+   * §7.2): the workflow looks the order up rather than believe it; elsewhere it is Fatal.
+   */
+  ConfirmedWithoutShipment: 'SupplierConfirmedWithoutShipment',
 } as const;
 export type FailureType = (typeof FailureType)[keyof typeof FailureType];
 
 /**
- * What addCartConfirm's unusable answer says: success for orders not intercepted, yet no shipment.
- * The supplier answers so for orders confirmed into a shipment that is paid (docs/supplier-api.md
- * §7.2): the workflow looks the order up rather than believe it.
+ * The end of a ConfirmedWithoutShipment failure's message: all that told it before it had a type
+ * (a Fatal failure then).
  */
 export const CONFIRMED_WITHOUT_SHIPMENT = 'confirmed without a shipmentsId';
 

@@ -10,7 +10,11 @@
  */
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { FailureType, type SupplierFailureDetails } from './failureDetails.js';
+import {
+  CONFIRMED_WITHOUT_SHIPMENT,
+  FailureType,
+  type SupplierFailureDetails,
+} from './failureDetails.js';
 import type { CallResult, SupplierClient } from './client.js';
 import type { Endpoint, RequestOf, ResponseOf } from './endpoint.js';
 import { PaceTooLong } from './pacer.js';
@@ -172,6 +176,7 @@ export function unusableAnswer(
   endpoint: string,
   what: string,
   requestId?: string,
+  type: FailureType = FailureType.Fatal,
 ): ApplicationFailure {
   const details: SupplierFailureDetails = {
     endpoint,
@@ -179,9 +184,15 @@ export function unusableAnswer(
     ...(requestId !== undefined && { requestId }),
   };
   return ApplicationFailure.create({
-    type: FailureType.Fatal,
+    type,
     message: `${endpoint}: the supplier answered ${what}`,
     details: [details],
     nonRetryable: true,
   });
+}
+
+/** addCartConfirm answered success for orders not intercepted, yet named no shipment. */
+export function confirmedWithoutShipmentFailure(requestId?: string): ApplicationFailure {
+  const type = FailureType.ConfirmedWithoutShipment;
+  return unusableAnswer('addCartConfirm', CONFIRMED_WITHOUT_SHIPMENT, requestId, type);
 }
