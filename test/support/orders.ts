@@ -4,6 +4,7 @@
  */
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import type { WorkerDeploymentVersion } from '@temporalio/common';
+import type { NativeConnection } from '@temporalio/worker';
 import { afterAll, beforeAll, inject } from 'vitest';
 import {
   ORDER_WORKFLOW,
@@ -89,6 +90,8 @@ export interface HarnessOptions {
   stores?: CreateWorkersOptions['stores'];
   /** The WooCommerce order sweeps the workers supervise (with `stores` that list them). */
   storeSweeps?: CreateWorkersOptions['storeSweeps'];
+  /** The workers' connection, the test's own (it closes it): one refusing some calls, say. */
+  workerConnection?: NativeConnection;
 }
 
 export async function orderHarness(
@@ -122,6 +125,7 @@ export async function orderHarness(
   const start = () =>
     createWorkers({
       address: inject('temporalAddress'),
+      ...(options.workerConnection !== undefined && { connection: options.workerConnection }),
       namespace: inject('temporalNamespace'),
       queues,
       supplier,
