@@ -6,17 +6,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { cancelUpdate, Stage, statusQuery, type OrderStatus } from '../../src/order/contract.js';
-import { configureCheckout } from '../../src/checkout/startActivities.js';
 import { queuePrefix } from '../../src/temporal/taskQueues.js';
 import {
   checkoutOutcomeSignal,
   checkoutStatusQuery,
   checkoutWorkflowId,
 } from '../../src/checkout/contract.js';
-import {
-  DEFAULT_CHECKOUT_SETTINGS,
-  type CheckoutSettings,
-} from '../../src/terms/checkoutSettings.js';
+import { batchSizeOnly, NEVER } from '../support/checkoutSettings.js';
 import { eventually } from '../support/eventually.js';
 import {
   reachStage,
@@ -36,9 +32,6 @@ import {
 import { changeSettings } from '../sandbox/controls.js';
 import { orderNumber, usOrder } from '../supplier/orderHelpers.js';
 
-/** Long enough that only the test closes a batch. */
-const NEVER = 600_000;
-
 const h = useOrderHarness('bounds', 10_000, {
   checkout: { quietMs: 60_000, maxWaitMs: NEVER, maxBatch: 50 },
   checkoutOrderBoundMs: 3_000,
@@ -47,14 +40,7 @@ const h = useOrderHarness('bounds', 10_000, {
 const coordinatorId = () => checkoutWorkflowId(queuePrefix(h.queues));
 const coordinator = () => h.client.workflow.getHandle(coordinatorId());
 
-function settings(s: Partial<CheckoutSettings>): Promise<void> {
-  return configureCheckout(h.client, h.queues, {
-    ...DEFAULT_CHECKOUT_SETTINGS,
-    quietMs: 60_000,
-    maxWaitMs: NEVER,
-    ...s,
-  });
-}
+const settings = batchSizeOnly(h);
 
 function flowB(tag: string) {
   return validOrder({
@@ -76,7 +62,7 @@ async function terminateCoordinator(): Promise<void> {
 
 describe('an order and a coordinator that is gone', () => {
   it('a terminated coordinator strands no order: it is listed as it stands, re-joins, and is paid', async () => {
-    await settings({});
+    await settings({ quietMs: 60_000 });
     const order = await startOrder(h, flowB('stranded'));
     await reachStage(order, Stage.CREATED, waitsForBatch);
     expect((await stageVisible(h, order)).stage).toBe(Stage.CREATED);
@@ -104,7 +90,7 @@ describe('an order and a coordinator that is gone', () => {
   });
 
   it('a cancel while the coordinator is gone is decided from the order and the supplier, and never hangs', async () => {
-    await settings({});
+    await settings({ quietMs: 60_000 });
     const order = await startOrder(h, flowB('cancel-gone'));
     await reachStage(order, Stage.CREATED, waitsForBatch);
     await terminateCoordinator();

@@ -7,12 +7,11 @@ import { Stage } from '../../src/order/contract.js';
 import { accountStats, takenCalls } from '../support/sandbox.js';
 import { reachStage, startOrder, validOrder, useOrderHarness } from '../support/orders.js';
 import { usOrder } from '../supplier/orderHelpers.js';
-import { configureCheckout } from '../../src/checkout/startActivities.js';
-import { DEFAULT_CHECKOUT_SETTINGS } from '../../src/terms/checkoutSettings.js';
+import { batchSizeOnly, NEVER } from '../support/checkoutSettings.js';
 
 // The order waits in its account's checkout until the test lets the batch go.
 const h = useOrderHarness('restart', undefined, {
-  checkout: { quietMs: 600_000, maxWaitMs: 600_000, maxBatch: 2 },
+  checkout: { quietMs: NEVER, maxWaitMs: NEVER, maxBatch: 2 },
 });
 
 it('continues after the workers stop mid-flow and start again', async () => {
@@ -23,12 +22,7 @@ it('continues after the workers stop mid-flow and start again', async () => {
 
   await h.restartWorkers();
   // The coordinator kept the order across the restart: a batch of one lets it go.
-  await configureCheckout(h.client, h.queues, {
-    ...DEFAULT_CHECKOUT_SETTINGS,
-    quietMs: 600_000,
-    maxWaitMs: 600_000,
-    maxBatch: 1,
-  });
+  await batchSizeOnly(h)({ maxBatch: 1 });
   const waiting = await reachStage(handle, Stage.AWAITING_SHIPMENT);
   expect(waiting.svcOrderId).toMatch(/\w+/);
   const stats = await accountStats(h.account.openId);

@@ -10,14 +10,12 @@ import {
   Stage,
   type OrderStatus,
 } from '../../src/order/contract.js';
-import { configureCheckout } from '../../src/checkout/startActivities.js';
-import { DEFAULT_CHECKOUT_SETTINGS } from '../../src/terms/checkoutSettings.js';
 import { findLine, findVariant, postage } from '../../tools/src/sandbox/seed.js';
+import { batchSizeOnly, NEVER } from '../support/checkoutSettings.js';
 import { reachStage, startOrder, useOrderHarness, validOrder } from '../support/orders.js';
 import { accountStats, takenCalls } from '../support/sandbox.js';
 import { orderNumber, raisePostage, raisePrice, usOrder } from '../supplier/orderHelpers.js';
 
-const NEVER = 600_000;
 const h = useOrderHarness('margin', 10_000, {
   checkout: { quietMs: NEVER, maxWaitMs: NEVER, maxBatch: 2 },
 });
@@ -48,12 +46,7 @@ const calls = async (path: string) =>
 
 describe('margin guard', () => {
   it('a price rise between create and pay: the batch takes the order out before it confirms, pays the other, and the order waits for approval with the numbers', async () => {
-    await configureCheckout(h.client, h.queues, {
-      ...DEFAULT_CHECKOUT_SETTINGS,
-      quietMs: NEVER,
-      maxWaitMs: NEVER,
-      maxBatch: 2,
-    });
+    await batchSizeOnly(h)({ maxBatch: 2 });
     const costAtCreate = round2(goods + postageOn(ORDINARY));
     // 40 % margin at create; the rule asks 30 %.
     const salePrice = round2(costAtCreate / 0.6 / 2);
