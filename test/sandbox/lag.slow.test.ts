@@ -1,6 +1,7 @@
 /**
  * The timing rules of a worse supplier, on a sandbox of its own whose clock the test moves:
- * order queries that show each order as it was `batchLagMs` ago, and a pay window that ends.
+ * order queries that show each order as it was `batchLagMs` ago (or at `batchViewAt`), and a pay
+ * window that ends.
  * Started with `startSandbox({ batchLagMs, payWindowSeconds })`.
  */
 import pino from 'pino';
@@ -11,7 +12,7 @@ import type { SandboxStats } from '../../tools/src/sandbox/state.js';
 import { SupplierClient } from '../../src/supplier/client.js';
 import { SupplierCode } from '../../src/supplier/errors.js';
 import { usOrder } from '../supplier/orderHelpers.js';
-import { control, readSettings } from './controls.js';
+import { changeSettings, control, readSettings } from './controls.js';
 
 const LAG_MS = 10_000;
 const PAY_WINDOW_SECONDS = 60;
@@ -113,6 +114,20 @@ describe('batch-query lag', () => {
       trackNumber: expect.stringMatching(/\w+/) as string,
     });
     expect(await proof()).toHaveLength(2);
+  });
+
+  it('batchViewAt holds every order query at its moment, whatever the clock, until it is null', async () => {
+    const openId = started.sandbox.defaultAccount().openId;
+    const orderId = (await client.api.createOrderV3(usOrder())).orderId!;
+    const batch = async () => (await client.api.getOrderDetailBatch({ orderIds: [orderId] }))[0];
+    later(LAG_MS);
+    await changeSettings({ openId, batchViewAt: clock }, started.url);
+    later(1);
+    await client.api.addCart({ svcOrderIdList: [orderId] });
+    later(2 * LAG_MS);
+    expect(await batch()).toMatchObject({ orderStatus: 'CREATED' });
+    await changeSettings({ openId, batchViewAt: null }, started.url);
+    expect(await batch()).toMatchObject({ orderStatus: 'IN_CART' });
   });
 });
 

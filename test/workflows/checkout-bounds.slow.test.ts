@@ -31,6 +31,7 @@ import {
 } from '../support/sandbox.js';
 import { changeSettings } from '../sandbox/controls.js';
 import { orderNumber, usOrder } from '../supplier/orderHelpers.js';
+import { OrderStatus as SupplierStatus } from '../../src/supplier/api/constants.js';
 
 const h = useOrderHarness('bounds', 10_000, {
   checkout: { quietMs: 60_000, maxWaitMs: NEVER, maxBatch: 50 },
@@ -51,6 +52,7 @@ function flowB(tag: string) {
 
 const PAY = 'shopping/pay/payBalanceV2';
 const CONFIRM = 'shopping/order/addCartConfirm';
+const LOOK_UP = 'shopping/order/getOrderDetailBatch';
 
 const waitsForBatch = (s: OrderStatus) => /checkout batch/.test(s.waitingFor ?? '');
 
@@ -251,8 +253,8 @@ describe('a shipment shared by orders of one batch', () => {
 });
 
 describe('an order its batch paid', () => {
-  /** How far the supplier's order queries trail its acts here; the order allows a little more. */
-  const VIEW_LAG_MS = 15_000;
+  /** Long enough for the test to see the batch's confirmation sent before it acts. */
+  const CONFIRM_LATENCY_MS = 15_000;
 
   it('handed back late as only in the cart, takes the payment its own confirmation finds instead of waiting for a person', async () => {
     await settings({ quietMs: NEVER });
@@ -286,7 +288,6 @@ describe('an order its batch paid', () => {
   it('never waits for a person: its coordinator gone while its batch paid it, and the supplier still showing it in the cart, it looks its confirmation up and takes the payment', async () => {
     const openId = h.account.openId;
     await settings({ quietMs: NEVER });
-    await changeSettings({ openId, batchLagMs: VIEW_LAG_MS });
     try {
       const order = await startOrder(
         h,
@@ -295,25 +296,43 @@ describe('an order its batch paid', () => {
           fulfillment: { flow: 'B', supplierLagSeconds: 20 },
         }),
       );
-      await reachStage(order, Stage.CREATED, waitsForBatch);
-      // The batch's confirmation acts late, so the supplier's view shows the order in the cart
-      // for a while; the answer to its payment is lost, so it holds the order (looking the
-      // payment up) past the order's bound, which asks and waits again meanwhile.
-      await injectFault({ openId, path: CONFIRM, kind: 'latency', latencyMs: VIEW_LAG_MS + 2_000 });
+      const { svcOrderId } = await reachStage(order, Stage.CREATED, waitsForBatch);
+      // The batch's confirmation acts late; the answer to its payment is lost.
+      await injectFault({ openId, path: CONFIRM, kind: 'latency', latencyMs: CONFIRM_LATENCY_MS });
       await injectFault({ openId, path: PAY, kind: 'commitThenDrop' });
       const before = await accountStats(openId);
       await settings({ quietMs: 500 });
+      // While the confirmation is under way, the supplier's view stops with the order in the
+      // cart: the batch looking its payment up holds the order past the order's bound.
+      await eventually(
+        'the batch to send its confirmation',
+        () => accountStats(openId),
+        (s) => takenCalls(s, CONFIRM) > takenCalls(before, CONFIRM),
+      );
+      await changeSettings({ openId, batchViewAt: Date.now() });
       await eventually(
         'the batch to pay the order (its answer lost)',
         () => accountStats(openId),
         (s) => s.payments === before.payments + 1,
         90_000,
       );
+      const [shown] = await h.account.client.api.getOrderDetailBatch({ orderIds: [svcOrderId!] });
+      expect(shown?.orderStatus).toBe(SupplierStatus.InCart);
       const held = await coordinator().query(checkoutStatusQuery);
       expect(held.batches.flatMap((b) => b.orderIds ?? [])).toContain(order.workflowId);
       // Its coordinator goes before it tells the order: the order asks past its bound, finds it
-      // gone, and sees itself only in the cart.
+      // gone, sees itself only in the cart and looks its confirmation up; then the view moves on.
       await terminateCoordinator();
+      await reachStage(order, Stage.IN_CART, (s) =>
+        /the outcome of addCartConfirm/.test(s.waitingFor ?? ''),
+      );
+      const looking = takenCalls(await accountStats(openId), LOOK_UP);
+      await eventually(
+        'a look-up of its confirmation',
+        () => accountStats(openId),
+        (s) => takenCalls(s, LOOK_UP) > looking,
+      );
+      await changeSettings({ openId, batchViewAt: null });
 
       const done = await reachStage(order, Stage.AWAITING_SHIPMENT);
       expect(done.timeline.map((t) => t.stage)).not.toContain(Stage.NEEDS_ATTENTION);
@@ -328,7 +347,7 @@ describe('an order its batch paid', () => {
       expect(after.repeatedPaymentsRefused).toBe(before.repeatedPaymentsRefused);
     } finally {
       await clearFaults(openId);
-      await changeSettings({ openId, batchLagMs: null });
+      await changeSettings({ openId, batchViewAt: null });
     }
   });
 });

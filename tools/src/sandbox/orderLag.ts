@@ -2,14 +2,16 @@
  * Order queries that lag behind (setting `batchLagMs`): integrations report that the supplier's
  * queries may not show an order, or its latest status, at once after the call that made it. With
  * a lag, each order is shown as it was `batchLagMs` ago: absent when created since, with the
- * status it had then, and without the payment, shipment and delivery that came later.
+ * status it had then, and without the payment, shipment and delivery that came later. A test
+ * holds the view still at a moment (`batchViewAt`) until what it waits for has happened.
  */
 import type { Sandbox } from './sandbox.js';
 import type { SandboxOrder } from './state.js';
 
 /** The moment the account's order queries show; undefined when they show the present. */
 export function queryMoment(sb: Sandbox, openId: string): number | undefined {
-  const lag = sb.settingsFor(openId).batchLagMs;
+  const { batchLagMs: lag, batchViewAt } = sb.settingsFor(openId);
+  if (batchViewAt !== undefined) return batchViewAt;
   return lag > 0 ? sb.now() - lag : undefined;
 }
 

@@ -53,6 +53,8 @@ export interface WebhookSubscription {
 export interface SandboxSettings {
   /** Order queries show each order as it was this many milliseconds ago; 0 = as it is now. */
   batchLagMs: number;
+  /** Order queries show each order as it was at this moment (epoch ms), whatever the lag. */
+  batchViewAt?: number;
   /** How long a payId of saveGenerateParentOrder can be paid (payExpireTime). */
   payWindowSeconds: number;
   /** Every request but the token calls also spends the account's general limit. */

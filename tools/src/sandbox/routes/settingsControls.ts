@@ -16,6 +16,7 @@ const MAX_TOKEN_INTERVAL_SECONDS = 24 * 60 * 60;
 const Change = z.strictObject({
   openId: z.string().min(1).optional(),
   batchLagMs: z.number().int().nonnegative().max(DAY_MS).nullable().optional(),
+  batchViewAt: z.number().int().positive().nullable().optional(),
   disputeLagMs: z.number().int().nonnegative().max(DAY_MS).nullable().optional(),
   payWindowSeconds: z.number().int().positive().max(MAX_PAY_WINDOW_SECONDS).nullable().optional(),
   oneBudget: z.boolean().nullable().optional(),
@@ -32,6 +33,7 @@ type Change = z.infer<typeof Change>;
 
 const KEYS = [
   'batchLagMs',
+  'batchViewAt',
   'disputeLagMs',
   'payWindowSeconds',
   'oneBudget',
