@@ -81,6 +81,14 @@ export class Faults {
     return rule;
   }
 
+  /** A rule taken by a call that never reached the supplier's act (refused for the rate). */
+  putBack(rule: FaultRule): void {
+    const held = rule as HeldRule;
+    if (held.until !== undefined) return;
+    held.times += 1;
+    if (!this.rules.includes(held)) this.rules.unshift(held);
+  }
+
   /** Windows that have passed. */
   private dropEnded(now: number): void {
     this.rules = this.rules.filter((r) => r.until === undefined || r.until > now);

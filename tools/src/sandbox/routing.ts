@@ -146,6 +146,11 @@ export class SandboxRouter {
         );
       }
       if (fault?.kind === 'rateLimit' || !sb.limiter.allow(openId ?? req.ip, ep.rate)) {
+        // A lost answer after the act is for a call that acts: the next one takes it.
+        if (fault?.kind === 'commitThenDrop') {
+          sb.faults.putBack(fault);
+          sb.count(openId, (s) => (s.faultsInjected -= 1));
+        }
         sb.count(openId, (s) => {
           s.rateLimited += 1;
           const byPath = (s.rateLimitedCalls ??= {});
