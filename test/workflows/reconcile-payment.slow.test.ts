@@ -10,7 +10,13 @@ import { checkoutStatusQuery, checkoutWorkflowId } from '../../src/checkout/cont
 import { changeSettings, expirePayment } from '../sandbox/controls.js';
 import { eventually } from '../support/eventually.js';
 import { reachStage, startOrder, validOrder, useOrderHarness } from '../support/orders.js';
-import { accountStats, injectFault, setBalance, takenCalls } from '../support/sandbox.js';
+import {
+  accountStats,
+  clearFaults,
+  injectFault,
+  setBalance,
+  takenCalls,
+} from '../support/sandbox.js';
 import { usOrder } from '../supplier/orderHelpers.js';
 import {
   lookUpsKeepFailing,
@@ -22,6 +28,7 @@ import {
 } from './reconcile-support.js';
 
 const PAY = 'shopping/pay/payBalanceV2';
+const PARENT_ORDER = 'shopping/order/saveGenerateParentOrder';
 
 const checkout = () => h.client.workflow.getHandle(checkoutWorkflowId(queuePrefix(h.queues)));
 
@@ -62,22 +69,30 @@ it('a lost payment whose look-up keeps failing stops at NEEDS_ATTENTION, refuses
 
 it('a lost payment with a lagging view, then "already paid": cancel refused while in doubt, the order ends paid once', async () => {
   const { openId } = h.account;
-  // The view shows the payment 10 s late; the order allows 5 s. The first look-ups "prove" it
-  // unpaid, the repeat is answered 1603101 "already paid", which is looked up again — by then the
-  // view has caught up. (Two such answers are believed worth a look; with 2 s the third would
-  // stop the order for a person, still without paying twice.) A batch look-up that does not list
-  // the order yet cannot tell the lag from a split at payment: the batch then hands the order
-  // back, and the order settles the same doubt by its own look-ups. Which of the two happens
-  // depends on how soon the payment followed the create; the money moves once either way.
-  expect((await changeSettings({ openId, batchLagMs: 10_000 })).status).toBe(200);
+  // The view stands still, before the payment, until the repeat is answered 1603101 "already
+  // paid": the batch's first look-ups (the order allows 10 s) "prove" it unpaid, the repeat's
+  // answer is looked up again, and by then the view shows the payment. (Two such answers are
+  // believed worth a look; the third would stop the order for a person, still without paying
+  // twice.) Should the batch's look-up not list the order, it cannot tell the lag from a split at
+  // payment: it hands the order back, and the order settles the same doubt by its own look-ups.
+  // The money moves once either way.
+  const before = await accountStats(openId);
   try {
-    const before = await accountStats(openId);
+    // The batch's parent order answers late: the view is held between confirmation and payment.
+    await injectFault({ path: PARENT_ORDER, kind: 'latency', latencyMs: 5_000, openId });
     await injectFault({ path: PAY, kind: 'commitThenDrop', openId });
     const input = validOrder({
       ...usOrder(),
-      fulfillment: { flow: 'B', supplierLagSeconds: 5 },
+      fulfillment: { flow: 'B', supplierLagSeconds: 10 },
     });
     const handle = await startOrder(h, input);
+    await eventually(
+      'the batch to ask for its parent order',
+      () => accountStats(openId),
+      (s) => takenCalls(s, PARENT_ORDER) > takenCalls(before, PARENT_ORDER),
+      60_000,
+    );
+    await changeSettings({ openId, batchViewAt: Date.now() });
 
     // The order's batch pays for it: the doubt is the coordinator's, and so is the refusal.
     await eventually(
@@ -86,6 +101,13 @@ it('a lost payment with a lagging view, then "already paid": cancel refused whil
       (v) => v.batches.some((b) => b.step === 'payBalanceV2' && /unknown/.test(b.waitingFor ?? '')),
     );
     expect(await cancelAnswer(handle)).toMatch(/batch .* is at payBalanceV2/);
+    await eventually(
+      'the repeat answered "already paid"',
+      () => accountStats(openId),
+      (s) => s.repeatedPaymentsRefused > before.repeatedPaymentsRefused,
+      60_000,
+    );
+    await changeSettings({ openId, batchViewAt: null });
 
     const waiting = await reachStage(handle, Stage.AWAITING_SHIPMENT);
     const byBatch = noted(waiting, /^paid \(the supplier shows the batch paid\)/);
@@ -107,7 +129,8 @@ it('a lost payment with a lagging view, then "already paid": cancel refused whil
       1,
     );
   } finally {
-    await changeSettings({ openId, batchLagMs: null });
+    await clearFaults(openId);
+    await changeSettings({ openId, batchViewAt: null });
   }
 });
 
