@@ -30,6 +30,7 @@ import {
   takenCalls,
 } from '../support/sandbox.js';
 import { changeSettings } from '../sandbox/controls.js';
+import { ORDER_DETAIL_BATCH } from './reconcile-support.js';
 import { orderNumber, usOrder } from '../supplier/orderHelpers.js';
 import { OrderStatus as SupplierStatus } from '../../src/supplier/api/constants.js';
 
@@ -52,7 +53,6 @@ function flowB(tag: string) {
 
 const PAY = 'shopping/pay/payBalanceV2';
 const CONFIRM = 'shopping/order/addCartConfirm';
-const LOOK_UP = 'shopping/order/getOrderDetailBatch';
 
 const waitsForBatch = (s: OrderStatus) => /checkout batch/.test(s.waitingFor ?? '');
 
@@ -326,11 +326,11 @@ describe('an order its batch paid', () => {
       await reachStage(order, Stage.IN_CART, (s) =>
         /the outcome of addCartConfirm/.test(s.waitingFor ?? ''),
       );
-      const looking = takenCalls(await accountStats(openId), LOOK_UP);
+      const looking = takenCalls(await accountStats(openId), ORDER_DETAIL_BATCH);
       await eventually(
         'a look-up of its confirmation',
         () => accountStats(openId),
-        (s) => takenCalls(s, LOOK_UP) > looking,
+        (s) => takenCalls(s, ORDER_DETAIL_BATCH) > looking,
       );
       await changeSettings({ openId, batchViewAt: null });
 
