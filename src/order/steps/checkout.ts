@@ -302,7 +302,9 @@ async function confirmedShipment(
   if (!seen.done) return { done: false };
   const status = seen.value?.orderStatus ?? o.supplier.news.orderStatus;
   if (reachedStatus(status, PAID_STATUS) && has(Patch.ConfirmLookedUp)) {
-    const paidAs = `the supplier shows the order ${status}: paid with its checkout batch`;
+    // Paid with its shipment, by its batch or by an order sharing it: the supplier names no
+    // shipment here, so the order knows it only if that order tells it.
+    const paidAs = `the supplier shows the order ${status}: paid with its shipment, by its checkout batch or an order sharing it`;
     return { done: true, value: { intercepted: false, reasons: [], paidAs } };
   }
   let again: Confirmation;
