@@ -14,6 +14,7 @@
 import {
   ActivityFailure,
   getExternalWorkflowHandle,
+  isCancellation,
   workflowInfo,
   type SignalDefinition,
 } from '@temporalio/workflow';
@@ -271,7 +272,9 @@ async function join(o: Order, acts: Activities): Promise<void> {
       await readyAnnouncing()(ready, ...ownAccount());
       return;
     } catch (err) {
-      if (!(err instanceof ActivityFailure)) throw err;
+      // A local activity's last failure may reach the workflow as its cause alone (an
+      // ApplicationFailure, not an ActivityFailure): whatever failed, the order signals itself.
+      if (isCancellation(err)) throw err;
     }
   }
   try {
