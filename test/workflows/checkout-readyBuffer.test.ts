@@ -2,10 +2,35 @@
  * The worker's buffer of ready orders (checkout/readyBuffer.ts): one send per coordinator per
  * flush, each caller settled by the send that carried its order.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readyBuffer } from '../../src/checkout/readyBuffer.js';
 
 describe('the ready buffer', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('an order after a quiet period goes at once; those that follow wait for the end of the period', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const sent: number[][] = [];
+    const add = readyBuffer<number>((_key, items) => {
+      sent.push(items);
+      return Promise.resolve();
+    }, 1_000);
+    const lone = add('a', 1);
+    await vi.advanceTimersByTimeAsync(0);
+    await lone;
+    expect(sent).toEqual([[1]]);
+    const next = [add('a', 2)];
+    await vi.advanceTimersByTimeAsync(300);
+    next.push(add('a', 3));
+    await vi.advanceTimersByTimeAsync(699);
+    expect(sent).toEqual([[1]]);
+    await vi.advanceTimersByTimeAsync(1);
+    await Promise.all(next);
+    expect(sent).toEqual([[1], [2, 3]]);
+  });
+
   it('sends what each coordinator gathered once, and at once when full', async () => {
     const sent: [string, number[]][] = [];
     const add = readyBuffer<number>(
