@@ -13,7 +13,7 @@ import {
   type AccountRef,
 } from '../accounts/accountStart.js';
 import { queuePrefix, type TaskQueues } from '../temporal/taskQueues.js';
-import { fleetSlotMs } from '../supplier/pacing.js';
+import { longestOwnGapMs } from '../supplier/fleetGrid.js';
 import {
   CHECKOUT_WORKFLOW,
   checkoutMemberQuery,
@@ -71,9 +71,10 @@ export function accountCheckoutSettings(
   fleetSize = 1,
 ): CheckoutSettings {
   if (account.tier === undefined || fleetSize <= 1) return settings;
-  // A process's own slots are every `fleetSize`-th of the account's grid.
-  const ownSlotMs = fleetSize * fleetSlotMs(account.tier);
-  const quietMs = Math.max(settings.quietMs, Math.ceil(2 * ownSlotMs));
+  const quietMs = Math.max(
+    settings.quietMs,
+    Math.ceil(2 * longestOwnGapMs(fleetSize, account.tier)),
+  );
   return quietMs === settings.quietMs ? settings : { ...settings, quietMs };
 }
 

@@ -12,7 +12,7 @@ import { SupplierCode, SupplierRequestInvalid } from './errors.js';
 import { DEFAULT_HTTP_OPTIONS, SupplierHttp, type Exchange, type HttpOptions } from './http.js';
 import { toFieldIssues } from './issues.js';
 import type { FleetView } from './fleet.js';
-import { gridPhaseOf, pacingFor, type AccountPacing } from './pacing.js';
+import { gridPhaseOf, pacingFor, type AccountPacing, type SendSlot } from './pacing.js';
 import { MissedSlot } from './sendDeadline.js';
 import { TokenExchange } from './tokenExchange.js';
 import { tokenManagerFor } from './tokens.js';
@@ -185,18 +185,18 @@ export class SupplierClient {
     for (;;) {
       const left =
         paceUntil === undefined ? options : { ...options, maxPaceWaitMs: paceUntil - Date.now() };
-      const sendBy = await this.pace(ep, left);
+      const slot = await this.pace(ep, left);
       const sentAt = Date.now();
       try {
-        return { exchange: await this.http.send(ep, body, token, options.signal, sendBy), sentAt };
+        return { exchange: await this.http.send(ep, body, token, options.signal, slot), sentAt };
       } catch (err) {
         if (!(err instanceof MissedSlot)) throw err;
       }
     }
   }
 
-  /** Waits for the call's slot; in a fleet, the time the call must leave by. */
-  private async pace(ep: Endpoint, options: CallOptions): Promise<number | undefined> {
+  /** Waits for the call's slot; in a fleet, the slot it must leave in. */
+  private async pace(ep: Endpoint, options: CallOptions): Promise<SendSlot | undefined> {
     if (ep.rate === 'token') {
       await this.tokens.pace();
       return undefined;

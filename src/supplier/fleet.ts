@@ -4,8 +4,9 @@
  * the same facts, so that every slot has at most one sender. Two sources: a fixed share
  * (`SUPPLIER_FLEET_SHARE`) and the live roster of the deployment's workers (fleetRoster.ts).
  */
+import { ownerOf } from './fleetGrid.js';
 
-/** This process's part of a fleet's slots: slot k of the account is the process `k mod of`'s. */
+/** This process's part of a fleet's slots (whose each slot is: fleetGrid.ts). */
 export interface FleetShare {
   /** 0 … of − 1 */
   index: number;
@@ -17,27 +18,49 @@ export interface FleetShare {
 export type Seat =
   /** The only sender: it paces the account at its tier, off any grid. */
   | { kind: 'alone' }
-  /** One of `of` senders: the grid's slots k with k mod of = index are its own. */
+  /** One of `of` senders: the grid's slots k with `ownerOf(k, of, tier)` = index are its own. */
   | ({ kind: 'seat' } & FleetShare)
   /** Not a sender now (joining, leaving, unsure of the fleet, or the second after a change). */
   | { kind: 'out' };
 
+export interface SeatQuery {
+  /**
+   * As it will be if this process goes on polling and reading the roster as it does: for how far
+   * a slot is, never for whether to send.
+   */
+  expected?: boolean;
+  /** The account's tier: where the grid's pace changes with the fleet's size (fleetGrid.ts). */
+  tier?: number;
+}
+
 export interface FleetView {
   /** Tells apart the pacings of one account under two views (pacing.ts keeps one per view). */
   readonly key: string;
+  /** This process's seat at `t` (epoch ms). */
+  seatAt(t: number, query?: SeatQuery): Seat;
   /**
-   * This process's seat at `t` (epoch ms). `expected`: as it will be if this process goes on
-   * polling and reading the roster as it does; for how far a slot is, never for whether to send.
+   * Who may have sent in slot k of the account's grid with own seconds (fleetGrid.ts) at `t`:
+   * this process, another, or nobody (the fleet was alone, or quiet between two paces).
    */
-  seatAt(t: number, expected?: boolean): Seat;
+  senderAt(t: number, k: number, tier: number): Sender;
   /** The senders now (at least 1): what the checkout's quiet floor counts. */
   size(): number;
 }
 
+export type Sender = 'me' | 'other' | 'nobody';
+
 /** A share set by hand: the same seat at every moment (`0/1`: alone). */
 export function fixedShare(share: FleetShare): FleetView {
   const seat: Seat = share.of <= 1 ? { kind: 'alone' } : { kind: 'seat', ...share };
-  return { key: `share:${share.index}/${share.of}`, seatAt: () => seat, size: () => share.of };
+  return {
+    key: `share:${share.index}/${share.of}`,
+    seatAt: () => seat,
+    senderAt: (_t, k, tier) => {
+      if (share.of <= 1) return 'nobody';
+      return ownerOf(k, share.of, tier) === share.index ? 'me' : 'other';
+    },
+    size: () => share.of,
+  };
 }
 
 /** A view as given: a share set by hand is made one. */

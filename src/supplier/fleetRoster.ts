@@ -12,10 +12,12 @@
  * - A process holds its own seat only while the server saw it poll in the last `selfStaleMs` and
  *   it read the roster in the last `viewStaleMs`: a process that cannot reach Temporal stops
  *   sending before the others give its slots away.
- * - One member alone paces off any grid at the tier; from one to several or back, nobody sends
- *   for `quietMs`, so that no second mixes the two paces.
+ * - One member alone paces off any grid at the tier; from one to several or back, and from own
+ *   seconds to shared ones or back (fleetGrid.ts), nobody sends for `quietMs`, so that no second
+ *   mixes two paces.
  */
-import type { FleetView, Seat } from './fleet.js';
+import type { FleetView, Seat, SeatQuery, Sender } from './fleet.js';
+import { gridPace, ownerOf } from './fleetGrid.js';
 
 export interface FleetTiming {
   joinDelayMs: number;
@@ -30,7 +32,8 @@ export interface FleetTiming {
  * The members poll every 2 s (each poll held up to 11 s: below 10 s the server warns of every
  * poll) and read the roster every second. A member that stopped is noticed
  * within 2 s; its own cut-off comes `staleMs − selfStaleMs` before the others': room for one
- * roster read missed (`viewStaleMs`) and one poll interval.
+ * roster read missed (`viewStaleMs`) and one poll interval. The quiet spans a second, the latest
+ * a call of the old pace may leave after its slot, and the network.
  */
 export const FLEET_TIMING: FleetTiming = {
   joinDelayMs: 3_000,
@@ -38,7 +41,7 @@ export const FLEET_TIMING: FleetTiming = {
   staleMs: 10_000,
   selfStaleMs: 4_500,
   viewStaleMs: 2_500,
-  quietMs: 1_000,
+  quietMs: 1_200,
 };
 
 /** One poller of the membership queue, as the server reports it. */
@@ -128,12 +131,20 @@ export class FleetRoster implements FleetView {
     this.leaveAt = Math.min(this.leaveAt, leaveAt);
   }
 
-  seatAt(t: number, expected = false): Seat {
+  seatAt(t: number, { expected = false, tier }: SeatQuery = {}): Seat {
     if ((!expected && t >= this.ownUntil) || t >= this.leaveAt) return { kind: 'out' };
     const active = this.activeAt(t);
     const index = active.findIndex((m) => m.id === this.me);
-    if (index === -1 || this.changedPace(t, active.length)) return { kind: 'out' };
+    if (index === -1 || this.changedPace(t, active.length, tier)) return { kind: 'out' };
     return active.length === 1 ? { kind: 'alone' } : { kind: 'seat', index, of: active.length };
+  }
+
+  senderAt(t: number, k: number, tier: number): Sender {
+    const active = this.activeAt(t);
+    const n = active.length;
+    if (n <= 1 || this.changedPace(t, n, tier)) return 'nobody';
+    if (gridPace(n, tier).kind !== 'own') return 'other';
+    return active[ownerOf(k, n, tier)]!.id === this.me ? 'me' : 'other';
   }
 
   size(): number {
@@ -144,18 +155,22 @@ export class FleetRoster implements FleetView {
     return this.members.filter((m) => m.from <= t && t < m.until);
   }
 
-  /**
-   * Whether, in the `quietMs` before `t`, the fleet had the other pace: several senders when
-   * `n` is one, or one when `n` is several.
-   */
-  private changedPace(t: number, n: number): boolean {
+  /** Whether, in the `quietMs` before `t`, the fleet had another pace than `n` senders have. */
+  private changedPace(t: number, n: number, tier: number | undefined): boolean {
     const start = t - this.timing.quietMs;
     const changes = this.members
       .flatMap((m) => [m.from, m.until])
       .filter((at) => at > start && at < t);
+    const pace = paceOf(n, tier);
     return [start, ...changes].some((at) => {
       const then = this.activeAt(at).length;
-      return then !== 0 && (then === 1) !== (n === 1);
+      return then !== 0 && paceOf(then, tier) !== pace;
     });
   }
+}
+
+/** Alone off any grid, or the grid's pace at the tier (without one: several). */
+function paceOf(n: number, tier: number | undefined): string {
+  if (n === 1) return 'alone';
+  return tier === undefined ? 'several' : gridPace(n, tier).kind;
 }

@@ -8,6 +8,7 @@ import { API_PREFIX, type Endpoint } from './endpoint.js';
 import { Envelope } from './envelope.js';
 import { SupplierTransportError } from './errors.js';
 import { recordSupplierRequest } from './metrics.js';
+import type { SendSlot } from './pacing.js';
 import { leaveBy, MissedSlot } from './sendDeadline.js';
 import { supplierRequestSpan } from './spans.js';
 
@@ -73,8 +74,8 @@ export class SupplierHttp {
   }
 
   /**
-   * `signal` aborts the request (an activity cancelled or timed out while waiting for it). With
-   * `sendBy` (epoch ms), a request that would leave later fails unsent with `MissedSlot`. Each
+   * `signal` aborts the request (an activity cancelled or timed out while waiting for it). With a
+   * fleet's `slot`, a request that would leave after it fails unsent with `MissedSlot`. Each
    * exchange is one trace span (supplier/spans.ts).
    */
   send(
@@ -82,12 +83,12 @@ export class SupplierHttp {
     input: Record<string, unknown>,
     token?: string,
     signal?: AbortSignal,
-    sendBy?: number,
+    slot?: SendSlot,
   ): Promise<Exchange> {
     const request = { operation: ep.name, method: ep.method, path: API_PREFIX + ep.path };
     return supplierRequestSpan(request, async (record) => {
       try {
-        const answer = await this.exchange(ep, input, token, signal, sendBy);
+        const answer = await this.exchange(ep, input, token, signal, slot);
         const { code, requestId } = answer.envelope;
         record({ status: answer.status, code, ...(requestId != null && { requestId }) });
         return answer;
@@ -109,7 +110,7 @@ export class SupplierHttp {
     input: Record<string, unknown>,
     token: string | undefined,
     signal: AbortSignal | undefined,
-    sendBy: number | undefined,
+    slot: SendSlot | undefined,
   ): Promise<Exchange> {
     const url = new URL(this.origin + API_PREFIX + ep.path);
     const headers: Record<string, string> = { accept: 'application/json' };
@@ -133,7 +134,7 @@ export class SupplierHttp {
         method: ep.method,
         headers,
         body,
-        dispatcher: sendBy === undefined ? this.agent : this.agent.compose(leaveBy(sendBy)),
+        dispatcher: slot === undefined ? this.agent : this.agent.compose(leaveBy(slot)),
         signal: signal
           ? AbortSignal.any([signal, AbortSignal.timeout(this.options.requestTimeoutMs)])
           : AbortSignal.timeout(this.options.requestTimeoutMs),

@@ -7,11 +7,12 @@
  * The account's budget across processes is the Temporal task queue's (temporal/taskQueues.ts);
  * this keeps one process's calls (CLI, tests, tasks the server handed out close together) apart.
  * With a `PacerGrid` (a fleet of several processes: fleet.ts), the process sends only in its own
- * slots of the account's wall-clock grid, so no two processes' calls come closer than one slot,
+ * slots of the account's wall-clock grid (fleetGrid.ts), so no second holds more than the tier,
  * whatever the server hands out at once (docs/accounts.md, "Why it holds across processes"). The
  * fleet may change from one slot to the next: each slot's owner is asked of the fleet's view.
  */
 import type { FleetView } from './fleet.js';
+import { gridPace, ownerOf, OWN_SECOND_MS, type GridPace } from './fleetGrid.js';
 
 export interface TakeOptions {
   /** Leaves the line when aborted: the promise rejects with the signal's reason. */
@@ -42,19 +43,31 @@ export class PaceTooLong extends Error {
 const DEFAULT_PRIORITY = 3;
 
 export interface PacerGrid {
-  /** The fleet's slots of the account, this far apart, from the epoch (every process's clock). */
-  periodMs: number;
-  /** The slots' offset from the epoch's multiples of `periodMs` (0 … periodMs); default 0. */
-  phaseMs?: number;
+  /** The account's tier: the fleet's calls a second, on the grid of fleetGrid.ts. */
+  tier: number;
+  /** Where the grid starts within its period, 0 … 1 (the same fraction at every pace). */
+  phase?: number;
   /** Whose each slot is: this process's seat at the slot's time. */
   fleet: FleetView;
 }
 
+/** A slot of the fleet's grid that this process takes. */
+export interface GridSlot {
+  /** Its index on the grid of its pace. */
+  k: number;
+  /** When it is (epoch ms). */
+  at: number;
+  /** The call leaves by then (its pace's catch-up), or not at all. */
+  by: number;
+  pace: GridPace;
+}
+
 /**
- * A timer that fires this late still gets its slot on the grid (the rate holds over time, no
- * drift); a longer stall of the event loop is not made up with a burst.
+ * Off any grid, a timer this late still keeps the pace (the rate holds over time, no drift); a
+ * longer stall of the event loop is not made up with a burst. On a grid, the pace's catch-up.
  */
-export const MAX_CATCH_UP_MS = 20;
+const OFF_GRID_CATCH_UP_MS = 20;
+const MAX_CATCH_UP_MS = 80;
 
 /**
  * How far ahead a grid is searched for an own slot: a process with none in sight (it is joining,
@@ -64,10 +77,13 @@ const HORIZON_MS = 10_000;
 /** With a grid, a waiting line looks again at least this often: the fleet may have changed. */
 const RECHECK_MS = 1_000;
 
-/** When the next call may go; `onGrid`: at a slot of the fleet's grid (else off any grid). */
+/**
+ * When the next call may go: at a slot of the fleet's grid, off any grid (`alone`), or nothing
+ * in sight before `at` (`none`: look again then).
+ */
 interface Due {
   at: number;
-  onGrid: boolean;
+  slot: GridSlot | 'alone' | 'none';
 }
 
 interface Waiter {
@@ -75,8 +91,8 @@ interface Waiter {
   every: SlotEvery;
   /** The latest time its slot may come, or Infinity. */
   latestAt: number;
-  /** Called with the time of its slot on the grid (undefined: off any grid). */
-  resolve: (slot: number | undefined) => void;
+  /** Called with its slot on the grid (undefined: off any grid). */
+  resolve: (slot: GridSlot | undefined) => void;
   reject: (err: Error) => void;
   leave: () => void;
 }
@@ -86,18 +102,25 @@ export class Pacer {
   private next = 0;
   private readonly line: Waiter[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** The paces the grid may have at its tier (own seconds need a tier of 2 or more). */
+  private readonly paces: readonly GridPace[];
+  /** With own seconds: this process's last call in each of the grid's residues (k mod tier). */
+  private readonly left = new Map<number, { k: number; at: number }>();
 
   /** `perSecond` (this process's rate, of all the fleet's slots) is read at every slot. */
   constructor(
     private readonly perSecond: () => number,
     private readonly grid?: PacerGrid,
-  ) {}
+  ) {
+    const tier = grid?.tier ?? 1;
+    this.paces = [...(tier >= 2 ? [gridPace(2, tier)] : []), gridPace(tier + 1, tier)];
+  }
 
   /**
-   * Resolves when the caller may send: with the time of its slot when on a fleet's grid (when it
-   * was meant to go), with undefined off any grid.
+   * Resolves when the caller may send: with its slot when on a fleet's grid, with undefined off
+   * any grid.
    */
-  take(options: TakeOptions = {}): Promise<number | undefined> {
+  take(options: TakeOptions = {}): Promise<GridSlot | undefined> {
     const { signal } = options;
     if (signal?.aborted === true) return Promise.reject(reasonOf(signal));
     const now = Date.now();
@@ -110,7 +133,7 @@ export class Pacer {
     if (this.line.length === 0 && due.at <= now) {
       return Promise.resolve(this.give(due, now));
     }
-    return new Promise<number | undefined>((resolve, reject) => {
+    return new Promise<GridSlot | undefined>((resolve, reject) => {
       const onAbort = (): void => {
         this.remove(waiter);
         reject(reasonOf(signal!));
@@ -131,15 +154,21 @@ export class Pacer {
     });
   }
 
+  /** The call given `slot` left at `at`: with own seconds, the slot `tier` later keeps 1 s off. */
+  sent(slot: GridSlot, at: number): void {
+    if (slot.pace.kind === 'own') this.left.set(mod(slot.k, this.grid!.tier), { k: slot.k, at });
+  }
+
   /**
    * Takes the slot `due` (come by now): what the caller is resolved with. Off the grid the slot is
    * `offGrid`: now for a caller served at once, and for one a timer released a little late, the
    * time it was meant to go (the pace holds).
    */
-  private give(due: Due, offGrid: number): number | undefined {
-    const slot = due.onGrid ? due.at : offGrid;
-    this.next = slot + this.intervalMs(slot);
-    return due.onGrid ? slot : undefined;
+  private give(due: Due, offGrid: number): GridSlot | undefined {
+    const slot = typeof due.slot === 'object' ? due.slot : undefined;
+    const at = slot?.at ?? offGrid;
+    this.next = at + this.intervalMs(at);
+    return slot;
   }
 
   /** Callers in line now. */
@@ -147,11 +176,17 @@ export class Pacer {
     return this.line.length;
   }
 
-  /** Between two of this process's calls: with a grid, at least to its next own slot. */
+  /**
+   * Between two of this process's calls: with a grid, at least to the grid's next slot (which
+   * may be another process's), and the process's share of a rate lowered by refusals.
+   */
   private intervalMs(at: number): number {
-    const seat = this.grid?.fleet.seatAt(at);
-    if (seat?.kind !== 'seat') return 1000 / this.perSecond();
-    return seat.of * Math.max(this.grid!.periodMs, 1000 / this.perSecond());
+    const g = this.grid;
+    const seat = g?.fleet.seatAt(at, { tier: g.tier });
+    const rate = this.perSecond();
+    if (g === undefined || seat?.kind !== 'seat') return 1000 / rate;
+    const periodMs = gridPace(seat.of, g.tier).periodMs;
+    return rate < g.tier ? seat.of * Math.max(periodMs, 1000 / rate) : periodMs;
   }
 
   /**
@@ -159,15 +194,16 @@ export class Pacer {
    * slot from `next` on, or the moment it is alone.
    */
   private dueAt(now: number, every: SlotEvery): Due {
-    if (this.grid === undefined) return { at: this.next, onGrid: false };
+    if (this.grid === undefined) return { at: this.next, slot: 'alone' };
     // A slot that began a moment ago (a late timer) is still taken; a longer stall skips it.
     return this.ownSlotFrom(Math.max(this.next, now - MAX_CATCH_UP_MS), every);
   }
 
   /**
-   * With a grid: the first slot k at or after `t` that is this process's and a multiple of
-   * `every(of)`; off the grid from the first moment the process is alone. None within the
-   * horizon: the horizon, on the grid (the caller looks again by then).
+   * With a grid: the first slot k at or after `t` that is this process's, a multiple of
+   * `every(of)`, and not past its catch-up; off the grid from the first moment the process is
+   * alone. The grids of both paces are walked together: the fleet's size at a slot's time says
+   * which one holds. None within the horizon: `none`, at the horizon.
    */
   private ownSlotFrom(t: number, every: SlotEvery): Due {
     const g = this.grid!;
@@ -176,18 +212,40 @@ export class Pacer {
     // end (they came back 10 s later, leaving the fleet's slots unused). Whether a slot that has
     // come is its own is asked of the roster it holds then.
     const now = Date.now();
-    const seatAt = (at: number) => g.fleet.seatAt(at, at > now);
-    if (seatAt(t).kind === 'alone') return { at: t, onGrid: false };
-    const phase = g.phaseMs ?? 0;
-    for (let k = Math.ceil((t - phase) / g.periodMs - 1e-9); ; k++) {
-      const at = k * g.periodMs + phase;
-      if (at > t + HORIZON_MS) return { at, onGrid: true };
+    const seatAt = (at: number) => g.fleet.seatAt(at, { expected: at > now, tier: g.tier });
+    if (seatAt(t).kind === 'alone') return { at: t, slot: 'alone' };
+    const phase = g.phase ?? 0;
+    const ks = this.paces.map((p) => Math.ceil(t / p.periodMs - phase - 1e-9));
+    const timeOf = (i: number) => (ks[i]! + phase) * this.paces[i]!.periodMs;
+    for (;;) {
+      const i = ks.length > 1 && timeOf(1) < timeOf(0) ? 1 : 0;
+      const pace = this.paces[i]!;
+      const k = ks[i]!;
+      const at = timeOf(i);
+      ks[i] = k + 1;
+      if (at > t + HORIZON_MS) return { at, slot: 'none' };
       const seat = seatAt(at);
-      if (seat.kind === 'alone') return { at, onGrid: false };
-      if (seat.kind === 'seat' && k % seat.of === seat.index && k % every(seat.of) === 0) {
-        return { at, onGrid: true };
-      }
+      if (seat.kind === 'alone') return { at, slot: 'alone' };
+      if (seat.kind !== 'seat' || gridPace(seat.of, g.tier).kind !== pace.kind) continue;
+      if (ownerOf(k, seat.of, g.tier) !== seat.index || k % every(seat.of) !== 0) continue;
+      const by = at + pace.catchUpMs;
+      const leaves = pace.kind === 'own' ? this.ownSecondFrom(k, at) : at;
+      if (by < now || leaves === undefined || leaves > by) continue;
+      return { at: leaves, slot: { k, at, by, pace } };
     }
+  }
+
+  /**
+   * With own seconds, when the call of slot k may leave: no other process may have sent in the
+   * slot `tier` before it, and this process's own call there (if any) left more than 1 s before.
+   * Undefined: not in this slot.
+   */
+  private ownSecondFrom(k: number, at: number): number | undefined {
+    const g = this.grid!;
+    const before = at - g.tier * gridPace(2, g.tier).periodMs;
+    if (g.fleet.senderAt(before, k - g.tier, g.tier) === 'other') return undefined;
+    const last = this.left.get(mod(k, g.tier));
+    return last?.k === k - g.tier ? Math.max(at, last.at + OWN_SECOND_MS) : at;
   }
 
   /** Refuses the callers pushed past what they may wait by someone of higher priority. */
@@ -238,7 +296,7 @@ export class Pacer {
       this.remove(first);
       // Off the grid, a timer a little late for `next` keeps the pace; a caller released later
       // than that (it waited for a seat) goes now.
-      const offGrid = this.next >= now - MAX_CATCH_UP_MS ? this.next : now;
+      const offGrid = this.next >= now - OFF_GRID_CATCH_UP_MS ? this.next : now;
       first.resolve(this.give(due, offGrid));
     }
     // The rate may have dropped since the others lined up; with a grid, a timer later than the
@@ -252,4 +310,8 @@ export class Pacer {
 function reasonOf(signal: AbortSignal): Error {
   const reason: unknown = signal.reason;
   return reason instanceof Error ? reason : new Error(`aborted: ${String(reason)}`);
+}
+
+function mod(k: number, n: number): number {
+  return ((k % n) + n) % n;
 }

@@ -9,13 +9,8 @@ import { AdaptiveRate } from './adaptiveRate.js';
 import type { RateClass } from './endpoint.js';
 import { SupplierCode } from './errors.js';
 import { fleetViewOf, type FleetShare, type FleetView } from './fleet.js';
-import {
-  MAX_CATCH_UP_MS,
-  Pacer,
-  type PacerGrid,
-  type SlotEvery,
-  type TakeOptions,
-} from './pacer.js';
+import { classSlotEvery } from './fleetGrid.js';
+import { Pacer, type GridSlot, type PacerGrid, type SlotEvery, type TakeOptions } from './pacer.js';
 
 export interface AccountRates {
   /** The account's requests per second (tier: 1, 2, 4 or 6). */
@@ -31,25 +26,11 @@ export interface AccountRates {
   gridPhase?: number;
 }
 
-/**
- * In a fleet, the slack of each 1 s of slots: `perSecond` slots span 1 s and this much, so that a
- * call a little late (a timer, the network) never puts `perSecond + 1` of the fleet's calls
- * into one second at the supplier. The supplier's window is a sliding 1 s (tools/src/sandbox
- * measures the same way).
- */
-export const FLEET_SLACK_MS = 50;
-
-/** In a fleet, the time from one of an account's slots to the next, at `perSecond` a second. */
-export function fleetSlotMs(perSecond: number): number {
-  return (1000 + FLEET_SLACK_MS) / perSecond;
-}
-
 function gridOf(rates: AccountRates): PacerGrid | undefined {
   const { fleet, perSecond } = rates;
   // A share of one set by hand: alone for good, no grid to ask.
   if (fleet === undefined || ('of' in fleet && fleet.of <= 1)) return undefined;
-  const periodMs = fleetSlotMs(perSecond);
-  return { fleet: fleetViewOf(fleet), periodMs, phaseMs: (rates.gridPhase ?? 0) * periodMs };
+  return { fleet: fleetViewOf(fleet), tier: perSecond, phase: rates.gridPhase ?? 0 };
 }
 
 /**
@@ -62,29 +43,17 @@ export function gridPhaseOf(keyDigest: string): number {
   return Number.parseInt(keyDigest.slice(0, 8), 16) / 2 ** 32;
 }
 
-/**
- * In a fleet of `of`, the batch queries go only in every `n`-th slot of the account's grid: far
- * enough apart for their own limit, and `n` prime to the processes so that every process has its
- * turn.
- */
-function batchSlotEvery(periodMs: number, batchPerSecond: number): SlotEvery {
-  const least = Math.max(1, Math.ceil(fleetSlotMs(batchPerSecond) / periodMs - 1e-9));
-  return (of) => {
-    let n = least;
-    while (gcd(n, of) !== 1) n++;
-    return n;
-  };
-}
-
-function gcd(a: number, b: number): number {
-  return b === 0 ? a : gcd(b, a % b);
+/** A call's slot on a fleet's grid: it leaves `by` then or not at all, and says when it left. */
+export interface SendSlot {
+  by: number;
+  sent(at: number): void;
 }
 
 export class AccountPacing {
   readonly rate: AdaptiveRate;
   private readonly account: Pacer;
   private readonly batch: Pacer;
-  /** In a fleet: the account's slots a batch query may take (see batchSlotEvery). */
+  /** In a fleet: the account's slots a batch query may take (fleetGrid.ts, classSlotEvery). */
   private readonly batchEvery: SlotEvery | undefined;
 
   constructor(rates: AccountRates) {
@@ -92,36 +61,41 @@ export class AccountPacing {
     const grid = gridOf(rates);
     this.account = new Pacer(() => this.rate.perSecond, grid);
     this.batch = new Pacer(() => rates.batchPerSecond);
-    this.batchEvery = grid && batchSlotEvery(grid.periodMs, rates.batchPerSecond);
+    this.batchEvery = grid && ((of) => classSlotEvery(of, rates.perSecond, rates.batchPerSecond));
   }
 
   /**
    * Resolves when a call of `rateClass` may be sent; rejects as `Pacer.take` does. In a fleet, it
-   * resolves with the time the call must have left by (its slot, and the catch-up a late timer
-   * has); a slot that this process comes back to later than that (it stalled between the slot's
-   * timer and the call) is let go for the next one: sent late, the call would crowd the next
-   * process's slot. Alone (off any grid), no such time.
+   * resolves with the call's slot: the time the call must have left by (its slot, and the
+   * catch-up a late timer has), and where to say when it left. A slot that this process comes
+   * back to later than that (it stalled between the slot's timer and the call) is let go for the
+   * next one. Alone (off any grid), no slot.
    */
   async take(
     rateClass: Exclude<RateClass, 'token'>,
     options: TakeOptions = {},
-  ): Promise<number | undefined> {
+  ): Promise<SendSlot | undefined> {
     const started = Date.now();
     const bound = options.maxWaitMs;
     for (;;) {
       const left = bound === undefined ? {} : { maxWaitMs: bound - (Date.now() - started) };
       const slot = await this.slotOf(rateClass, { ...options, ...left });
       if (slot === undefined) return undefined;
-      const sendBy = slot + MAX_CATCH_UP_MS;
-      if (Date.now() <= sendBy) return sendBy;
+      if (Date.now() > slot.by) continue;
+      return {
+        by: slot.by,
+        sent: (at) => {
+          this.account.sent(slot, at);
+        },
+      };
     }
   }
 
-  /** The time of the account's slot on the fleet's grid that a call of `rateClass` takes. */
+  /** The account's slot on the fleet's grid that a call of `rateClass` takes. */
   private async slotOf(
     rateClass: Exclude<RateClass, 'token'>,
     options: TakeOptions,
-  ): Promise<number | undefined> {
+  ): Promise<GridSlot | undefined> {
     if (rateClass === 'batch') {
       // In this process, the batch queries' own spacing; on a fleet's grid also only every n-th
       // slot, so that the fleet's batch queries keep theirs (a process alone has no grid then).

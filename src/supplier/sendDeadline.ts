@@ -2,9 +2,12 @@
  * A fleet's slot holds only if the call leaves in it (pacing.ts): a request that would be written
  * to its connection after its deadline fails unsent with `MissedSlot`, and the caller takes the
  * next slot. Checked by undici right before it writes the request, so a stall anywhere between
- * the slot's timer and the write (the event loop, a connection being opened) is caught.
+ * the slot's timer and the write (the event loop, a connection being opened) is caught; a request
+ * that leaves says when, for the pacer to keep the process's next call in that place 1 s off.
  */
 import { DecoratorHandler, type Dispatcher } from 'undici';
+
+import type { SendSlot } from './pacing.js';
 
 /** The request was not sent: it would have left after its slot. */
 export class MissedSlot extends Error {
@@ -24,20 +27,22 @@ const PassOn = DecoratorHandler as unknown as new (
 class LeaveBy extends PassOn {
   constructor(
     handler: Dispatcher.DispatchHandler,
-    private readonly deadline: number,
+    private readonly slot: SendSlot,
   ) {
     super(handler);
   }
 
   override onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void {
-    const late = Date.now() - this.deadline;
+    const now = Date.now();
+    const late = now - this.slot.by;
     // Thrown before the request is written: undici fails it and keeps the connection.
     if (late > 0) throw new MissedSlot(late);
+    this.slot.sent(now);
     super.onRequestStart(controller, context);
   }
 }
 
-/** Requests through the composed dispatcher leave by `deadline` (epoch ms) or not at all. */
-export function leaveBy(deadline: number): Dispatcher.DispatcherComposeInterceptor {
-  return (dispatch) => (options, handler) => dispatch(options, new LeaveBy(handler, deadline));
+/** Requests through the composed dispatcher leave by `slot.by` (epoch ms) or not at all. */
+export function leaveBy(slot: SendSlot): Dispatcher.DispatcherComposeInterceptor {
+  return (dispatch) => (options, handler) => dispatch(options, new LeaveBy(handler, slot));
 }

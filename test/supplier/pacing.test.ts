@@ -15,8 +15,9 @@ import { FailureType, type SupplierFailureDetails } from '../../src/supplier/fai
 import { AdaptiveRate } from '../../src/supplier/adaptiveRate.js';
 import { SupplierCode } from '../../src/supplier/errors.js';
 import { fixedShare } from '../../src/supplier/fleet.js';
-import { Pacer, PaceTooLong } from '../../src/supplier/pacer.js';
-import { AccountPacing, FLEET_SLACK_MS, gridPhaseOf } from '../../src/supplier/pacing.js';
+import { Pacer, PaceTooLong, type TakeOptions } from '../../src/supplier/pacer.js';
+import { gridPace } from '../../src/supplier/fleetGrid.js';
+import { AccountPacing, gridPhaseOf } from '../../src/supplier/pacing.js';
 import { isThrottled } from '../../src/durable/failures.js';
 import { busiestSecond } from '../support/rate.js';
 
@@ -32,6 +33,18 @@ afterEach(() => {
   vi.useRealTimers();
   vi.restoreAllMocks();
 });
+
+/** Takes a slot of the account and sends in it at once, as the supplier client does: when. */
+async function send(
+  pacing: AccountPacing,
+  rateClass: 'standard' | 'batch' = 'standard',
+  options: TakeOptions = {},
+): Promise<number> {
+  const slot = await pacing.take(rateClass, options);
+  const at = Date.now();
+  slot?.sent(at);
+  return at;
+}
 
 /** Takes a slot and records, on the fake clock, when it was given (ms after T0). */
 function slot(pacer: Pacer, log: string[], name: string, options = {}): Promise<void> {
@@ -155,16 +168,14 @@ describe('a fleet of processes sharing an account (SUPPLIER_FLEET_SHARE)', () =>
       );
       const sent: number[] = [];
       const calls = processes.flatMap((p) =>
-        Array.from({ length: 3 * tier }, () =>
-          p.take('standard').then(() => sent.push(Date.now() - T0)),
-        ),
+        Array.from({ length: 3 * tier }, () => send(p).then((at) => sent.push(at - T0))),
       );
       await vi.advanceTimersByTimeAsync(20_000);
       await Promise.all(calls);
       expect(sent).toHaveLength(6 * tier);
       expect(busiestSecond(sent)).toBe(tier);
-      // The slack of the fleet's slots: a call this late still fits.
-      const late = sent.map((t, i) => (i % 2 === 0 ? t + FLEET_SLACK_MS - 1 : t));
+      // One process's calls (every other slot) as late as they may leave still fit.
+      const late = sent.map((t, i) => (i % 2 === 0 ? t + gridPace(2, tier).catchUpMs : t));
       expect(busiestSecond(late)).toBe(tier);
     });
   }
@@ -181,9 +192,9 @@ describe('a fleet of processes sharing an account (SUPPLIER_FLEET_SHARE)', () =>
         Array.from({ length: 4 * tier }, (_, i) => {
           const rateClass = i % 2 === 0 ? 'batch' : 'standard';
           // The tracking sweep's queries wait behind payments: they must not then go together.
-          return p.take(rateClass, { priority: rateClass === 'batch' ? 4 : 1 }).then(() => {
-            all.push(Date.now() - T0);
-            if (rateClass === 'batch') batch.push(Date.now() - T0);
+          return send(p, rateClass, { priority: rateClass === 'batch' ? 4 : 1 }).then((at) => {
+            all.push(at - T0);
+            if (rateClass === 'batch') batch.push(at - T0);
           });
         }),
       );
@@ -216,9 +227,7 @@ describe('a fleet of processes sharing an account (SUPPLIER_FLEET_SHARE)', () =>
           fleet: { index, of: 2 },
         });
         const sent: number[] = [];
-        const calls = Array.from({ length: 12 }, () =>
-          pacing.take('standard').then(() => sent.push(Date.now())),
-        );
+        const calls = Array.from({ length: 12 }, () => send(pacing).then((at) => sent.push(at)));
         await vi.advanceTimersByTimeAsync(20_000);
         await Promise.all(calls);
         return sent;
@@ -226,11 +235,15 @@ describe('a fleet of processes sharing an account (SUPPLIER_FLEET_SHARE)', () =>
     );
     const closest = Math.min(...sends[0]!.flatMap((x) => sends[1]!.map((y) => Math.abs(x - y))));
     expect(closest).toBeGreaterThan(20);
-    // The two processes share account a's grid: their calls alternate, one period apart.
-    const period = (1_000 + FLEET_SLACK_MS) / 6;
-    const fleetOfA = [...sends[0]!, ...sends[2]!].sort((x, y) => x - y);
+    // The two processes share account a's grid: their calls alternate, a period apart (less at
+    // most a call's catch-up: the first slot may be one that began a moment ago).
+    const { periodMs, catchUpMs } = gridPace(2, 6);
+    const fleetOfA = [...sends[0]!.map((t) => [t, 0]), ...sends[2]!.map((t) => [t, 2])].sort(
+      (x, y) => x[0]! - y[0]!,
+    );
     for (let i = 1; i < fleetOfA.length; i++) {
-      expect(fleetOfA[i]! - fleetOfA[i - 1]!).toBeCloseTo(period, 6);
+      expect(fleetOfA[i]![1]).not.toBe(fleetOfA[i - 1]![1]);
+      expect(fleetOfA[i]![0]! - fleetOfA[i - 1]![0]!).toBeGreaterThanOrEqual(periodMs - catchUpMs);
     }
   });
 
@@ -252,19 +265,19 @@ describe('a fleet of processes sharing an account (SUPPLIER_FLEET_SHARE)', () =>
   });
 
   it('a timer that fires late by more than a moment skips the slot rather than crowd the next process’s', async () => {
-    const pacer = new Pacer(() => 6, { fleet: fixedShare({ index: 0, of: 2 }), periodMs: 175 });
+    const pacer = new Pacer(() => 6, { fleet: fixedShare({ index: 0, of: 2 }), tier: 6 });
     const sent: number[] = [];
     const first = pacer.take().then(() => sent.push(Date.now()));
     await vi.advanceTimersByTimeAsync(1_000);
     await first;
     const slot = sent[0]!;
-    // This process's slots: slot, slot + 350, slot + 700. The clock jumps past the second one
-    // into the other process's (slot + 525).
-    vi.setSystemTime(slot + 420);
+    // This process's slots: slot, slot + 340, slot + 680. The clock jumps past the second one,
+    // beyond its catch-up (80 ms), into the other process's (slot + 510).
+    vi.setSystemTime(slot + 440);
     const second = pacer.take().then(() => sent.push(Date.now()));
     await vi.advanceTimersByTimeAsync(1_000);
     await second;
-    expect(sent.map((t) => t - slot)).toEqual([0, 700]);
+    expect(sent.map((t) => t - slot)).toEqual([0, 680]);
   });
 
   it('a call that comes back to its slot too late lets it go and takes its next own slot', async () => {
@@ -273,18 +286,18 @@ describe('a fleet of processes sharing an account (SUPPLIER_FLEET_SHARE)', () =>
       batchPerSecond: 2,
       fleet: { index: 0, of: 2 },
     });
-    // The first slot the grid hands out reaches the call 40 ms after its time: the process
-    // stalled between the slot's timer and the call.
-    const stalled = Date.now() - 40;
+    // The first slot the grid hands out reaches the call past its catch-up: the process stalled
+    // between the slot's timer and the call.
+    const pace = gridPace(2, 6);
+    const stalled = { k: 0, at: Date.now() - 100, by: Date.now() - 20, pace };
     const take = vi.spyOn(Pacer.prototype, 'take').mockResolvedValueOnce(stalled);
     let sentAt: number | undefined;
     const call = pacing.take('standard').then(() => (sentAt = Date.now()));
     await vi.advanceTimersByTimeAsync(1_000);
     await call;
     expect(take).toHaveBeenCalledTimes(2);
-    // Sent in a slot of its own (period 175 ms, this process's every second one), not the late one.
-    const period = (1_000 + FLEET_SLACK_MS) / 6;
-    expect((sentAt! / period) % 2).toBeCloseTo(0, 6);
+    // Sent in a slot of its own (period 170 ms, this process's every second one), not the late one.
+    expect((sentAt! / pace.periodMs) % 2).toBeCloseTo(0, 6);
   });
 
   it('alone, a process sends a call its slot reaches late: no other process’s slot is near', async () => {
@@ -295,7 +308,7 @@ describe('a fleet of processes sharing an account (SUPPLIER_FLEET_SHARE)', () =>
   });
 
   it('a caller whose every slot a busy process misses is refused at its bound, not left in line', async () => {
-    const pacer = new Pacer(() => 6, { fleet: fixedShare({ index: 0, of: 2 }), periodMs: 175 });
+    const pacer = new Pacer(() => 6, { fleet: fixedShare({ index: 0, of: 2 }), tier: 6 });
     const started = Date.now();
     const outcome: { refused?: unknown; given?: boolean } = {};
     void pacer.take({ maxWaitMs: 1_000 }).then(

@@ -36,15 +36,21 @@ afterAll(async () => {
   });
 });
 
-async function get(sendBy: number): Promise<string> {
-  const res = await request(url, { dispatcher: agent.compose(leaveBy(sendBy)) });
+const left: number[] = [];
+
+async function get(by: number): Promise<string> {
+  const slot = { by, sent: (at: number) => left.push(at) };
+  const res = await request(url, { dispatcher: agent.compose(leaveBy(slot)) });
   return res.body.text();
 }
 
 describe('leaveBy', () => {
-  it('sends a request before its deadline', async () => {
-    expect(await get(Date.now() + 60_000)).toBe('ok');
+  it('sends a request before its deadline, and says when it left', async () => {
+    const before = Date.now();
+    expect(await get(before + 60_000)).toBe('ok');
     expect(received).toBe(1);
+    expect(left).toHaveLength(1);
+    expect(left[0]).toBeGreaterThanOrEqual(before);
   });
 
   it('fails a request past its deadline unsent, and keeps the connection', async () => {
@@ -52,6 +58,7 @@ describe('leaveBy', () => {
     await expect(late).rejects.toBeInstanceOf(MissedSlot);
     await expect(late).rejects.toMatchObject({ lateMs: expect.any(Number) as number });
     expect(received).toBe(1);
+    expect(left).toHaveLength(1);
 
     expect(await get(Date.now() + 60_000)).toBe('ok');
     expect(received).toBe(2);
