@@ -4,6 +4,7 @@
  * when its code is removed; its entry stays, marked `retired`, so that every worker checks before
  * it polls that no open run still needs it (src/cli/frozenRuns.ts).
  */
+// The catalog the CLI and the worker read, not workflow code: it may import live patch ids and names.
 import { Patch } from '../durable/versions.js';
 import { CHECKOUT_WORKFLOW } from '../checkout/contract.js';
 import { ORDER_WORKFLOW } from '../order/contract.js';
@@ -55,7 +56,7 @@ export const FROZEN_SETS: readonly FrozenSet[] = [
   },
   {
     id: 'v2-dispute',
-    code: 'src/frozen/v2/disputeOrder.ts',
+    code: 'src/frozen/v2',
     patch: Patch.DisputeAdopt,
     workflowTypes: [DISPUTE_WORKFLOW],
     shipped: '2026-11-26T00:00:00Z',

@@ -15,22 +15,17 @@ import {
   setHandler,
 } from '@temporalio/workflow';
 import type { DisputeLine, DisputeSummary } from '../../dispute/activities.js';
+import type { ActionResult, CancelInput, DisputeOutcome } from '../../order/contract.js';
+import type { DisputeStage } from '../../storeEvents/contract.js';
+import type { DisputeInput, DisputeStatus } from '../../dispute/contract.js';
 import {
   cancelUpdate,
+  disputeStatusQuery,
   orderWorkflowId,
   resumeUpdate,
   supplierEventSignal,
-  type ActionResult,
-  type CancelInput,
-  type DisputeOutcome,
-} from '../../order/contract.js';
-import type { DisputeStage } from '../../storeEvents/contract.js';
-import {
-  disputeStatusQuery,
-  type DisputeInput,
-  type DisputeStatus,
-} from '../../dispute/contract.js';
-import { FailureType } from '../../supplier/failureDetails.js';
+} from '../shared/contracts.js';
+import { FailureType } from '../shared/supplier.js';
 import { activities } from './activities.js';
 import { failureInfo, supplierFailure } from './failures.js';
 

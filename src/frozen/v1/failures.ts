@@ -1,11 +1,11 @@
 /** Reading the supplier failures that activities raise (supplier/failureDetails.ts) in workflow code. */
 import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
-import {
-  FailureType,
-  type FailureType as FailureTypeName,
-  type SupplierFailureDetails,
-  type FailureInfo,
+import type {
+  FailureType as FailureTypeName,
+  SupplierFailureDetails,
+  FailureInfo,
 } from '../../supplier/failureDetails.js';
+import { FailureType } from '../shared/supplier.js';
 
 export interface SupplierFailure {
   type: FailureTypeName;

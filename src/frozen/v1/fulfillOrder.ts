@@ -13,12 +13,15 @@ import {
   statusQuery,
   supplierEventSignal,
   supplierStatusSignal,
-  type CancelInput,
-  type ChangeLogisticsInput,
-  type OrderStatus,
-  type WaybillInput,
+  usesPlatformLogistics,
+} from '../shared/contracts.js';
+import type {
+  CancelInput,
+  ChangeLogisticsInput,
+  OrderStatus,
+  WaybillInput,
 } from '../../order/contract.js';
-import { usesPlatformLogistics, type OrderInput } from '../../order/orderInput.js';
+import type { OrderInput } from '../../order/orderInput.js';
 import { activities } from './activities.js';
 import { CancelRequested, FrozenOrderV1 } from './order.js';
 import { cancelOrder } from './steps/cancel.js';

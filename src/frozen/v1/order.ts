@@ -4,24 +4,25 @@
  * and the operator actions waiting to be applied.
  */
 import { condition, setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
-import {
-  Stage,
-  WAITING_STAGES,
-  type ActionResult,
-  type OrderStatus,
-  type SupplierNews,
-  type TimelineEntry,
+import type {
+  ActionResult,
+  OrderStatus,
+  SupplierNews,
+  TimelineEntry,
 } from '../../order/contract.js';
-import { flowLabel, type OrderInput } from '../../order/orderInput.js';
+import type { OrderInput } from '../../order/orderInput.js';
 import {
+  flowLabel,
   FulfillmentFlow,
   FulfillmentStage,
   NeedsAttention,
   OrderNumber,
+  Stage,
   SvcOrderId,
-} from '../../temporal/searchAttributes.js';
+  WAITING_STAGES,
+} from '../shared/contracts.js';
 // The UI's details are not part of history: the old runs share today's rendering.
-import { renderDetails } from '../../order/details.js';
+import { renderDetails } from './details.js';
 
 export type ActionKind =
   'resume' | 'changeLogistics' | 'approvePayment' | 'provideWaybill' | 'cancel';

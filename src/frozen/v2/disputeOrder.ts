@@ -10,26 +10,18 @@ import {
   setHandler,
 } from '@temporalio/workflow';
 import type { DisputeLine, DisputeSummary } from '../../dispute/activities.js';
-import {
-  cancelUpdate,
-  resumeUpdate,
-  type CancelInput,
-  type DisputeOutcome,
-} from '../../order/contract.js';
-import {
-  disputeStatusQuery,
-  type DisputeInput,
-  type DisputeStatus,
-} from '../../dispute/contract.js';
+import type { CancelInput, DisputeOutcome } from '../../order/contract.js';
+import type { DisputeInput, DisputeStatus } from '../../dispute/contract.js';
+import { activities } from '../shared/activityProxies.js';
+import { cancelUpdate, disputeStatusQuery, resumeUpdate } from '../shared/contracts.js';
 import {
   DisputeStatus as SupplierDisputeStatus,
   ExpectType,
   FinallyDeal,
   RefundType,
-} from '../../supplier/api/constants.js';
-import { activities } from '../../durable/activityProxies.js';
-import { DisputeCancelled, DisputeCase } from '../../dispute/disputeCase.js';
-import { supplierCall } from '../../durable/supplierStep.js';
+} from '../shared/supplier.js';
+import { supplierCall } from '../shared/supplierStep.js';
+import { DisputeCancelled, DisputeCase } from './disputeCase.js';
 
 const OUTCOMES: Record<number, DisputeOutcome['result']> = {
   [FinallyDeal.Refund]: 'refund',

@@ -9,18 +9,13 @@
 import { getExternalWorkflowHandle, log } from '@temporalio/workflow';
 import type { Reason } from '../../../supplier/interception.js';
 import type { FailureInfo } from '../../../supplier/failureDetails.js';
-import { OrderStatus, reachedStatus } from '../../../supplier/api/constants.js';
-import { SupplierCode } from '../../../supplier/errors.js';
-import type { Activities } from '../../../durable/activityProxies.js';
-import { failureInfo, isBusiness } from '../../../durable/failures.js';
-import { supplierCall, supplierStep, type Seen } from '../../../durable/supplierStep.js';
 import type { OutcomeInDoubt, StepHost } from '../../../durable/stepHost.js';
-import {
-  checkoutOutcomeSignal,
-  type CheckoutOutcome,
-  type CheckoutProgress,
-  type ReadyOrder,
-} from '../../../checkout/contract.js';
+import type { CheckoutOutcome, CheckoutProgress, ReadyOrder } from '../../../checkout/contract.js';
+import type { Activities } from '../../shared/activityProxies.js';
+import { checkoutOutcomeSignal } from '../../shared/contracts.js';
+import { failureInfo, isBusiness } from '../../shared/failures.js';
+import { OrderStatus, reachedStatus, SupplierCode } from '../../shared/supplier.js';
+import { supplierCall, supplierStep, type Seen } from '../../shared/supplierStep.js';
 import type { BatchView, CheckoutState } from './state.js';
 
 /** The batch cannot go on by itself: its orders go on alone. */

@@ -19,10 +19,11 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import { activities, type Activities } from '../../../durable/activityProxies.js';
-import { supplierCall } from '../../../durable/supplierStep.js';
 import type { StepHost } from '../../../durable/stepHost.js';
-import { Patch } from '../../../durable/versions.js';
+import type { CheckoutSettings } from '../../../terms/checkoutSettings.js';
+import { activities, type Activities } from '../../shared/activityProxies.js';
+import { Patch } from '../../shared/patches.js';
+import { supplierCall } from '../../shared/supplierStep.js';
 import { resumePayment, runBatch, tell } from './batch.js';
 import {
   checkoutFundsSignal,
@@ -30,11 +31,8 @@ import {
   checkoutSettingsSignal,
   checkoutStatusQuery,
   checkoutWithdrawSignal,
-} from '../../../checkout/contract.js';
-import {
   DEFAULT_CHECKOUT_SETTINGS,
-  type CheckoutSettings,
-} from '../../../terms/checkoutSettings.js';
+} from '../../shared/contracts.js';
 import { CheckoutState, type CheckoutCarryOver } from './state.js';
 
 /** Batches under way at once: one may wait for a look-up while the next goes on. */

@@ -5,11 +5,11 @@
  */
 import { ActivityFailure, sleep } from '@temporalio/workflow';
 import type { CreatedOrder } from '../../../order/activities.js';
-import { Stage, type ChangeLogisticsInput } from '../../../order/contract.js';
+import type { ChangeLogisticsInput } from '../../../order/contract.js';
 import type { Reason, StepOutcome } from '../../../supplier/interception.js';
-import { FailureType } from '../../../supplier/failureDetails.js';
 import type { CreateOrderRequest } from '../../../supplier/api/orders.js';
-import { SupplierCode } from '../../../supplier/errors.js';
+import { Stage } from '../../shared/contracts.js';
+import { FailureType, SupplierCode } from '../../shared/supplier.js';
 import type { Activities } from '../activities.js';
 import { backoff, isBusiness, isRetryable, mayHaveActed, supplierFailure } from '../failures.js';
 import type { FrozenOrderV1 } from '../order.js';

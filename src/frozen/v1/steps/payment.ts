@@ -4,8 +4,8 @@
  * response answered by looking at the order's status before any new attempt.
  */
 import { sleep } from '@temporalio/workflow';
-import { Stage } from '../../../order/contract.js';
-import { SupplierCode } from '../../../supplier/errors.js';
+import { Stage } from '../../shared/contracts.js';
+import { SupplierCode } from '../../shared/supplier.js';
 import type { Activities } from '../activities.js';
 import {
   backoff,

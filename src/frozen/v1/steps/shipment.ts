@@ -3,9 +3,9 @@
  * tracking sweeper — through SHIPPED and DELIVERED to proof of delivery and COMPLETED.
  */
 import { condition } from '@temporalio/workflow';
-import { Stage, type WaybillInput } from '../../../order/contract.js';
-import { FailureType } from '../../../supplier/failureDetails.js';
-import { SupplierCode } from '../../../supplier/errors.js';
+import type { WaybillInput } from '../../../order/contract.js';
+import { Stage } from '../../shared/contracts.js';
+import { FailureType, SupplierCode } from '../../shared/supplier.js';
 import type { Activities } from '../activities.js';
 import { failureInfo, isBusiness, supplierFailure } from '../failures.js';
 import type { FrozenOrderV1 } from '../order.js';
