@@ -37,6 +37,62 @@ const WORKER_SIDE = [
   'src/accounts/*.ts',
 ];
 
+/** What workflow code may not import: Node builtins, and Temporal's packages for the outside. */
+const SANDBOX_IMPORTS = {
+  paths: nodeBuiltins.map((name) => ({ name, message: workflowSandboxMessage })),
+  patterns: [
+    {
+      group: ['node:*', ...nodeBuiltins.map((name) => `${name}/*`)],
+      message: workflowSandboxMessage,
+    },
+    {
+      // Types (e.g. `import type { Client }`) are erased, so they are harmless.
+      group: [
+        '@temporalio/activity',
+        '@temporalio/client',
+        '@temporalio/worker',
+        '@temporalio/testing',
+        '@temporalio/activity/*',
+        '@temporalio/client/*',
+        '@temporalio/worker/*',
+        '@temporalio/testing/*',
+      ],
+      allowTypeImports: true,
+      message:
+        'Workflow code may only import @temporalio/workflow and @temporalio/common (docs/architecture.md §19).',
+    },
+  ],
+};
+
+/**
+ * The frozen code (every file in a folder of src/frozen; sets.ts, the catalog, aside) imports at
+ * runtime only from src/frozen and @temporalio/*, so that no later change of live code alters a
+ * recorded history (docs/changing-workflows.md). A type-only import of live code is erased: it
+ * may stay. The rule sees only the specifier, so there is one block per depth: from
+ * src/frozen/v1/steps/x.ts, `../../../` leaves src/frozen.
+ */
+function frozenImports() {
+  const message =
+    'Frozen code imports nothing live at runtime: copy what it needs under src/frozen (docs/changing-workflows.md); `import type` may stay.';
+  return [1, 2, 3].map((depth) => ({
+    name: `dropflow/frozen-imports-nothing-live-${depth}`,
+    files: [`src/frozen/${'*/'.repeat(depth)}*.ts`],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          ...SANDBOX_IMPORTS,
+          patterns: [
+            ...SANDBOX_IMPORTS.patterns,
+            { regex: `^(\\.\\./){${depth + 1}}(?!frozen/)`, allowTypeImports: true, message },
+            { regex: '^(?![./]|@temporalio/)', message },
+          ],
+        },
+      ],
+    },
+  }));
+}
+
 /**
  * The one door from the product to the dev tools (tools/, the @dropflow/devtools workspace): it
  * loads them by dynamic import when a command that needs them runs.
@@ -251,34 +307,7 @@ export default defineConfig(
     // Activities and the worker-side helpers of an area run outside the workflow sandbox.
     ignores: ['**/activities.ts', '**/*Activities.ts', ...WORKER_SIDE],
     rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          paths: nodeBuiltins.map((name) => ({ name, message: workflowSandboxMessage })),
-          patterns: [
-            {
-              group: ['node:*', ...nodeBuiltins.map((name) => `${name}/*`)],
-              message: workflowSandboxMessage,
-            },
-            {
-              // Types (e.g. `import type { Client }`) are erased, so they are harmless.
-              group: [
-                '@temporalio/activity',
-                '@temporalio/client',
-                '@temporalio/worker',
-                '@temporalio/testing',
-                '@temporalio/activity/*',
-                '@temporalio/client/*',
-                '@temporalio/worker/*',
-                '@temporalio/testing/*',
-              ],
-              allowTypeImports: true,
-              message:
-                'Workflow code may only import @temporalio/workflow and @temporalio/common (docs/architecture.md §19).',
-            },
-          ],
-        },
-      ],
+      '@typescript-eslint/no-restricted-imports': ['error', SANDBOX_IMPORTS],
       'no-restricted-properties': [
         'error',
         {
@@ -302,6 +331,9 @@ export default defineConfig(
       ],
     },
   },
+
+  // Frozen code imports nothing live at runtime (after the sandbox's rule, which it repeats).
+  ...frozenImports(),
 
   // Plain JavaScript (this file, bin/): not part of the TypeScript program.
   {

@@ -123,6 +123,35 @@ describe('the layers', () => {
     ).toEqual([]);
   });
 
+  it('lets frozen code import live code for its types only', async () => {
+    const frozenRules = config.filter(
+      (c) => c.name?.startsWith('dropflow/frozen-imports') === true,
+    );
+    const eslint = new ESLint({
+      cwd: repo,
+      overrideConfigFile: true,
+      overrideConfig: [
+        {
+          files: ['**/*.ts'],
+          languageOptions: { parser: tseslint.parser },
+          plugins: { '@typescript-eslint': tseslint.plugin },
+        },
+        ...frozenRules,
+      ],
+    });
+    const live = /^@typescript-eslint\/no-restricted-imports: .*Frozen code imports nothing live/;
+    for (const file of ['v1/order', 'v1/steps/checkout', 'shared/supplierStep']) {
+      const probe = join(repo, `src/frozen/${file}.ts`);
+      const up = '../'.repeat(file.split('/').length);
+      const value = `import { Stage } from '${up}order/contract.js';\nexport const s = Stage;`;
+      const type = `import type { Stage } from '${up}order/contract.js';\nexport type S = Stage;`;
+      const own = `import { Stage } from '${up}frozen/shared/contracts.js';\nexport const s = Stage;`;
+      expect(await problems(eslint, value, probe)).toEqual([expect.stringMatching(live)]);
+      expect(await problems(eslint, type, probe)).toEqual([]);
+      expect(await problems(eslint, own, probe)).toEqual([]);
+    }
+  });
+
   it('fails each climb that was once allowed, when it is put back', async () => {
     // The environment read checkout's and the store events' settings from their contracts, and the
     // account registry its store connections and the store events' secret rule (issue 29).
