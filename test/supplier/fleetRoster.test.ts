@@ -116,7 +116,7 @@ describe('an account paced by an elastic fleet', () => {
     vi.setSystemTime(T0 + 6_000);
     readAll([a, b]);
     const pacing = new AccountPacing({ perSecond: 6, batchPerSecond: 2, fleet: a.roster });
-    // Twelve of a's own slots (every other of the fleet's, 340 ms apart): 4.1 s, within the 5 s
+    // Twelve of a's own slots (every other of the fleet's, 342 ms apart): 4.1 s, within the 5 s
     // a caller may wait, though a's roster is good for 2.5 s from each read.
     const calls = Array.from({ length: 12 }, () =>
       pacing.take('standard', { maxWaitMs: 5_000 }).then(
