@@ -271,9 +271,9 @@ describe('a fleet of processes sharing an account (SUPPLIER_FLEET_SHARE)', () =>
     await vi.advanceTimersByTimeAsync(1_000);
     await first;
     const slot = sent[0]!;
-    // This process's slots: slot, slot + 342, slot + 683 (171 ms apart, every other one its
+    // This process's slots: slot, slot + 348, slot + 697 (174 ms apart, every other one its
     // own). The clock jumps past the second one, beyond its catch-up (80 ms), into the other
-    // process's (slot + 512).
+    // process's (slot + 523).
     vi.setSystemTime(slot + 440);
     const second = pacer.take().then(() => sent.push(Date.now()));
     await vi.advanceTimersByTimeAsync(1_000);
