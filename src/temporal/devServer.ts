@@ -40,14 +40,9 @@ export interface DevServer {
  * One task-queue partition, so that the supplier queue's rate limits are enforced exactly rather
  * than per partition; and fairness, so that each account's tasks (their fairness key) take turns
  * and each key keeps to its rate limit (accounts/supplierBudget.ts). The priority-aware matcher is
- * server 1.32's default; it is named for a `TEMPORAL_CLI_PATH` of an older server. A worker that
- * stops tells the server, which ends its waiting polls empty (`ShutdownWorker`): otherwise the SDK
- * cuts them, and a task handed to one at that moment is lost until its timeout (a create held
- * 60 s, then looked up, in `dropflow bench accounts --churn`).
+ * server 1.32's default; it is named for a `TEMPORAL_CLI_PATH` of an older server.
  */
 const MATCHING_ARGS = [
-  '--dynamic-config-value',
-  'frontend.enableCancelWorkerPollsOnShutdown=true',
   '--dynamic-config-value',
   'matching.numTaskqueueReadPartitions=1',
   '--dynamic-config-value',

@@ -97,8 +97,6 @@ describe('docker-compose.yml', () => {
         value: true,
         constraints: { taskQueueName },
       })),
-      // A stopping worker's polls end empty rather than lose a task handed to them.
-      'frontend.enableCancelWorkerPollsOnShutdown': [{ value: true }],
     });
   });
 

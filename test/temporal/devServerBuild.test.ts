@@ -52,14 +52,6 @@ it('the tests run on server 1.32 or later, built by dropflow from CLI v1.9.1 whe
   expect(info.serverVersion).toBe(TEMPORAL_SERVER_VERSION);
 });
 
-it('ends a stopping worker’s polls on the server, so that no task handed to one is lost', async () => {
-  const { namespaceInfo } = await connection.workflowService.describeNamespace({
-    namespace: 'default',
-  });
-  // What the SDK asks before it leaves its polls to the server instead of cutting them.
-  expect(namespaceInfo?.capabilities?.workerPollCompleteOnShutdown).toBe(true);
-});
-
 it('refuses a command other than `server start-dev`, saying which CLI to use', async () => {
   const { code, stderr } = await runCli(['workflow', 'list']);
   expect(code).toBe(1);
