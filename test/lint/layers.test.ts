@@ -140,12 +140,12 @@ describe('the layers', () => {
       ],
     });
     const live = /^@typescript-eslint\/no-restricted-imports: .*Frozen code imports nothing live/;
-    for (const file of ['v1/order', 'v1/steps/checkout', 'shared/supplierStep']) {
+    for (const file of ['v1/order', 'v1/steps/checkout', 'common/supplierStep']) {
       const probe = join(repo, `src/frozen/${file}.ts`);
       const up = '../'.repeat(file.split('/').length);
       const value = `import { Stage } from '${up}order/contract.js';\nexport const s = Stage;`;
       const type = `import type { Stage } from '${up}order/contract.js';\nexport type S = Stage;`;
-      const own = `import { Stage } from '${up}frozen/shared/contracts.js';\nexport const s = Stage;`;
+      const own = `import { Stage } from '${up}frozen/common/contracts.js';\nexport const s = Stage;`;
       expect(await problems(eslint, value, probe)).toEqual([expect.stringMatching(live)]);
       expect(await problems(eslint, type, probe)).toEqual([]);
       expect(await problems(eslint, own, probe)).toEqual([]);

@@ -7,14 +7,14 @@
 import { proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import type { BatchActivities, SupplierActivities } from '../../durable/supplierActivities.js';
 import type { OrchestrationActivities } from '../../tracking/orchestrationActivities.js';
-import { queuesOf } from '../shared/account.js';
+import { queuesOf } from '../common/account.js';
 import {
   BATCH_ACTIVITY_PRIORITY,
   byPriority,
   SUPPLIER_ACTIVITY_PRIORITY,
   type SupplierPriority,
-} from '../shared/activityProxies.js';
-import { FailureType } from '../shared/supplier.js';
+} from '../common/activityProxies.js';
+import { FailureType } from '../common/supplier.js';
 
 /**
  * Retryable failures (rate limit, busy, 5xx) are retried with backoff; after this many attempts

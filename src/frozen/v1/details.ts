@@ -4,8 +4,8 @@
  * which these runs never hold.
  */
 import type { OrderStatus } from '../../order/contract.js';
-import { Stage } from '../shared/contracts.js';
-import { failureText } from '../shared/supplier.js';
+import { Stage } from '../common/contracts.js';
+import { failureText } from '../common/supplier.js';
 
 interface Glance {
   reason: string;

@@ -24,8 +24,8 @@ import {
   orderWorkflowId,
   resumeUpdate,
   supplierEventSignal,
-} from '../shared/contracts.js';
-import { FailureType } from '../shared/supplier.js';
+} from '../common/contracts.js';
+import { FailureType } from '../common/supplier.js';
 import { activities } from './activities.js';
 import { failureInfo, supplierFailure } from './failures.js';
 

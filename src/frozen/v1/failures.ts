@@ -5,7 +5,7 @@ import type {
   SupplierFailureDetails,
   FailureInfo,
 } from '../../supplier/failureDetails.js';
-import { FailureType } from '../shared/supplier.js';
+import { FailureType } from '../common/supplier.js';
 
 export interface SupplierFailure {
   type: FailureTypeName;

@@ -14,7 +14,7 @@ import {
   supplierEventSignal,
   supplierStatusSignal,
   usesPlatformLogistics,
-} from '../shared/contracts.js';
+} from '../common/contracts.js';
 import type {
   CancelInput,
   ChangeLogisticsInput,

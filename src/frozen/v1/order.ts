@@ -20,7 +20,7 @@ import {
   Stage,
   SvcOrderId,
   WAITING_STAGES,
-} from '../shared/contracts.js';
+} from '../common/contracts.js';
 // The UI's details are not part of history: the old runs share today's rendering.
 import { renderDetails } from './details.js';
 

@@ -14,10 +14,10 @@ import type { DisputeStage, StoreEventsView } from '../../storeEvents/contract.j
 import type { DisputeInput, DisputeStatus } from '../../dispute/contract.js';
 import type { FailureInfo } from '../../supplier/failureDetails.js';
 import type { AttentionOptions, OutcomeInDoubt, StepHost } from '../../durable/stepHost.js';
-import { workflowAccount } from '../shared/account.js';
-import { storeEventDelivery } from '../shared/activityProxies.js';
-import { orderWorkflowId, StoreEventsBehind, supplierEventSignal } from '../shared/contracts.js';
-import { failureText } from '../shared/supplier.js';
+import { workflowAccount } from '../common/account.js';
+import { storeEventDelivery } from '../common/activityProxies.js';
+import { orderWorkflowId, StoreEventsBehind, supplierEventSignal } from '../common/contracts.js';
+import { failureText } from '../common/supplier.js';
 import { StoreEventOutbox, type OutboxHost } from './outbox.js';
 
 /** Thrown inside the workflow to leave the steps for the cancel path; caught at the top. */

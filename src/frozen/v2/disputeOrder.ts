@@ -12,15 +12,15 @@ import {
 import type { DisputeLine, DisputeSummary } from '../../dispute/activities.js';
 import type { CancelInput, DisputeOutcome } from '../../order/contract.js';
 import type { DisputeInput, DisputeStatus } from '../../dispute/contract.js';
-import { activities } from '../shared/activityProxies.js';
-import { cancelUpdate, disputeStatusQuery, resumeUpdate } from '../shared/contracts.js';
+import { activities } from '../common/activityProxies.js';
+import { cancelUpdate, disputeStatusQuery, resumeUpdate } from '../common/contracts.js';
 import {
   DisputeStatus as SupplierDisputeStatus,
   ExpectType,
   FinallyDeal,
   RefundType,
-} from '../shared/supplier.js';
-import { supplierCall } from '../shared/supplierStep.js';
+} from '../common/supplier.js';
+import { supplierCall } from '../common/supplierStep.js';
 import { DisputeCancelled, DisputeCase } from './disputeCase.js';
 
 const OUTCOMES: Record<number, DisputeOutcome['result']> = {

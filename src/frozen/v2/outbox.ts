@@ -21,7 +21,7 @@ import type {
   StoreEventsView,
   StoreEventType,
 } from '../../storeEvents/contract.js';
-import { has, Patch } from '../shared/patches.js';
+import { has, Patch } from '../common/patches.js';
 
 /** Told of every change, and when the outbox falls behind (a failed attempt) or catches up. */
 export interface OutboxHost {

@@ -11,11 +11,11 @@ import type { Reason } from '../../../supplier/interception.js';
 import type { FailureInfo } from '../../../supplier/failureDetails.js';
 import type { OutcomeInDoubt, StepHost } from '../../../durable/stepHost.js';
 import type { CheckoutOutcome, CheckoutProgress, ReadyOrder } from '../../../checkout/contract.js';
-import type { Activities } from '../../shared/activityProxies.js';
-import { checkoutOutcomeSignal } from '../../shared/contracts.js';
-import { failureInfo, isBusiness } from '../../shared/failures.js';
-import { OrderStatus, reachedStatus, SupplierCode } from '../../shared/supplier.js';
-import { supplierCall, supplierStep, type Seen } from '../../shared/supplierStep.js';
+import type { Activities } from '../../common/activityProxies.js';
+import { checkoutOutcomeSignal } from '../../common/contracts.js';
+import { failureInfo, isBusiness } from '../../common/failures.js';
+import { OrderStatus, reachedStatus, SupplierCode } from '../../common/supplier.js';
+import { supplierCall, supplierStep, type Seen } from '../../common/supplierStep.js';
 import type { BatchView, CheckoutState } from './state.js';
 
 /** The batch cannot go on by itself: its orders go on alone. */

@@ -21,9 +21,9 @@ import {
 } from '@temporalio/workflow';
 import type { StepHost } from '../../../durable/stepHost.js';
 import type { CheckoutSettings } from '../../../terms/checkoutSettings.js';
-import { activities, type Activities } from '../../shared/activityProxies.js';
-import { Patch } from '../../shared/patches.js';
-import { supplierCall } from '../../shared/supplierStep.js';
+import { activities, type Activities } from '../../common/activityProxies.js';
+import { Patch } from '../../common/patches.js';
+import { supplierCall } from '../../common/supplierStep.js';
 import { resumePayment, runBatch, tell } from './batch.js';
 import {
   checkoutFundsSignal,
@@ -32,7 +32,7 @@ import {
   checkoutStatusQuery,
   checkoutWithdrawSignal,
   DEFAULT_CHECKOUT_SETTINGS,
-} from '../../shared/contracts.js';
+} from '../../common/contracts.js';
 import { CheckoutState, type CheckoutCarryOver } from './state.js';
 
 /** Batches under way at once: one may wait for a look-up while the next goes on. */

@@ -1,5 +1,5 @@
 /** Cancelling before payment: remove what was created at the supplier where the API allows it. */
-import { Stage } from '../../shared/contracts.js';
+import { Stage } from '../../common/contracts.js';
 import type { Activities } from '../activities.js';
 import { ActivityFailure } from '@temporalio/workflow';
 import type { FrozenOrderV1 } from '../order.js';

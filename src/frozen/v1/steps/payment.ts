@@ -4,8 +4,8 @@
  * response answered by looking at the order's status before any new attempt.
  */
 import { sleep } from '@temporalio/workflow';
-import { Stage } from '../../shared/contracts.js';
-import { SupplierCode } from '../../shared/supplier.js';
+import { Stage } from '../../common/contracts.js';
+import { SupplierCode } from '../../common/supplier.js';
 import type { Activities } from '../activities.js';
 import {
   backoff,

@@ -2,7 +2,7 @@
  * Before creating: the logistics line (named, cheapest or fastest), the flow-A storage, and the
  * createOrderV3 body that follows from them.
  */
-import { Stage, usesPlatformLogistics } from '../../shared/contracts.js';
+import { Stage, usesPlatformLogistics } from '../../common/contracts.js';
 import type { CreateOrderRequest } from '../../../supplier/api/orders.js';
 import type { Activities } from '../activities.js';
 import type { FrozenOrderV1 } from '../order.js';

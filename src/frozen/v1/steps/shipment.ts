@@ -4,8 +4,8 @@
  */
 import { condition } from '@temporalio/workflow';
 import type { WaybillInput } from '../../../order/contract.js';
-import { Stage } from '../../shared/contracts.js';
-import { FailureType, SupplierCode } from '../../shared/supplier.js';
+import { Stage } from '../../common/contracts.js';
+import { FailureType, SupplierCode } from '../../common/supplier.js';
 import type { Activities } from '../activities.js';
 import { failureInfo, isBusiness, supplierFailure } from '../failures.js';
 import type { FrozenOrderV1 } from '../order.js';

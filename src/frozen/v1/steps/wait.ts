@@ -1,7 +1,7 @@
 /** Stopping for a person: waiting stages, operator actions, and NEEDS_ATTENTION. */
 import type { Duration } from '@temporalio/common';
 import { ActivityFailure, condition } from '@temporalio/workflow';
-import { Stage } from '../../shared/contracts.js';
+import { Stage } from '../../common/contracts.js';
 import type { FailureInfo } from '../../../supplier/failureDetails.js';
 import { failureInfo, supplierFailure } from '../failures.js';
 import type { ActionKind, FrozenOrderV1, PendingAction } from '../order.js';
