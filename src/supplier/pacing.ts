@@ -61,7 +61,15 @@ export class AccountPacing {
     const grid = gridOf(rates);
     this.account = new Pacer(() => this.rate.perSecond, grid);
     this.batch = new Pacer(() => rates.batchPerSecond);
-    this.batchEvery = grid && ((of) => classSlotEvery(of, rates.perSecond, rates.batchPerSecond));
+    // Asked for every slot a batch query's search looks at: worked out once per fleet size.
+    const every = new Map<number, number>();
+    this.batchEvery =
+      grid &&
+      ((of) => {
+        const n = every.get(of) ?? classSlotEvery(of, rates.perSecond, rates.batchPerSecond);
+        every.set(of, n);
+        return n;
+      });
   }
 
   /**
