@@ -29,6 +29,18 @@ describe('RequestRate', () => {
     expect(rate.record('a', T0 + 2_500)).toBe(1);
   });
 
+  it('counts a request stamped on arrival but recorded after later ones in the window it came in', () => {
+    const rate = new RequestRate();
+    rate.record('a', T0 + 1_000);
+    rate.record('a', T0 + 1_005);
+    // Came first, parsed last: it shares the window that ends at T0 + 1005 with both.
+    expect(rate.record('a', T0 + 10)).toBe(3);
+    expect(rate.window('a').map((e) => e.at - T0)).toEqual([10, 1_000, 1_005]);
+    // One 1000 ms before the last is not in its window, but in the one that ends at T0 + 1000.
+    expect(rate.record('a', T0 + 5)).toBe(3);
+    expect(rate.window('a').map((e) => e.at - T0)).toEqual([5, 10, 1_000]);
+  });
+
   it('forgets an account’s window when its measure starts again', () => {
     const rate = new RequestRate();
     rate.record('a', T0);

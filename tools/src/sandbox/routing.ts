@@ -49,11 +49,23 @@ export type PublicHandler<E extends Endpoint> = (
   request: FastifyRequest,
 ) => unknown;
 
+/**
+ * When each request came (real time, as the rate limit counts; the sandbox's clock may be moved):
+ * the supplier's gateway counts a call as it arrives, not once a busy server has parsed it behind
+ * other work.
+ */
+const arrivals = new WeakMap<FastifyRequest['raw'], number>();
+
 export class SandboxRouter {
   constructor(
     readonly app: FastifyInstance,
     readonly sandbox: Sandbox,
-  ) {}
+  ) {
+    app.addHook('onRequest', (req, _reply, done) => {
+      arrivals.set(req.raw, Date.now());
+      done();
+    });
+  }
 
   /** An endpoint that needs the Service-Access-Token header. */
   serve<E extends Endpoint>(ep: E, handler: Handler<E>): void {
@@ -118,13 +130,15 @@ export class SandboxRouter {
   ): Promise<Answer | 'drop'> {
     const sb = this.sandbox;
     const requestId = randomUUID().replace(/-/g, '');
+    const arrivedAt = arrivals.get(req.raw) ?? Date.now();
     try {
       const call = resolve(req);
       const openId = call.openId;
       sb.count(openId, (s) => {
         s.calls[ep.path] = (s.calls[ep.path] ?? 0) + 1;
       });
-      if (openId !== undefined && ep.rate !== TOKEN_RATE) sb.countRequestRate(openId, ep.path);
+      if (openId !== undefined && ep.rate !== TOKEN_RATE)
+        sb.countRequestRate(openId, ep.path, sb.now() - (Date.now() - arrivedAt));
 
       const fault = sb.faults.take(ep.path, openId, sb.now());
       if (fault) sb.count(openId, (s) => (s.faultsInjected += 1));
@@ -145,7 +159,7 @@ export class SandboxRouter {
           'Daily quota used up, it resets at 00:00 UTC',
         );
       }
-      if (fault?.kind === 'rateLimit' || !sb.limiter.allow(openId ?? req.ip, ep.rate)) {
+      if (fault?.kind === 'rateLimit' || !sb.limiter.allow(openId ?? req.ip, ep.rate, arrivedAt)) {
         // A lost answer after the act is for a call that acts: the next one takes it.
         if (fault?.kind === 'commitThenDrop') {
           sb.faults.putBack(fault);

@@ -190,8 +190,7 @@ export class Sandbox implements SandboxHost {
    * A request of the account that spends its general budget (every class but the token calls):
    * keeps its highest count in any 1 s (requestRate.ts).
    */
-  countRequestRate(openId: string, path: string): void {
-    const now = this.now();
+  countRequestRate(openId: string, path: string, now = this.now()): void {
     const inWindow = this.requestRate.record(openId, now, path);
     const stats = (this.state.statsByAccount[openId] ??= emptyStats());
     if (inWindow > (stats.peakRequestsPerSecond ?? 0)) {
