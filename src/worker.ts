@@ -73,6 +73,7 @@ import { installRuntimeLogger } from './temporal/runtimeLogger.js';
 import { startVisibilityGauges } from './visibilityGauges.js';
 import type { TaskQueues } from './temporal/taskQueues.js';
 import { tracingClientOptions, tracingWorkerOptions } from './temporal/tracing.js';
+import { heartbeatWhileRunning } from './temporal/heartbeatWhileRunning.js';
 import {
   SHARED_WORKFLOW_MODULES,
   VERSIONED_WORKFLOWS_PATH,
@@ -417,6 +418,10 @@ function queueWorkers(s: Setup, work: PerAccount<AccountWork>): Promise<Worker[]
     // Traces (docs/tracing.md): nothing when tracing is off.
     ...tracingWorkerOptions(accountOfTask, opts.workflowBundle),
   } as const;
+  const supplierQueueInterceptors = {
+    ...common.interceptors,
+    activity: [...(common.interceptors?.activity ?? []), heartbeatWhileRunning],
+  };
   return Promise.all([
     Worker.create({
       ...common,
@@ -437,6 +442,7 @@ function queueWorkers(s: Setup, work: PerAccount<AccountWork>): Promise<Worker[]
     }),
     Worker.create({
       ...common,
+      interceptors: supplierQueueInterceptors,
       taskQueue: opts.queues.supplier,
       activities: forEachAccount(work, 'supplier'),
       ...(opts.maxConcurrentActivities !== undefined && {
@@ -450,6 +456,7 @@ function queueWorkers(s: Setup, work: PerAccount<AccountWork>): Promise<Worker[]
     // calls pass this process's pacing of the account like every other.
     Worker.create({
       ...common,
+      interceptors: supplierQueueInterceptors,
       taskQueue: opts.queues.retiredBatch,
       activities: forEachAccount(work, 'batch'),
       maxTaskQueueActivitiesPerSecond: s.batchRatePerSecond,

@@ -45,6 +45,9 @@ const retry = {
   ],
 };
 
+/** How long a supplier call's worker may be silent before its task goes back to the queue. */
+const SUPPLIER_HEARTBEAT_TIMEOUT = '10 seconds';
+
 export interface Activities {
   supplier: SupplierActivities;
   /**
@@ -61,12 +64,17 @@ export interface Activities {
 export function activities(): Activities {
   const queues = queuesOf(workflowInfo().taskQueue);
   const weighted = accountPriority({ weighted: true });
-  /** A stub per priority class, on the supplier queue, in the account's line. */
+  /**
+   * A stub per priority class, on the supplier queue, in the account's line. Its heartbeat timeout
+   * brings back within seconds a task its worker will never finish (the supplier queues' workers
+   * beat for every running task: temporal/heartbeatWhileRunning.ts).
+   */
   const onSupplierQueue =
     <T>(options: Pick<ActivityOptions, 'startToCloseTimeout' | 'retry'>) =>
     (priorityKey: SupplierPriority) =>
       proxyActivities<T>({
         ...options,
+        heartbeatTimeout: SUPPLIER_HEARTBEAT_TIMEOUT,
         taskQueue: queues.supplier,
         priority: { priorityKey, ...weighted },
       });

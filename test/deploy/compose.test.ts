@@ -43,6 +43,12 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it('lets a stopping worker drain before Docker kills it: its running tasks have 10 s', () => {
+    const grace = services['dropflow-worker']?.stop_grace_period ?? '10s';
+    // Docker's default is 10 s: the worker's own grace for running tasks, with nothing to spare.
+    expect(Number(/^(\d+)s$/.exec(grace)?.[1])).toBeGreaterThanOrEqual(20);
+  });
+
   it("gives dropflow an environment its configuration accepts, pointing at the cluster's Temporal", () => {
     const given = {
       POSTGRES_PASSWORD: 'secret',

@@ -18,6 +18,7 @@ export interface Service {
   volumes?: string[];
   ports?: string[];
   deploy?: Record<string, unknown>;
+  stop_grace_period?: string;
 }
 
 export interface Compose {
