@@ -44,6 +44,23 @@ afterAll(async () => {
   await rm(workDir, { recursive: true, force: true });
 });
 
+/** Waits until the order is at the supplier and past CREATED, not waiting for a person. */
+async function madeAndGoingOn(orderNumber: string): Promise<void> {
+  const status = await eventually(
+    'the order to be made and go on',
+    () => stack.orders.status(orderNumber),
+    (s) => s.atSupplier === true && s.stage !== Stage.CREATED,
+    120_000,
+    500,
+  );
+  expect(status.stage).not.toBe(Stage.NEEDS_ATTENTION);
+}
+
+async function historyOf(orderNumber: string) {
+  const handle = stack.orders.client.workflow.getHandle(stack.orders.workflowIdOf(orderNumber));
+  return (await handle.fetchHistory()).events ?? [];
+}
+
 it('a create held by a worker that is killed comes back by its heartbeat timeout and is made once', async () => {
   // The supplier takes 20 s over the create: the worker is killed while it waits for the answer.
   // The supplier makes the order all the same, as a real one would.
@@ -57,22 +74,12 @@ it('a create held by a worker that is killed comes back by its heartbeat timeout
   );
   await stack.killWorker();
 
-  const status = await eventually(
-    'the order to be made and go on',
-    () => stack.orders.status(order!.orderNumber),
-    (s) => s.atSupplier === true && s.stage !== Stage.CREATED,
-    120_000,
-    500,
-  );
-  expect(status.stage).not.toBe(Stage.NEEDS_ATTENTION);
+  await madeAndGoingOn(order!.orderNumber);
   const stats = await stack.controls.stats();
   expect(stats.ordersCreated).toBe(1);
 
   // The killed worker's attempt ended by the heartbeat it stopped sending.
-  const history = await stack.orders.client.workflow
-    .getHandle(stack.orders.workflowIdOf(order!.orderNumber))
-    .fetchHistory();
-  const events = history.events ?? [];
+  const events = await historyOf(order!.orderNumber);
   const creates = new Set(
     events
       .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'createOrderV3')
@@ -95,22 +102,12 @@ it('a call slower than the heartbeat timeout is kept alive by its worker and ans
   const [order] = await chaosOrders(1, 8, `slow${process.pid}`, 5);
   const before = await stack.controls.stats();
   await stack.orders.submit(order!.body);
-  const status = await eventually(
-    'the order to be made and go on',
-    () => stack.orders.status(order!.orderNumber),
-    (s) => s.atSupplier === true && s.stage !== Stage.CREATED,
-    120_000,
-    500,
-  );
-  expect(status.stage).not.toBe(Stage.NEEDS_ATTENTION);
+  await madeAndGoingOn(order!.orderNumber);
   const stats = await stack.controls.stats();
   expect(stats.ordersCreated - before.ordersCreated).toBe(1);
   expect((stats.calls[CREATE] ?? 0) - (before.calls[CREATE] ?? 0)).toBe(1);
 
-  const history = await stack.orders.client.workflow
-    .getHandle(stack.orders.workflowIdOf(order!.orderNumber))
-    .fetchHistory();
-  const events = history.events ?? [];
+  const events = await historyOf(order!.orderNumber);
   expect(
     events.filter((e) => e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT),
   ).toEqual([]);
