@@ -64,7 +64,9 @@ async function historyOf(orderNumber: string) {
 it('a create held by a worker that is killed comes back by its heartbeat timeout and is made once', async () => {
   // The supplier takes 20 s over the create: the worker is killed while it waits for the answer.
   // The supplier makes the order all the same, as a real one would.
-  await stack.controls.addFault({ path: CREATE, kind: 'latency', latencyMs: 20_000, times: 1 });
+  expect(
+    await stack.controls.addFault({ path: CREATE, kind: 'latency', latencyMs: 20_000, times: 1 }),
+  ).toBe(true);
   const [order] = await chaosOrders(1, 7, `killed${process.pid}`, 5);
   await stack.orders.submit(order!.body);
   await eventually(
@@ -98,7 +100,9 @@ it('a create held by a worker that is killed comes back by its heartbeat timeout
 }, 240_000);
 
 it('a call slower than the heartbeat timeout is kept alive by its worker and answered once', async () => {
-  await stack.controls.addFault({ path: CREATE, kind: 'latency', latencyMs: 25_000, times: 1 });
+  expect(
+    await stack.controls.addFault({ path: CREATE, kind: 'latency', latencyMs: 25_000, times: 1 }),
+  ).toBe(true);
   const [order] = await chaosOrders(1, 8, `slow${process.pid}`, 5);
   const before = await stack.controls.stats();
   await stack.orders.submit(order!.body);
@@ -106,6 +110,8 @@ it('a call slower than the heartbeat timeout is kept alive by its worker and ans
   const stats = await stack.controls.stats();
   expect(stats.ordersCreated - before.ordersCreated).toBe(1);
   expect((stats.calls[CREATE] ?? 0) - (before.calls[CREATE] ?? 0)).toBe(1);
+  // The one create was the slow one: the sandbox held it 25 s.
+  expect(stats.faultsInjected - before.faultsInjected).toBe(1);
 
   const events = await historyOf(order!.orderNumber);
   expect(
