@@ -74,6 +74,7 @@ import { startVisibilityGauges } from './visibilityGauges.js';
 import type { TaskQueues } from './temporal/taskQueues.js';
 import { tracingClientOptions, tracingWorkerOptions } from './temporal/tracing.js';
 import { heartbeatWhileRunning } from './temporal/heartbeatWhileRunning.js';
+import { DrainingActivitySlots, drainingTuner } from './temporal/pollDrain.js';
 import {
   SHARED_WORKFLOW_MODULES,
   VERSIONED_WORKFLOWS_PATH,
@@ -408,7 +409,7 @@ async function budgetApplied(
 }
 
 /** The orders, supplier and retired batch queues' workers. */
-function queueWorkers(s: Setup, work: PerAccount<AccountWork>): Promise<Worker[]> {
+function queueWorkers(s: Setup, work: PerAccount<AccountWork>): Promise<QueueWorker[]> {
   const { opts } = s;
   const common = {
     connection: s.connection,
@@ -418,10 +419,15 @@ function queueWorkers(s: Setup, work: PerAccount<AccountWork>): Promise<Worker[]
     // Traces (docs/tracing.md): nothing when tracing is off.
     ...tracingWorkerOptions(accountOfTask, opts.workflowBundle),
   } as const;
-  const supplierQueueInterceptors = {
-    ...common.interceptors,
-    activity: [...(common.interceptors?.activity ?? []), heartbeatWhileRunning],
-  };
+  const supplierQueue = (slots: DrainingActivitySlots) => ({
+    interceptors: {
+      ...common.interceptors,
+      activity: [...(common.interceptors?.activity ?? []), heartbeatWhileRunning],
+    },
+    tuner: drainingTuner(slots),
+  });
+  const supplierSlots = new DrainingActivitySlots(opts.maxConcurrentActivities);
+  const retiredSlots = new DrainingActivitySlots();
   return Promise.all([
     Worker.create({
       ...common,
@@ -439,29 +445,32 @@ function queueWorkers(s: Setup, work: PerAccount<AccountWork>): Promise<Worker[]
       workflowThreadPoolSize: 1,
       reuseV8Context: true,
       activities: ordersActivities(s, work),
-    }),
+    }).then((worker) => ({ worker })),
     Worker.create({
       ...common,
-      interceptors: supplierQueueInterceptors,
+      ...supplierQueue(supplierSlots),
       taskQueue: opts.queues.supplier,
       activities: forEachAccount(work, 'supplier'),
-      ...(opts.maxConcurrentActivities !== undefined && {
-        maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivities,
-      }),
       // One account: its rate is the queue's, as before accounts were data. Several: the
       // server's config holds each to its tier and the queue to their sum.
       ...(opts.accounts === undefined && { maxTaskQueueActivitiesPerSecond: s.ratePerSecond }),
-    }),
+    }).then((worker) => ({ worker, slots: supplierSlots })),
     // Tasks scheduled on the retired queue before the deploy, and their retries: few, and their
     // calls pass this process's pacing of the account like every other.
     Worker.create({
       ...common,
-      interceptors: supplierQueueInterceptors,
+      ...supplierQueue(retiredSlots),
       taskQueue: opts.queues.retiredBatch,
       activities: forEachAccount(work, 'batch'),
       maxTaskQueueActivitiesPerSecond: s.batchRatePerSecond,
-    }),
+    }).then((worker) => ({ worker, slots: retiredSlots })),
   ]);
+}
+
+/** A queue's worker, and for a supplier queue the slots that let it stop polling first. */
+interface QueueWorker {
+  worker: Worker;
+  slots?: DrainingActivitySlots;
 }
 
 /** The prebuilt bundle, or the workflow code to bundle (with its interceptor modules). */
@@ -535,16 +544,20 @@ function ensureSingletons(s: Setup): Promise<SingletonSupervisor> {
 
 function workerSet(
   s: Setup,
-  workers: readonly Worker[],
+  queueWorkers: readonly QueueWorker[],
   held: PerAccount<AccountWork>,
   stopFollowing: () => Promise<void>,
 ): WorkerSet {
   const { client, log, namespace } = s;
   const { queues } = s.opts;
   let running: Promise<void> | undefined;
+  const workers = queueWorkers.map((q) => q.worker);
 
+  const stop = (w: Worker): void => {
+    if (w.getState() === 'RUNNING') w.shutdown();
+  };
   const stopAll = (): void => {
-    for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
+    for (const w of workers) stop(w);
   };
 
   const run = (): Promise<void> => {
@@ -584,7 +597,14 @@ function workerSet(
     async shutdown() {
       // A worker can only be stopped once it runs: start a never-run set so it drains at once.
       const done = run();
-      stopAll();
+      // A supplier queue's worker first lets its open polls be answered (temporal/pollDrain.ts).
+      await Promise.all(
+        queueWorkers.map(async ({ worker, slots }) => {
+          const drained = await slots?.stopPolling();
+          if (drained === false) log.info({ open: slots?.polling }, 'supplier polls still open');
+          stop(worker);
+        }),
+      );
       await done;
     },
   };

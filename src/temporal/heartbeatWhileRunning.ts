@@ -1,6 +1,6 @@
 /**
  * A supplier call's task has a short heartbeat timeout, so that one a worker took and will never
- * finish (it crashed, or the server handed it to a poll the worker was closing at its SIGTERM) goes
+ * finish (it crashed or was killed; a stop does not drop tasks: temporal/pollDrain.ts) goes
  * back to the queue within seconds instead of after its start-to-close timeout. While the activity
  * runs, this beats for it, the first time at 60 % of the timeout: a supplier call rarely runs that
  * long (its wait for a slot is at most 5 s), so almost none records a heartbeat, and each recorded
