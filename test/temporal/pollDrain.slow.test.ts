@@ -4,60 +4,32 @@
  * while a steady worker serves the queue, and no task is lost (without the drain, SDK 1.24 on
  * server 1.32 lost 1 to 9 of 1,200 tasks in 30 such stops). A worker of an idle queue stops at once.
  */
-import { fileURLToPath } from 'node:url';
-import { Client, Connection } from '@temporalio/client';
-import {
-  bundleWorkflowCode,
-  NativeConnection,
-  Worker,
-  type WorkerOptions,
-  type WorkflowBundleWithSourceMap,
-} from '@temporalio/worker';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { expect, inject, it } from 'vitest';
 
-import { installRuntimeLogger } from '../../src/temporal/runtimeLogger.js';
 import { DrainingActivitySlots, drainingTuner } from '../../src/temporal/pollDrain.js';
 import { eventually } from '../support/eventually.js';
-import { silentLogger as quiet } from '../support/logger.js';
+import { useFixtureWorkflows } from '../support/fixtureWorkflows.js';
 
-const FIXTURE = fileURLToPath(new URL('./fixtures/steadyCalls.ts', import.meta.url));
+const fx = useFixtureWorkflows(new URL('./fixtures/steadyCalls.ts', import.meta.url));
 const run = `${process.pid}-${Date.now().toString(36)}`;
-const namespace = (): string => inject('temporalNamespace');
 /** The queue's rate: a rate-limited queue is where the server hands tasks to closing polls. */
 const PER_SECOND = 30;
-
-let workflowBundle: WorkflowBundleWithSourceMap;
-let connection: NativeConnection;
-let clientConnection: Connection;
-let client: Client;
-
-beforeAll(async () => {
-  installRuntimeLogger();
-  workflowBundle = await bundleWorkflowCode({ workflowsPath: FIXTURE, logger: quiet });
-  connection = await NativeConnection.connect({ address: inject('temporalAddress') });
-  clientConnection = await Connection.connect({ address: inject('temporalAddress') });
-  client = new Client({ connection: clientConnection, namespace: namespace() });
-});
-
-afterAll(async () => {
-  await clientConnection.close();
-  await connection.close();
-});
 
 const call = async (): Promise<void> => {
   await new Promise((resolve) => setTimeout(resolve, 5));
 };
 
-function worker(taskQueue: string, extra: Partial<WorkerOptions> = {}): Promise<Worker> {
+/** The queue's steady worker: its workflows and their calls. */
+function steadyWorker(taskQueue: string): Promise<Worker> {
   return Worker.create({
-    connection,
-    namespace: namespace(),
+    connection: fx.connection,
+    namespace: fx.namespace,
     taskQueue,
-    workflowBundle,
+    workflowBundle: fx.workflowBundle,
     activities: { call },
     maxTaskQueueActivitiesPerSecond: PER_SECOND,
     shutdownGraceTime: '3s',
-    ...extra,
   });
 }
 
@@ -70,7 +42,7 @@ async function drainingWorker(taskQueue: string) {
   const own = await NativeConnection.connect({ address: inject('temporalAddress') });
   const w = await Worker.create({
     connection: own,
-    namespace: namespace(),
+    namespace: fx.namespace,
     taskQueue,
     activities: { call },
     maxTaskQueueActivitiesPerSecond: PER_SECOND,
@@ -90,11 +62,11 @@ async function drainingWorker(taskQueue: string) {
 
 it('a worker that stops while a rate-limited queue is busy loses none of its tasks', async () => {
   const taskQueue = `poll-drain-${run}`;
-  const steady = await worker(taskQueue);
+  const steady = await steadyWorker(taskQueue);
   const steadyRun = steady.run();
   const handles = await Promise.all(
     Array.from({ length: 20 }, (_, i) =>
-      client.workflow.start('steadyCalls', {
+      fx.client.workflow.start('steadyCalls', {
         taskQueue,
         workflowId: `poll-drain-${run}-${i}`,
         args: [100],

@@ -4,22 +4,10 @@
  * worker set serves every account of its directory, each with its own key; the server holds each
  * account to its tier; and an account the directory does not know stops its order for a person.
  */
-import { fileURLToPath } from 'node:url';
 import { Context } from '@temporalio/activity';
-import {
-  ApplicationFailure,
-  Client,
-  Connection,
-  WorkflowFailedError,
-  type WorkflowHandle,
-} from '@temporalio/client';
+import { ApplicationFailure, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import {
-  bundleWorkflowCode,
-  NativeConnection,
-  Worker,
-  type WorkflowBundleWithSourceMap,
-} from '@temporalio/worker';
+import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { activityAccount } from '../../src/accounts/activityAccount.js';
@@ -28,7 +16,6 @@ import {
   UNKNOWN_ACCOUNT_FAILURE,
   type RateTier,
 } from '../../src/accounts/contract.js';
-import { installRuntimeLogger } from '../../src/temporal/runtimeLogger.js';
 import { SupplierAccount } from '../../src/temporal/searchAttributes.js';
 import { taskQueues, type TaskQueues } from '../../src/temporal/taskQueues.js';
 import { createWorkers, type WorkerSet } from '../../src/worker.js';
@@ -42,7 +29,7 @@ import { usOrder } from '../supplier/orderHelpers.js';
 import { DEFAULT_CHECKOUT_SETTINGS } from '../../src/terms/checkoutSettings.js';
 import { ORDER_WORKFLOW, resumeUpdate, Stage, statusQuery } from '../../src/order/contract.js';
 import { eventually } from '../support/eventually.js';
-import { silentLogger as quiet } from '../support/logger.js';
+import { useFixtureWorkflows } from '../support/fixtureWorkflows.js';
 import {
   accountStats,
   newSandboxAccount,
@@ -51,35 +38,16 @@ import {
 } from '../support/sandbox.js';
 import type { balanceProbe } from './fixtures/accounts.js';
 
-const FIXTURES = fileURLToPath(new URL('./fixtures/accounts.ts', import.meta.url));
+const fx = useFixtureWorkflows(new URL('./fixtures/accounts.ts', import.meta.url));
 const run = `${process.pid}-${Date.now().toString(36)}`;
-const namespace = (): string => inject('temporalNamespace');
-
-let workflowBundle: WorkflowBundleWithSourceMap;
-let connection: NativeConnection;
-let clientConnection: Connection;
-let client: Client;
-
-beforeAll(async () => {
-  installRuntimeLogger();
-  workflowBundle = await bundleWorkflowCode({ workflowsPath: FIXTURES, logger: quiet });
-  connection = await NativeConnection.connect({ address: inject('temporalAddress') });
-  clientConnection = await Connection.connect({ address: inject('temporalAddress') });
-  client = new Client({ connection: clientConnection, namespace: namespace() });
-});
-
-afterAll(async () => {
-  await clientConnection.close();
-  await connection.close();
-});
 
 /** A worker of the queue set's orders queue only: it schedules, nobody runs supplier calls. */
 async function ordersWorker(queues: TaskQueues): Promise<{ stop: () => Promise<void> }> {
   const worker = await Worker.create({
-    connection,
-    namespace: namespace(),
+    connection: fx.connection,
+    namespace: fx.namespace,
     taskQueue: queues.orders,
-    workflowBundle,
+    workflowBundle: fx.workflowBundle,
   });
   const running = worker.run();
   return {
@@ -96,7 +64,7 @@ function startProbe(
   id: string,
   account?: { id: string; tier?: number },
 ): Promise<WorkflowHandle<typeof balanceProbe>> {
-  return client.workflow.start<typeof balanceProbe>('balanceProbe', {
+  return fx.client.workflow.start<typeof balanceProbe>('balanceProbe', {
     taskQueue: queues.orders,
     workflowId: `${id}-${run}`,
     ...(account !== undefined && {
@@ -128,8 +96,8 @@ it("a supplier task carries its workflow's account as fairness key and its tier 
   const orders = await ordersWorker(queues);
   const seen: { workflowId: string; account: string; weight: number | undefined }[] = [];
   const supplierWorker = await Worker.create({
-    connection,
-    namespace: namespace(),
+    connection: fx.connection,
+    namespace: fx.namespace,
     taskQueue: queues.supplier,
     activities: {
       getBalance() {
@@ -204,11 +172,11 @@ describe('two accounts on one worker set', () => {
   async function startWorkers(): Promise<void> {
     workers = await createWorkers({
       address: inject('temporalAddress'),
-      namespace: namespace(),
+      namespace: fx.namespace,
       queues,
       supplier: home.client,
       accounts: directory,
-      workflowBundle,
+      workflowBundle: fx.workflowBundle,
       // Each order carts and pays alone: the checkout coordinator per account is not this test's.
       checkout: { ...DEFAULT_CHECKOUT_SETTINGS, batching: false },
     });
@@ -220,8 +188,8 @@ describe('two accounts on one worker set', () => {
       'the supplier queue config',
       async () =>
         (
-          await client.workflowService.describeTaskQueue({
-            namespace: namespace(),
+          await fx.client.workflowService.describeTaskQueue({
+            namespace: fx.namespace,
             taskQueue: { name: queues.supplier },
             taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
             reportConfig: true,
@@ -272,7 +240,7 @@ describe('two accounts on one worker set', () => {
     const c = await newSandboxAccount(1_000);
     try {
       const input = validOrder({ ...usOrder(), fulfillment: { flow: 'B' } });
-      const handle = await client.workflow.start(ORDER_WORKFLOW, {
+      const handle = await fx.client.workflow.start(ORDER_WORKFLOW, {
         workflowId: `order:acct-c:${input.order.orderNumber}`,
         taskQueue: queues.orders,
         args: [input],
@@ -307,8 +275,8 @@ describe('two accounts on one worker set', () => {
 
   it("the directory's changes reach the server's budget and the workers: a new tier, a removed account", async () => {
     const queueLimit = async () => {
-      const { config } = await client.workflowService.describeTaskQueue({
-        namespace: namespace(),
+      const { config } = await fx.client.workflowService.describeTaskQueue({
+        namespace: fx.namespace,
         taskQueue: { name: queues.supplier },
         taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
         reportConfig: true,

@@ -3,17 +3,10 @@
  * (payments first), whatever order it was scheduled in; and batch queries that workers of the
  * previous code scheduled on the retired batch queue are still run after the deploy.
  */
-import { fileURLToPath } from 'node:url';
-import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
+import type { WorkflowHandle } from '@temporalio/client';
 import { Context } from '@temporalio/activity';
-import {
-  bundleWorkflowCode,
-  NativeConnection,
-  Worker,
-  type WorkflowBundleWithSourceMap,
-} from '@temporalio/worker';
+import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
-import { installRuntimeLogger } from '../../src/temporal/runtimeLogger.js';
 import { taskQueues, type TaskQueues } from '../../src/temporal/taskQueues.js';
 import { createWorkers } from '../../src/worker.js';
 import { SupplierPriority } from '../../src/durable/supplierPriority.js';
@@ -25,40 +18,28 @@ import type {
   retiredBatchProbe,
   supplierProbe,
 } from './fixtures/supplierQueue/index.js';
-import { silentLogger as quiet } from '../support/logger.js';
+import { useFixtureWorkflows } from '../support/fixtureWorkflows.js';
 
-const FIXTURES = fileURLToPath(new URL('./fixtures/supplierQueue/index.ts', import.meta.url));
+const fx = useFixtureWorkflows(new URL('./fixtures/supplierQueue/index.ts', import.meta.url));
 const run = `${process.pid}-${Date.now().toString(36)}`;
-const namespace = (): string => inject('temporalNamespace');
 
-let workflowBundle: WorkflowBundleWithSourceMap;
-let connection: NativeConnection;
-let clientConnection: Connection;
-let client: Client;
 let account: TestAccount;
 
 beforeAll(async () => {
-  installRuntimeLogger();
-  workflowBundle = await bundleWorkflowCode({ workflowsPath: FIXTURES, logger: quiet });
-  connection = await NativeConnection.connect({ address: inject('temporalAddress') });
-  clientConnection = await Connection.connect({ address: inject('temporalAddress') });
-  client = new Client({ connection: clientConnection, namespace: namespace() });
   account = await newSandboxAccount();
 });
 
 afterAll(async () => {
   await account.client.close();
-  await clientConnection.close();
-  await connection.close();
 });
 
 /** A worker of the queue set's orders queue only: it schedules, nobody runs supplier calls. */
 async function ordersWorker(queues: TaskQueues): Promise<{ stop: () => Promise<void> }> {
   const worker = await Worker.create({
-    connection,
-    namespace: namespace(),
+    connection: fx.connection,
+    namespace: fx.namespace,
     taskQueue: queues.orders,
-    workflowBundle,
+    workflowBundle: fx.workflowBundle,
   });
   const running = worker.run();
   return {
@@ -94,7 +75,7 @@ it('with a backlog on the account queue, the payment overtakes the cart, creates
   ];
   const handles: WorkflowHandle[] = [];
   for (const [member, method] of calls) {
-    const handle = await client.workflow.start<typeof supplierProbe>('supplierProbe', {
+    const handle = await fx.client.workflow.start<typeof supplierProbe>('supplierProbe', {
       taskQueue: queues.orders,
       workflowId: `probe-${run}-${handles.length}-${method}`,
       args: [member, method],
@@ -111,8 +92,8 @@ it('with a backlog on the account queue, the payment overtakes the cart, creates
     return Promise.resolve();
   };
   const supplierWorker = await Worker.create({
-    connection,
-    namespace: namespace(),
+    connection: fx.connection,
+    namespace: fx.namespace,
     taskQueue: queues.supplier,
     activities: Object.fromEntries(calls.map(([, method]) => [method, record])),
     maxConcurrentActivityTaskExecutions: 1,
@@ -144,7 +125,7 @@ it('a batch query scheduled on the retired batch queue before the deploy is run 
 
   // The previous code's worker schedules the query on the batch queue, then the deploy stops it.
   const previous = await ordersWorker(queues);
-  const handle = await client.workflow.start<typeof retiredBatchProbe>('retiredBatchProbe', {
+  const handle = await fx.client.workflow.start<typeof retiredBatchProbe>('retiredBatchProbe', {
     taskQueue: queues.orders,
     workflowId: `retired-probe-${run}`,
     args: [[svcOrderId]],
@@ -154,10 +135,10 @@ it('a batch query scheduled on the retired batch queue before the deploy is run 
 
   const workers = await createWorkers({
     address: inject('temporalAddress'),
-    namespace: namespace(),
+    namespace: fx.namespace,
     queues,
     supplier: account.client,
-    workflowBundle,
+    workflowBundle: fx.workflowBundle,
   });
   const running = workers.run();
   try {
