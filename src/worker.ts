@@ -600,8 +600,10 @@ function workerSet(
       // A supplier queue's worker first lets its open polls be answered (temporal/pollDrain.ts).
       await Promise.all(
         queueWorkers.map(async ({ worker, slots }) => {
-          const drained = await slots?.stopPolling();
-          if (drained === false) log.info({ open: slots?.polling }, 'supplier polls still open');
+          if (slots !== undefined && !(await slots.stopPolling())) {
+            const { taskQueue } = worker.options;
+            log.info({ taskQueue, open: slots.polling }, 'stopping with quiet polls still open');
+          }
           stop(worker);
         }),
       );

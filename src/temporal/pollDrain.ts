@@ -48,7 +48,6 @@ export class DrainingActivitySlots implements CustomSlotSupplier<ActivitySlotInf
   /** When tasks came, oldest first, within RECENT_MS. */
   private readonly arrivals: number[] = [];
   private readonly since = Date.now();
-  private seen = 0;
 
   constructor(private readonly maxSlots = SDK_DEFAULT_ACTIVITY_SLOTS) {}
 
@@ -64,7 +63,6 @@ export class DrainingActivitySlots implements CustomSlotSupplier<ActivitySlotInf
   markSlotUsed(ctx: { permit: SlotPermit }): void {
     this.openPolls--;
     this.running.add((ctx.permit as Permit).id);
-    this.seen++;
     this.arrivals.push(Date.now());
     this.forgetOld();
     this.changed();
@@ -81,7 +79,6 @@ export class DrainingActivitySlots implements CustomSlotSupplier<ActivitySlotInf
    */
   async stopPolling(boundMs = POLL_DRAIN_MS): Promise<boolean> {
     this.stopped = true;
-    this.changed();
     const stoppedAt = Date.now();
     const quietMs = this.quietMs(boundMs);
     while (this.openPolls > 0 && quietMs !== undefined) {
@@ -112,11 +109,6 @@ export class DrainingActivitySlots implements CustomSlotSupplier<ActivitySlotInf
   /** The polls open now. */
   get polling(): number {
     return this.openPolls;
-  }
-
-  /** The tasks the worker took so far. */
-  get tasksSeen(): number {
-    return this.seen;
   }
 
   private free(): boolean {
