@@ -10,6 +10,7 @@ import { expect, inject, it } from 'vitest';
 import { DrainingActivitySlots, drainingTuner } from '../../src/temporal/pollDrain.js';
 import { eventually } from '../support/eventually.js';
 import { useFixtureWorkflows } from '../support/fixtureWorkflows.js';
+import { finish } from './fixtures/steadyCalls.js';
 
 const fx = useFixtureWorkflows(new URL('./fixtures/steadyCalls.ts', import.meta.url));
 const run = `${process.pid}-${Date.now().toString(36)}`;
@@ -39,12 +40,21 @@ function steadyWorker(taskQueue: string): Promise<Worker> {
  */
 async function drainingWorker(taskQueue: string) {
   const slots = new DrainingActivitySlots();
+  let ran = 0;
+  let ranSome = (): void => undefined;
+  /** Resolves once this worker ran 3 calls of its own, as a worker leaving a busy fleet has. */
+  const busy = new Promise<void>((resolve) => (ranSome = resolve));
   const own = await NativeConnection.connect({ address: inject('temporalAddress') });
   const w = await Worker.create({
     connection: own,
     namespace: fx.namespace,
     taskQueue,
-    activities: { call },
+    activities: {
+      call: async () => {
+        await call();
+        if (++ran === 3) ranSome();
+      },
+    },
     maxTaskQueueActivitiesPerSecond: PER_SECOND,
     shutdownGraceTime: '3s',
     tuner: drainingTuner(slots),
@@ -52,6 +62,7 @@ async function drainingWorker(taskQueue: string) {
   const running = w.run();
   return {
     slots,
+    busy,
     async stop() {
       w.shutdown();
       await running;
@@ -69,7 +80,6 @@ it('a worker that stops while a rate-limited queue is busy loses none of its tas
       fx.client.workflow.start('steadyCalls', {
         taskQueue,
         workflowId: `poll-drain-${run}-${i}`,
-        args: [100],
       }),
     ),
   );
@@ -77,15 +87,12 @@ it('a worker that stops while a rate-limited queue is busy loses none of its tas
   const cycles = 25;
   for (let c = 0; c < cycles; c++) {
     const leaving = await drainingWorker(taskQueue);
-    // It stops once it has run tasks of its own, as a worker leaving a busy fleet has.
-    await eventually(
-      'the joining worker ran a task',
-      () => Promise.resolve(leaving.slots.tasksSeen),
-      (n) => n >= 3,
-    );
+    await leaving.busy;
     drained.push(await leaving.slots.stopPolling());
     await leaving.stop();
   }
+  // The calls flow until every stop is done; then the workflows end and count their timeouts.
+  await Promise.all(handles.map((h) => h.signal(finish)));
   const timedOut = await Promise.all(handles.map((h) => h.result() as Promise<number>)).finally(
     async () => {
       steady.shutdown();
