@@ -4,6 +4,7 @@ export declare const RESERVED_MB: number;
 export declare const ISOLATES: number;
 export declare const SEMI_SPACE_MB: number;
 export declare const MALLOC_ARENAS: number;
+export declare const STARTUP_ALLOWANCE_MB: number;
 export declare function memoryGiven(
   read?: (path: string) => string | undefined,
   total?: number,

@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { tmpdir, totalmem } from 'node:os';
+import { constants, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -34,6 +34,16 @@ export const ISOLATES = 2;
 export const SEMI_SPACE_MB = 8;
 /** malloc's arenas: glibc makes up to 8 per core, and the core's threads and node's fill them. */
 export const MALLOC_ARENAS = 2;
+/**
+ * What V8's limit adds to an isolate's share (MiB). The limit binds each isolate alike, but only
+ * the main thread needs more than its share, and only while the worker starts: for each worker it
+ * creates (the replay check's, then the worker's) the SDK keeps an evaluated copy of the workflow
+ * bundle for 10 s, beside the replayed histories. Measured with --trace-gc (six open orders), the
+ * main isolate then held 105 to 110 MiB after a full collection, and a 112 MiB limit ended the
+ * worker. The workflow thread holds no workflow yet at that time, and its cache is sized from its
+ * share (DROPFLOW_HEAP_SHARE_MB), so it stays within that share later.
+ */
+export const STARTUP_ALLOWANCE_MB = 64;
 const MIN_HEAP_MB = 96;
 const MAX_HEAP_MB = 4096;
 
@@ -53,8 +63,8 @@ export function memoryGiven(read = readText, total = totalmem()) {
 }
 
 /**
- * V8's old space for each isolate of a worker given `bytes` of memory (MiB): what is left after the
- * reserve, shared by the isolates, less each one's young generation.
+ * Each isolate's share of old space in a worker given `bytes` of memory (MiB): what is left after
+ * the reserve, shared by the isolates, less each one's young generation.
  */
 export function heapMbFor(bytes) {
   const budget = bytes / MIB;
@@ -62,12 +72,15 @@ export function heapMbFor(bytes) {
   return Math.max(MIN_HEAP_MB, Math.min(MAX_HEAP_MB, heap));
 }
 
-/** node's arguments for the sized worker: V8's limits, which bind each isolate alike. */
+/**
+ * node's arguments for the sized worker: V8's limits, which bind each isolate alike; the old
+ * space is the share and the start's allowance.
+ */
 export function sizedNodeArgs(heapMb, execArgv = process.execArgv) {
   const semi = /--max-semi-space-size\b/;
   return [
     ...execArgv,
-    `--max-old-space-size=${heapMb}`,
+    `--max-old-space-size=${heapMb + STARTUP_ALLOWANCE_MB}`,
     ...(execArgv.some((a) => semi.test(a)) ? [] : [`--max-semi-space-size=${SEMI_SPACE_MB}`]),
   ];
 }
@@ -107,6 +120,8 @@ export async function runSizedWorker(args) {
       DROPFLOW_SIZED: '1',
       ...(bundle !== undefined && { DROPFLOW_WORKFLOW_BUNDLE: bundle }),
       DROPFLOW_MEMORY_GIVEN: `${Math.round(given.bytes / MIB)} MiB (${given.from})`,
+      // An isolate's share, old and young, without the start's allowance: the cache's measure.
+      DROPFLOW_HEAP_SHARE_MB: String(heapMb + 3 * SEMI_SPACE_MB),
     },
     stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
   });
@@ -114,9 +129,12 @@ export async function runSizedWorker(args) {
     process.on(signal, () => child.kill(signal));
   }
   return new Promise((resolve) => {
-    child.on('exit', (code, signal) =>
-      resolve(code ?? (signal === null ? 1 : 128 + signalNumber(signal))),
-    );
+    child.on('exit', (code, signal) => {
+      if (signal !== null && signal !== 'SIGINT' && signal !== 'SIGTERM') {
+        process.stderr.write(`dropflow: the worker process was ended by ${signal}\n`);
+      }
+      resolve(code ?? 128 + (constants.signals[signal] ?? 1));
+    });
   });
 }
 
@@ -141,10 +159,6 @@ async function prebundle() {
     child.on('exit', (exit) => resolve(exit ?? 1));
   });
   return code === 0 ? out : undefined;
-}
-
-function signalNumber(signal) {
-  return { SIGINT: 2, SIGKILL: 9, SIGTERM: 15 }[signal] ?? 1;
 }
 
 function readText(path) {

@@ -31,7 +31,16 @@ function clamp(n: number, least: number, most: number): number {
   return Math.max(least, Math.min(most, Math.floor(n)));
 }
 
-export function workerSizing(heapLimitBytes = getHeapStatistics().heap_size_limit): WorkerSizing {
+/**
+ * One isolate's share of the heap, bytes: what bin/heap.js planned for it (V8's limit also holds an
+ * allowance for the main thread's start), else V8's limit (a heap the user set).
+ */
+function isolateShareBytes(): number {
+  const share = Number(process.env.DROPFLOW_HEAP_SHARE_MB);
+  return share > 0 ? share * MIB : getHeapStatistics().heap_size_limit;
+}
+
+export function workerSizing(heapLimitBytes = isolateShareBytes()): WorkerSizing {
   const heapMb = Math.round(heapLimitBytes / MIB);
   const maxCachedWorkflows = clamp(
     (heapMb - WORKFLOW_THREAD_BASE_MB) / HEAP_MB_PER_CACHED_WORKFLOW,

@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 
 import { describe, expect, it } from 'vitest';
 
-import { heapMbFor, memoryGiven, SEMI_SPACE_MB } from '../../bin/heap.js';
+import { heapMbFor, memoryGiven, SEMI_SPACE_MB, STARTUP_ALLOWANCE_MB } from '../../bin/heap.js';
 
 const MIB = 1024 * 1024;
 const HEAP_JS = fileURLToPath(new URL('../../bin/heap.js', import.meta.url));
@@ -36,10 +36,11 @@ describe('the sized worker process', () => {
         'if (bundle) for (const f of [bundle, `${bundle}.json`]) await rm(f, { force: true });',
         'const given = process.env.DROPFLOW_MEMORY_GIVEN ?? null;',
         'const arenas = process.env.MALLOC_ARENA_MAX ?? null;',
+        'const share = process.env.DROPFLOW_HEAP_SHARE_MB ?? null;',
         // The thread the SDK runs workflows in is a worker thread of this process.
         "const reply = \"require('worker_threads').parentPort.postMessage(require('v8').getHeapStatistics().heap_size_limit)\";",
         'const thread = await new Promise((ok) => new Worker(reply, { eval: true }).once("message", ok));',
-        'console.log(JSON.stringify({ heap: getHeapStatistics().heap_size_limit, thread, given, arenas }));',
+        'console.log(JSON.stringify({ heap: getHeapStatistics().heap_size_limit, thread, given, arenas, share }));',
         'process.exit(0);',
       ].join('\n'),
     );
@@ -52,19 +53,23 @@ describe('the sized worker process', () => {
         thread: number;
         given: string | null;
         arenas: string | null;
+        share: string | null;
       };
     };
     try {
       const sized = await run({ MALLOC_ARENA_MAX: undefined });
       const expected = heapMbFor(memoryGiven().bytes);
-      // V8's limit is the old space and the young generation: three semi-spaces.
-      expect(sized.heap / MIB).toBe(expected + 3 * SEMI_SPACE_MB);
+      // V8's limit is the old space with the start's allowance, and the young generation: three
+      // semi-spaces. The cache is sized from the share, without the allowance.
+      expect(sized.heap / MIB).toBe(expected + STARTUP_ALLOWANCE_MB + 3 * SEMI_SPACE_MB);
+      expect(sized.share).toBe(String(expected + 3 * SEMI_SPACE_MB));
       // The limit binds each isolate alike: the workflow thread's is the main thread's.
       expect(sized.thread).toBe(sized.heap);
       expect(sized.given).toMatch(/MiB \((cgroup v[12]|host)\)/);
       expect(sized.arenas).toBe('2');
       const chosen = await run({ NODE_OPTIONS: '--max-old-space-size=333' });
       expect(chosen.given).toBeNull();
+      expect(chosen.share).toBeNull();
       expect(chosen.heap / MIB).toBeLessThan(333 + 64);
     } finally {
       await rm(dir, { recursive: true, force: true });

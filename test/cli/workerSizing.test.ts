@@ -13,6 +13,8 @@ import {
   RESERVED_MB,
   SEMI_SPACE_MB,
   sizedEnv,
+  sizedNodeArgs,
+  STARTUP_ALLOWANCE_MB,
 } from '../../bin/heap.js';
 import { sizedWorkerOptions, workerSizing } from '../../src/temporal/workerSizing.js';
 
@@ -55,6 +57,19 @@ describe('the sizes that follow', () => {
       const isolate = heapMbFor(mb * MIB) + 3 * SEMI_SPACE_MB;
       expect(RESERVED_MB + ISOLATES * isolate).toBeLessThanOrEqual(mb);
       expect(RESERVED_MB + ISOLATES * isolate).toBeGreaterThan(mb - ISOLATES);
+    }
+  });
+
+  it('let the main thread pass its share while the worker starts, and size the cache from the share', () => {
+    expect(sizedNodeArgs(112, [])).toEqual([
+      `--max-old-space-size=${112 + STARTUP_ALLOWANCE_MB}`,
+      `--max-semi-space-size=${SEMI_SPACE_MB}`,
+    ]);
+    process.env.DROPFLOW_HEAP_SHARE_MB = '136';
+    try {
+      expect(workerSizing().maxCachedWorkflows).toBe(114);
+    } finally {
+      delete process.env.DROPFLOW_HEAP_SHARE_MB;
     }
   });
 

@@ -13,6 +13,8 @@ export const DROPFLOW_BIN = fileURLToPath(new URL('../../../bin/dropflow.js', im
 
 /** Bundling the workflows at a worker's start takes a while on a busy machine. */
 const READY_TIMEOUT_MS = 180_000;
+/** How much of its last stderr a failed start quotes, so that CI's output shows why. */
+const STDERR_TAIL_CHARS = 2_000;
 
 export interface DropflowProcessOptions {
   /** For messages: `worker`, `gateway`. */
@@ -56,6 +58,10 @@ export class DropflowProcess {
     });
     this.child = child;
     child.stderr.pipe(this.log, { end: false });
+    let stderrTail = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderrTail = (stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
+    });
     child.once('exit', (code, signal) => {
       if (this.child === child) this.child = undefined;
       if (!this.expectedExit) {
@@ -73,17 +79,18 @@ export class DropflowProcess {
         seen += chunk.toString('utf8');
         if (this.opts.ready.test(seen)) done();
       };
-      const onExit = (code: number | null): void => {
+      const onExit = (code: number | null, signal: NodeJS.Signals | null): void => {
         fail(
           new Error(
-            `${this.opts.name} exited (${code}) before it was ready; see ${this.opts.logFile}`,
+            `${this.opts.name} exited (${signal ?? code}) before it was ready; ` +
+              `see ${this.opts.logFile}, which ends:\n${stderrTail}`,
           ),
         );
       };
       const cleanup = (): void => {
         clearTimeout(timer);
         child.stdout.off('data', onData);
-        child.off('exit', onExit);
+        child.off('close', onExit);
         // Keep logging what it prints later.
         child.stdout.pipe(this.log, { end: false });
       };
@@ -96,7 +103,8 @@ export class DropflowProcess {
         reject(err);
       };
       child.stdout.on('data', onData);
-      child.once('exit', onExit);
+      // 'close', not 'exit': by then its last stderr has been read.
+      child.once('close', onExit);
     });
   }
 
