@@ -11,7 +11,7 @@ import { getHeapStatistics } from 'node:v8';
 import { checkoutSettings, type Config } from '../config/environment.js';
 
 export interface WorkerSizing {
-  /** V8's heap limit, MiB. */
+  /** One isolate's share of the heap (V8's limit less the start's allowance), MiB. */
   heapMb: number;
   maxCachedWorkflows: number;
   workflowTaskSlots: number;
@@ -40,8 +40,8 @@ function isolateShareBytes(): number {
   return share > 0 ? share * MIB : getHeapStatistics().heap_size_limit;
 }
 
-export function workerSizing(heapLimitBytes = isolateShareBytes()): WorkerSizing {
-  const heapMb = Math.round(heapLimitBytes / MIB);
+export function workerSizing(shareBytes = isolateShareBytes()): WorkerSizing {
+  const heapMb = Math.round(shareBytes / MIB);
   const maxCachedWorkflows = clamp(
     (heapMb - WORKFLOW_THREAD_BASE_MB) / HEAP_MB_PER_CACHED_WORKFLOW,
     20,

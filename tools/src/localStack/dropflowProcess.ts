@@ -58,10 +58,6 @@ export class DropflowProcess {
     });
     this.child = child;
     child.stderr.pipe(this.log, { end: false });
-    let stderrTail = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderrTail = (stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
-    });
     child.once('exit', (code, signal) => {
       if (this.child === child) this.child = undefined;
       if (!this.expectedExit) {
@@ -71,25 +67,29 @@ export class DropflowProcess {
     });
     await new Promise<void>((resolve, reject) => {
       let seen = '';
+      let stderrTail = '';
+      const why = (what: string): Error =>
+        new Error(
+          `${this.opts.name} ${what}; see ${this.opts.logFile}, which ends:\n${stderrTail}`,
+        );
       const timer = setTimeout(() => {
-        fail(new Error(`${this.opts.name} not ready after ${READY_TIMEOUT_MS} ms`));
+        fail(why(`not ready after ${READY_TIMEOUT_MS} ms`));
       }, READY_TIMEOUT_MS);
       const onData = (chunk: Buffer): void => {
         this.log.write(chunk);
         seen += chunk.toString('utf8');
         if (this.opts.ready.test(seen)) done();
       };
+      const onStderr = (chunk: Buffer): void => {
+        stderrTail = (stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
+      };
       const onExit = (code: number | null, signal: NodeJS.Signals | null): void => {
-        fail(
-          new Error(
-            `${this.opts.name} exited (${signal ?? code}) before it was ready; ` +
-              `see ${this.opts.logFile}, which ends:\n${stderrTail}`,
-          ),
-        );
+        fail(why(`exited (${signal ?? code}) before it was ready`));
       };
       const cleanup = (): void => {
         clearTimeout(timer);
         child.stdout.off('data', onData);
+        child.stderr.off('data', onStderr);
         child.off('close', onExit);
         // Keep logging what it prints later.
         child.stdout.pipe(this.log, { end: false });
@@ -103,6 +103,7 @@ export class DropflowProcess {
         reject(err);
       };
       child.stdout.on('data', onData);
+      child.stderr.on('data', onStderr);
       // 'close', not 'exit': by then its last stderr has been read.
       child.once('close', onExit);
     });
