@@ -24,7 +24,9 @@ import type { DataConverter, WorkerDeploymentVersion } from '@temporalio/common'
 import {
   NativeConnection,
   Worker,
+  type ActivitySlotInfo,
   type NativeConnectionOptions,
+  type SlotInfo,
   type WorkflowBundleOption,
 } from '@temporalio/worker';
 
@@ -74,7 +76,13 @@ import { startVisibilityGauges } from './visibilityGauges.js';
 import type { TaskQueues } from './temporal/taskQueues.js';
 import { tracingClientOptions, tracingWorkerOptions } from './temporal/tracing.js';
 import { heartbeatWhileRunning } from './temporal/heartbeatWhileRunning.js';
-import { DrainingActivitySlots, drainingTuner } from './temporal/pollDrain.js';
+import {
+  activitySlots,
+  type DrainingSlots,
+  ordersQueueTuner,
+  supplierQueueTuner,
+  workflowSlots,
+} from './temporal/pollDrain.js';
 import {
   SHARED_WORKFLOW_MODULES,
   VERSIONED_WORKFLOWS_PATH,
@@ -428,15 +436,16 @@ function queueWorkers(s: Setup, work: PerAccount<AccountWork>): Promise<QueueWor
     // Traces (docs/tracing.md): nothing when tracing is off.
     ...tracingWorkerOptions(accountOfTask, opts.workflowBundle),
   } as const;
-  const supplierQueue = (slots: DrainingActivitySlots) => ({
+  const supplierQueue = (slots: DrainingSlots<ActivitySlotInfo>) => ({
     interceptors: {
       ...common.interceptors,
       activity: [...(common.interceptors?.activity ?? []), heartbeatWhileRunning],
     },
-    tuner: drainingTuner(slots),
+    tuner: supplierQueueTuner(slots),
   });
-  const supplierSlots = new DrainingActivitySlots(opts.maxConcurrentActivities);
-  const retiredSlots = new DrainingActivitySlots();
+  const ordersSlots = workflowSlots(opts.workflowTaskSlots);
+  const supplierSlots = activitySlots(opts.maxConcurrentActivities);
+  const retiredSlots = activitySlots();
   return Promise.all([
     Worker.create({
       ...common,
@@ -447,15 +456,13 @@ function queueWorkers(s: Setup, work: PerAccount<AccountWork>): Promise<QueueWor
       ...(opts.maxCachedWorkflows !== undefined && {
         maxCachedWorkflows: opts.maxCachedWorkflows,
       }),
-      ...(opts.workflowTaskSlots !== undefined && {
-        maxConcurrentWorkflowTaskExecutions: opts.workflowTaskSlots,
-      }),
+      tuner: ordersQueueTuner(ordersSlots),
       // One thread, one reused context (the SDK's defaults, kept on purpose): bin/heap.js sizes
       // the process for two V8 isolates, this thread's and the main thread's.
       workflowThreadPoolSize: 1,
       reuseV8Context: true,
       activities: ordersActivities(s, work),
-    }).then((worker) => ({ worker })),
+    }).then((worker) => ({ worker, slots: ordersSlots })),
     Worker.create({
       ...common,
       ...supplierQueue(supplierSlots),
@@ -477,10 +484,10 @@ function queueWorkers(s: Setup, work: PerAccount<AccountWork>): Promise<QueueWor
   ]);
 }
 
-/** A queue's worker, and for a supplier queue the slots that let it stop polling first. */
+/** A queue's worker, and the slots that let it stop polling first. */
 interface QueueWorker {
   worker: Worker;
-  slots?: DrainingActivitySlots;
+  slots: DrainingSlots<SlotInfo>;
 }
 
 /** The prebuilt bundle, or the workflow code to bundle (with its interceptor modules). */
@@ -607,10 +614,10 @@ function workerSet(
     async shutdown() {
       // A worker can only be stopped once it runs: start a never-run set so it drains at once.
       const done = run();
-      // A supplier queue's worker first lets its open polls be answered (temporal/pollDrain.ts).
+      // Each worker first lets its open polls be answered (temporal/pollDrain.ts).
       await Promise.all(
         queueWorkers.map(async ({ worker, slots }) => {
-          if (slots !== undefined && !(await slots.stopPolling())) {
+          if (!(await slots.stopPolling())) {
             const { taskQueue } = worker.options;
             log.info({ taskQueue, open: slots.polling }, 'stopping with quiet polls still open');
           }
