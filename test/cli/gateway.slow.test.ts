@@ -12,6 +12,7 @@ import { afterEach, expect, inject, it } from 'vitest';
 
 import { freePort } from '../../tools/src/localStack/ports.js';
 import { METRICS } from '../../src/telemetry/metrics.js';
+import { eventually } from '../support/eventually.js';
 import { parseExposition, valueOf } from '../support/metrics.js';
 
 let child: ChildProcess | undefined;
@@ -68,17 +69,27 @@ it('serves its metrics, and stops on SIGTERM', async () => {
     expect(forged.status).toBe(401);
     expect((await fetch(`http://127.0.0.1:${port}/v1/orders/CLI-1`)).status).toBe(401);
 
-    const res = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
-    expect(res.status).toBe(200);
-    const samples = parseExposition(await res.text());
+    // A response is counted once it is sent (Fastify's onResponse), so the client may see the
+    // response first: the scrape waits until both are counted.
     const { gatewayResponses, webhookEvents } = METRICS;
-    expect(
-      valueOf(samples, gatewayResponses.name, { route: '/webhooks/supplier', status: '401' }),
-    ).toBe(1);
-    expect(
-      valueOf(samples, gatewayResponses.name, { route: '/v1/orders/:orderNumber', status: '401' }),
-    ).toBe(1);
-    expect(valueOf(samples, webhookEvents.name, { outcome: 'rejected' })).toBe(1);
+    const counts = await eventually(
+      'the two refusals counted on /metrics',
+      async () => {
+        const res = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+        expect(res.status).toBe(200);
+        const samples = parseExposition(await res.text());
+        return [
+          valueOf(samples, gatewayResponses.name, { route: '/webhooks/supplier', status: '401' }),
+          valueOf(samples, gatewayResponses.name, {
+            route: '/v1/orders/:orderNumber',
+            status: '401',
+          }),
+          valueOf(samples, webhookEvents.name, { outcome: 'rejected' }),
+        ];
+      },
+      (c) => c.every((n) => n > 0),
+    );
+    expect(counts).toEqual([1, 1, 1]);
   } finally {
     if (gateway.exitCode === null) gateway.kill('SIGTERM');
   }

@@ -144,8 +144,15 @@ it('exports supplier requests, reconciliations, stages, order gauges and gateway
   expect(status.status).toBe(401);
   expect((await fetch(`${gateway.url}/nowhere/${orderNumber}`)).status).toBe(404);
 
-  samples = await get();
   const { webhookEvents, gatewayResponses } = METRICS;
+  // A response is counted once it is sent (Fastify's onResponse): the client may see it first.
+  samples = await eventually(
+    'the last two responses counted',
+    get,
+    (s) =>
+      valueOf(s, gatewayResponses.name, { route: 'unmatched', status: '404' }) > 0 &&
+      valueOf(s, gatewayResponses.name, { route: '/v1/orders/:orderNumber', status: '401' }) > 0,
+  );
   const events = (outcome: string) => valueOf(samples, webhookEvents.name, { outcome });
   expect({
     received: events('received'),
