@@ -150,13 +150,15 @@ async function workflowWorker(taskQueue: string, identity: string) {
   });
   const running = w.run();
   return {
-    /** Once the worker took 20 workflow tasks: it caches some of the workflows. */
-    busy: eventually(
-      'the joining worker takes workflow tasks',
-      () => Promise.resolve(slots.taken),
-      (n) => n >= 20,
-    ),
+    /** Resolves once the worker took 20 workflow tasks: it caches some of the workflows. */
+    untilBusy: () =>
+      eventually(
+        `${identity} takes workflow tasks`,
+        () => Promise.resolve(slots.taken),
+        (n) => n >= 20,
+      ),
     async stop() {
+      if (w.getState() !== 'RUNNING') return;
       await slots.stopPolling();
       w.shutdown();
       await running;
@@ -205,19 +207,22 @@ it('a workflow worker that stops while its workflows are busy answers the tasks 
       }),
     ),
   );
-  let leaving = await workflowWorker(taskQueue, 'workflows-0');
-  for (let c = 0; c < 12; c++) {
-    const next = await workflowWorker(taskQueue, `workflows-${c + 1}`);
-    await next.busy;
-    await leaving.stop();
-    leaving = next;
-  }
-  await Promise.all(handles.map((h) => h.signal(finish)));
-  await Promise.all(handles.map((h) => h.result())).finally(async () => {
-    await leaving.stop();
+  const started = [await workflowWorker(taskQueue, 'workflows-0')];
+  try {
+    for (let c = 1; c <= 12; c++) {
+      const next = await workflowWorker(taskQueue, `workflows-${c}`);
+      started.push(next);
+      await next.untilBusy();
+      await started[c - 1]!.stop();
+    }
+    await Promise.all(handles.map((h) => h.signal(finish)));
+    await Promise.all(handles.map((h) => h.result()));
+  } finally {
+    // Whatever failed, no worker is left holding the connections the fixture closes.
+    await Promise.all(started.map((w) => w.stop()));
     calls.shutdown();
     await callsRun;
-  });
+  }
   // Without the drain, 62 tasks were lost in 25 such stops; with it, 1: the stop leaves the orders
   // queue's own polls to the SDK's shutdown, and one of those may still be handed a task.
   expect(await lostWorkflowTasks(fx.client, ids)).toBeLessThanOrEqual(2);
