@@ -4,7 +4,7 @@
  * - `POST /v1/orders`: the createOrderV3 body plus `fulfillment` (docs/gateway.md) starts
  *   `fulfillOrder` through OrderClient.submit, once per orderNumber: 201 started, 200 the same
  *   order was already there, 409 the orderNumber belongs to a different order, 400
- *   `{errors: [{field, rule}]}`.
+ *   `{errors: [{field, rule}]}` (also for a `store` field: that one is a store connection's).
  * - `GET /v1/orders/:orderNumber`: the order's status snapshot; 404 when there is no such order.
  * - `PATCH /v1/orders/:orderNumber`: `amend` with the body's fields (a partial createOrderV3 body),
  *   while the supplier does not have the order yet: 200 with the Update's answer, 400
@@ -52,15 +52,21 @@ export interface IntakeRouteOptions {
   log: Logger;
 }
 
+const STORE_FIELD_RULE =
+  'is set only by a store connection (its webhooks and sweeps), never by the intake';
+
 /** orderNumber: at most 50 characters (it names the order's workflow id). */
 const ORDER_NUMBER_MAX = 50;
 
 export function registerIntakeRoutes(app: FastifyInstance, opts: IntakeRouteOptions): void {
   // A scope of its own: the rate-limit plugin counts these routes only.
   void app.register(async (scope) => {
-    const limiters = await intakeLimiters(scope, opts.limits, (req) =>
-      addressedAccount(req, opts.caller(req.headers.authorization)),
-    );
+    const limiters = await intakeLimiters(scope, opts.limits, (req) => {
+      const caller = opts.caller(req.headers.authorization);
+      const account = addressedAccount(req, caller);
+      // Another tenant's account is answered 403 and spends nothing of its limit.
+      return caller !== undefined && mayActOn(caller, account) ? account : undefined;
+    });
     intakeRoutes(scope, opts, limiters);
   });
 }
@@ -140,6 +146,10 @@ function submitRoute(app: FastifyInstance, { opts, guarded }: Intake): void {
     // A malformed account is the submit's to refuse (400); a well-formed one must be the caller's.
     if (typeof account === 'string' && isAccountId(account) && !mayActOn(caller, account)) {
       return reply.code(403).send(forbidden(caller, account));
+    }
+    // It names the store order whose fulfillments the order writes: only a connection may say it.
+    if (typeof req.body === 'object' && req.body !== null && 'store' in req.body) {
+      return reply.code(400).send({ errors: [{ field: 'store', rule: STORE_FIELD_RULE }] });
     }
     try {
       const result = await opts.withinDeadline(() => orders.submit(req.body));

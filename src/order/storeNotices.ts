@@ -10,7 +10,6 @@ import { StoreEventType, type StoreEventDataMap } from '../storeEvents/contract.
 import type { StoreEventActivities } from '../storeEvents/activities.js';
 import { StoreEventOutbox, type OutboxHost } from '../storeEvents/outbox.js';
 import { storeEventDelivery } from '../durable/activityProxies.js';
-import type { StoreOrderRef } from '../store/contract.js';
 import type { OrderInput } from './orderInput.js';
 
 type Data<T extends StoreEventType> = StoreEventDataMap[T];
@@ -38,7 +37,7 @@ export class StoreNotices {
     input: OrderInput,
     private readonly host: StoreNoticesHost,
   ) {
-    this.outbox = new StoreEventOutbox(input.order.orderNumber, deliveryFor(input.store), host);
+    this.outbox = new StoreEventOutbox(input.order.orderNumber, deliveryFor(input), host);
   }
 
   /** A stage was entered: a stop there is news to the store again. */
@@ -108,11 +107,16 @@ export class StoreNotices {
 }
 
 /**
- * The outbox's delivery: an order from a connected store names its store order on each attempt,
- * and the activity writes the event there (src/storeEvents/storeDelivery.ts). Only the activity's
- * input differs: the workflow's commands stay the same, so histories replay.
+ * The outbox's delivery: an order from a connected store names its store order and its account on
+ * each attempt, and the activity writes the event there once the connection is the account's
+ * (src/storeEvents/storeDelivery.ts). Only the activity's input differs: the workflow's commands
+ * stay the same, so histories replay.
  */
-function deliveryFor(store: StoreOrderRef | undefined): StoreEventActivities['deliverStoreEvent'] {
+function deliveryFor({
+  store,
+  account,
+}: Pick<OrderInput, 'store' | 'account'>): StoreEventActivities['deliverStoreEvent'] {
   const deliver = storeEventDelivery();
-  return store === undefined ? deliver : (input) => deliver({ ...input, store });
+  if (store === undefined) return deliver;
+  return (input) => deliver({ ...input, store, ...(account !== undefined && { account }) });
 }

@@ -11,6 +11,7 @@ import type { StoreEvent } from './contract.js';
 import { type StoreEventsOptions, parseStoreSecrets } from '../terms/storeEventsSettings.js';
 import { counterOf, METRICS } from '../telemetry/metrics.js';
 import type { StoreOrderRef } from '../store/contract.js';
+import { DEFAULT_ACCOUNT } from '../accounts/contract.js';
 import { sendStoreEvent } from './sending.js';
 import {
   deliverToStore,
@@ -25,6 +26,8 @@ export interface DeliverStoreEventInput {
   attempt: number;
   /** The store order the event's order came from: the event is written there. */
   store?: StoreOrderRef;
+  /** With `store`: the order's account, which must own the connection; absent: the default. */
+  account?: string;
 }
 
 export type DeliveryResult =
@@ -86,6 +89,7 @@ export function storeEventActivities(opts: StoreEventsOptions = {}, stores?: Sto
       event,
       attempt,
       store,
+      account,
     }: DeliverStoreEventInput): Promise<DeliveryResult> {
       if (store !== undefined) {
         const context = Context.current();
@@ -93,7 +97,7 @@ export function storeEventActivities(opts: StoreEventsOptions = {}, stores?: Sto
         return toStore(
           stores,
           { firstMs: retryFirstMs, maxMs: retryMaxMs },
-          { event, attempt, store },
+          { event, attempt, store, account: account ?? DEFAULT_ACCOUNT },
           deliveries,
         );
       }
@@ -130,11 +134,11 @@ export function storeEventActivities(opts: StoreEventsOptions = {}, stores?: Sto
 async function toStore(
   stores: StoreLookup | undefined,
   retry: { firstMs: number; maxMs: number },
-  { event, attempt, store }: Required<DeliverStoreEventInput>,
+  { event, attempt, store, account }: Required<DeliverStoreEventInput>,
   counter: MetricCounter,
 ): Promise<DeliveryResult> {
   const log = Context.current().log;
-  const out = await deliverToStore(stores, store, event);
+  const out = await deliverToStore(stores, store, event, account);
   if (out.ok) {
     counter.add(1, { result: 'delivered' });
     log.info('store event written to the store', {

@@ -6,7 +6,7 @@
  * `refusedRetryMaxMs`, so that delivery goes on by itself once the store is mended.
  */
 import { StoreApiError, type StoreFailure } from '../store/apiError.js';
-import type { StoreOrderRef } from '../store/contract.js';
+import { storeOrderNumber, type StoreOrderRef } from '../store/contract.js';
 import type { StoreDirectory } from '../accounts/contract.js';
 import { writeToStore, type StoreWrite } from './storeWrite.js';
 import type { StoreEvent } from './contract.js';
@@ -22,6 +22,8 @@ export const StoreWaitReason = {
   OrderMissing: 'store-order-missing',
   Rejected: 'store-rejected',
   UnknownConnection: 'store-connection-unknown',
+  /** The order is not the connection's: another account's, or not under its order number. */
+  NotTheConnectionsOrder: 'store-not-its-order',
 } as const;
 export type StoreWaitReason = (typeof StoreWaitReason)[keyof typeof StoreWaitReason];
 
@@ -42,10 +44,17 @@ export type StoreDeliveryOutcome =
   | { ok: true; write: StoreWrite }
   | { ok: false; reason: StoreWaitReason; message: string; status?: number; retryAfterMs?: number };
 
+/**
+ * Writes `event` of the order of `account` to its store order `ref`, once the connection is known
+ * and the order is one the connection itself started: of its account, under its order number. The
+ * reference is the order's input, so that check is what keeps one tenant's order from writing to
+ * another's store with that store's credentials.
+ */
 export async function deliverToStore(
   stores: StoreLookup | undefined,
   ref: StoreOrderRef,
   event: StoreEvent,
+  account: string,
 ): Promise<StoreDeliveryOutcome> {
   const conn = stores?.store(ref.connection);
   if (conn === undefined) {
@@ -53,6 +62,13 @@ export async function deliverToStore(
       ok: false,
       reason: StoreWaitReason.UnknownConnection,
       message: `store connection ${ref.connection} is not in the registry: add it again (\`dropflow store add\`)`,
+    };
+  }
+  if (conn.account !== account || event.orderNumber !== storeOrderNumber(conn.id, ref.orderId)) {
+    return {
+      ok: false,
+      reason: StoreWaitReason.NotTheConnectionsOrder,
+      message: `order ${event.orderNumber} of account ${account} did not come from store connection ${conn.id}: nothing is written to that store`,
     };
   }
   try {

@@ -12,7 +12,7 @@ import {
   type DeliverStoreEventInput,
   type DeliveryResult,
 } from '../../src/storeEvents/activities.js';
-import type { StoreOrderRef } from '../../src/store/contract.js';
+import { storeOrderNumber, type StoreOrderRef } from '../../src/store/contract.js';
 import type { StoreEvent } from '../../src/storeEvents/contract.js';
 import { event, shopifyRef, twoLines, useStoreDoubles, wooRef } from './doubles.js';
 
@@ -25,7 +25,9 @@ async function deliver(store: StoreOrderRef, e: StoreEvent, attempt = 1): Promis
     doubles().directory,
   );
   const run = (input: DeliverStoreEventInput) => activities.deliverStoreEvent(input);
-  return new MockActivityEnvironment().run(run, { event: e, attempt, store });
+  // The store order's own order, as the connection started it.
+  const own = { ...e, orderNumber: storeOrderNumber(store.connection, store.orderId) };
+  return new MockActivityEnvironment().run(run, { event: own, attempt, store });
 }
 
 const parcel = (code: string, vid: string, quantity: number, trackNumber?: string) => ({

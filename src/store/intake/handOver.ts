@@ -54,7 +54,8 @@ export async function handOver(
     eventId: hook.eventId,
     ...(facts.updatedAt !== undefined && { at: facts.updatedAt }),
   };
-  if (hook.kind === 'cancelled' || facts.cancelled) {
+  // The store order's own word (read from the signed body), not the event's topic.
+  if (facts.cancelled) {
     return told(
       await intake.tell(store, facts.orderId, {
         ...news,

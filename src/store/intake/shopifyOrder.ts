@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 
-import type { StoreOrderFacts } from './storeOrder.js';
+import { StoreOrderId, type StoreOrderFacts } from './storeOrder.js';
 
 const money = z.union([z.string(), z.number()]).transform(Number).pipe(z.number().min(0));
 const id = z.union([z.number().int(), z.string().min(1)]).transform(String);
@@ -42,7 +42,7 @@ const LineItem = z.looseObject({
 });
 
 export const ShopifyOrder = z.looseObject({
-  id,
+  id: StoreOrderId,
   name: z.string().min(1),
   email: text,
   phone: text,

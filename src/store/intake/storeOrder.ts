@@ -5,9 +5,23 @@
  * line as the logistics policy, and `store`, the reference back to the store order. Lines carry the
  * store's SKU until the order resolves them to supplier variants (order/steps/storeIntake.ts).
  */
+import { z } from 'zod';
+
 import type { FieldIssue } from '../../supplier/errors.js';
 import { storeOrderNumber, type StoreOrderLine, type StoreOrderRef } from '../contract.js';
 import type { StoreConnection } from '../../accounts/contract.js';
+
+/**
+ * A store order's id: Shopify's and WooCommerce's are positive integers. Digits only, so that
+ * `<connection>-<id>` names that connection's order and no other: an id holding `-` or `:` could
+ * name another connection's order, or another account's.
+ */
+export const StoreOrderId = z
+  .union([
+    z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+    z.string().regex(/^[0-9]{1,20}$/, { error: "must be the platform's numeric order id" }),
+  ])
+  .transform(String);
 
 export interface StoreOrderFacts {
   orderId: string;

@@ -6,12 +6,13 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { createHash } from 'node:crypto';
+import type { z } from 'zod';
 
 import type { FieldIssue } from '../../supplier/errors.js';
 import { toFieldIssues } from '../../supplier/issues.js';
 import { StorePlatform, type Store } from '../../accounts/contract.js';
 import { ShopifyOrder, shopifyFacts } from './shopifyOrder.js';
-import { factsIssues, type StoreOrderFacts } from './storeOrder.js';
+import { factsIssues, StoreOrderId, type StoreOrderFacts } from './storeOrder.js';
 import { WooOrder, wooFacts } from './wooOrder.js';
 
 /** What a topic means to dropflow. */
@@ -73,22 +74,38 @@ export function readStoreWebhook(
   } catch {
     return { ok: false, status: 400, issues: [{ field: '(body)', rule: 'must be JSON' }] };
   }
-  if (!shopify && kind === 'cancelled') {
-    // order.deleted carries the id alone.
-    const id = (body as { id?: unknown } | null)?.id;
-    if (typeof id !== 'number' && typeof id !== 'string') {
-      return { ok: false, status: 400, issues: [{ field: 'id', rule: 'is required' }] };
-    }
-    return { ok: true, webhook: { eventId, topic, kind, facts: deletedFacts(String(id)) } };
+  if (!shopify && kind === 'cancelled' && isDeletedShape(body)) {
+    const id = StoreOrderId.safeParse(body.id);
+    if (!id.success) return { ok: false, status: 400, issues: fieldIssues(id.error, 'id') };
+    return { ok: true, webhook: { eventId, topic, kind, facts: deletedFacts(id.data) } };
   }
   const parsed = shopify ? ShopifyOrder.safeParse(body) : WooOrder.safeParse(body);
   if (!parsed.success) return { ok: false, status: 400, issues: toFieldIssues(parsed.error) };
+  // The topic header is not signed: only the signed body's own word cancels an order.
   const facts = shopify
     ? shopifyFacts(parsed.data as ShopifyOrder)
     : wooFacts(parsed.data as WooOrder);
-  const issues = kind === 'cancelled' ? [] : factsIssues(facts);
+  const issues = facts.cancelled ? [] : factsIssues(facts);
   if (issues.length > 0) return { ok: false, status: 400, issues };
   return { ok: true, webhook: { eventId, topic, kind, facts } };
+}
+
+/**
+ * WooCommerce's `order.deleted` carries the id alone (`{"id": 123}`), and only it has that shape,
+ * so a body signed for another event cannot be passed off as a deletion under this topic.
+ */
+function isDeletedShape(body: unknown): body is { id: unknown } {
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    !Array.isArray(body) &&
+    Object.keys(body).length === 1 &&
+    'id' in body
+  );
+}
+
+function fieldIssues(error: z.ZodError, field: string): FieldIssue[] {
+  return toFieldIssues(error).map((i) => ({ ...i, field }));
 }
 
 function deletedFacts(orderId: string): StoreOrderFacts {

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 
-import type { StoreOrderFacts } from './storeOrder.js';
+import { StoreOrderId, type StoreOrderFacts } from './storeOrder.js';
 
 const money = z.union([z.string(), z.number()]).transform(Number).pipe(z.number().min(0));
 const id = z.union([z.number().int(), z.string().min(1)]).transform(String);
@@ -25,7 +25,7 @@ const Party = z.looseObject({
 });
 
 export const WooOrder = z.looseObject({
-  id,
+  id: StoreOrderId,
   number: z.union([z.string(), z.number()]).transform(String).nullish(),
   status: z.string(),
   currency: z.string().min(3).max(3),
