@@ -30,7 +30,10 @@ type Hook = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 export interface IntakeLimiters {
   /** An onRequest hook, after the token check: counts the request against its bearer token. */
   perToken: Hook;
-  /** A preHandler hook (the body is read): counts it against the account it addresses. */
+  /**
+   * A preHandler hook (the body is read): counts it against the account it addresses, when the
+   * caller may act on that account (another's is refused with 403 and spends nothing of it).
+   */
   perAccount: Hook;
 }
 
@@ -38,12 +41,12 @@ const BEARER = /^Bearer[ ]+(\S+)\s*$/i;
 
 /**
  * Registers the plugin in `scope` (no global limit) and returns its two checks; `accountOf` names
- * the account a request addresses.
+ * the account a request addresses, or nothing when it is not the caller's to spend.
  */
 export async function intakeLimiters(
   scope: FastifyInstance,
   limits: IntakeLimits,
-  accountOf: (req: FastifyRequest) => string,
+  accountOf: (req: FastifyRequest) => string | undefined,
 ): Promise<IntakeLimiters> {
   await scope.register(rateLimit, { global: false });
   const check = (what: string, max: number, key: (req: FastifyRequest) => string): Hook => {
@@ -61,11 +64,13 @@ export async function intakeLimiters(
         });
     };
   };
+  const perAccount = check('per account', limits.perAccount, (req) => `account:${accountOf(req)}`);
   return {
     perToken: check('per token', limits.perToken, (req) => {
       const token = BEARER.exec(req.headers.authorization ?? '')?.[1] ?? '';
       return `token:${createHash('sha256').update(token, 'utf8').digest('hex')}`;
     }),
-    perAccount: check('per account', limits.perAccount, (req) => `account:${accountOf(req)}`),
+    perAccount: async (req, reply) =>
+      accountOf(req) === undefined ? undefined : perAccount(req, reply),
   };
 }

@@ -2,7 +2,7 @@
  * Door: the order intake's rate. One store token (leaked, or a runaway client) must not flood the
  * intake, and the tokens that share an account must not, together, crowd out the other accounts:
  * beyond its limit per token and per account a request answers 429 with Retry-After, on every
- * intake route, before anything reaches Temporal.
+ * intake route, before anything reaches Temporal. A tenant cannot spend another's account limit.
  */
 import { describe, expect, it } from 'vitest';
 
@@ -28,6 +28,8 @@ const g = useIntakeGateway('sec-limits', {
     account('shared-b', token('b1'), token('b2')),
     account('reads-c', token('c')),
     account('quiet-d', token('d')),
+    account('victim-e', token('e')),
+    account('noisy-f', token('f1'), token('f2')),
   ]),
   extra: { intakeLimits: { perToken: PER_TOKEN, perAccount: PER_ACCOUNT, windowMs: 60_000 } },
 });
@@ -91,5 +93,15 @@ describe('order intake under a flood', () => {
     );
     expect(strangers.map((a) => a.status)).toEqual(Array(PER_ACCOUNT + 1).fill(401));
     expect((await submit(token('d'), 'quiet-d')).status).toBe(400);
+  });
+
+  it("another tenant's requests naming an account spend nothing of its limit", async () => {
+    const aimed = [
+      ...(await times(PER_TOKEN, () => submit(token('f1'), 'victim-e'))),
+      ...(await times(PER_TOKEN, () => submit(token('f2'), 'victim-e'))),
+    ];
+    expect(aimed).toHaveLength(PER_ACCOUNT + 1);
+    expect(aimed.map((a) => a.status)).toEqual(Array(PER_ACCOUNT + 1).fill(403));
+    expect((await submit(token('e'), 'victim-e')).status).toBe(400);
   });
 });
