@@ -243,6 +243,13 @@ export const Patch = {
    * New patches go below it and are not covered.
    */
   Baseline2: 'baseline-2026-11-29',
+  /**
+   * A store edit made before one the order already heard (the store's own time of the change) is
+   * not taken but noted (order/storeSide.ts): Shopify may deliver webhooks out of order, and an
+   * older edit arriving late would undo a newer one. Asked only where such an edit arrives: no
+   * recorded history had one.
+   */
+  StoreEditsInOrder: 'store-edits-in-order-2026-11',
 } as const;
 export type PatchId = (typeof Patch)[keyof typeof Patch];
 

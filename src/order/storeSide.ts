@@ -5,6 +5,9 @@
  * edit reaches the order as an operator action would, through the narrow host the order lends.
  * Sandbox-safe.
  */
+import { patched } from '@temporalio/workflow';
+
+import { Patch } from '../durable/versions.js';
 import { FINAL_STAGES, Stage } from './contract.js';
 import type { StoreOrderLine, StoreOrderNews } from '../store/contract.js';
 import { amendOrder, type OrderInput } from './orderInput.js';
@@ -26,6 +29,8 @@ export class StoreSide {
   private readonly seen: string[] = [];
   /** The store's cancellation, once it came: passed on as a cancel, or raised after payment. */
   private cancel: { reason: string; passed: boolean; raised: boolean } | undefined;
+  /** When the store made the newest edit the order heard (ms since the epoch). */
+  private newestEditAt: number | undefined;
   /** Grows with each `storeSkuMapped` signal: an order waiting for a mapping looks again. */
   mappingVersion = 0;
 
@@ -38,7 +43,8 @@ export class StoreSide {
   /**
    * The store's news (signal `storeOrder`): a cancellation becomes the order's cancel while it
    * may be cancelled, and asks a person after payment (steps/shipment.ts); an edit is taken while
-   * the order is held or waits for a mapping (steps/storeIntake.ts), and noted otherwise.
+   * the order is held or waits for a mapping (steps/storeIntake.ts), and noted otherwise, or when
+   * it was made before an edit already heard.
    */
   heard(news: StoreOrderNews): void {
     const { input } = this.host.current;
@@ -53,6 +59,12 @@ export class StoreSide {
       return;
     }
     if (news.order === undefined || news.lines === undefined || FINAL_STAGES.includes(stage)) {
+      return;
+    }
+    if (this.madeBeforeNewest(news)) {
+      this.host.view.note(
+        `the store's edit made ${news.at ?? '?'} came after a later one: not taken (the later one stands)`,
+      );
       return;
     }
     const edit = amendOrder(input, news.order);
@@ -95,6 +107,18 @@ export class StoreSide {
 
   skuMapped(): void {
     this.mappingVersion += 1;
+  }
+
+  /** Whether `news` was made before an edit already heard (and remembers the newest time). */
+  private madeBeforeNewest(news: StoreOrderNews): boolean {
+    const at = news.at === undefined ? NaN : Date.parse(news.at);
+    if (Number.isNaN(at)) return false;
+    if (this.newestEditAt !== undefined && at < this.newestEditAt) {
+      // Asked only here: a run that took such an edit before replays as it ran.
+      return patched(Patch.StoreEditsInOrder);
+    }
+    this.newestEditAt = at;
+    return false;
   }
 
   /** Whether the event is new (and remembers it). */

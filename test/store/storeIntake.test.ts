@@ -231,6 +231,33 @@ describe('store products the supplier knows', () => {
   });
 });
 
+describe('store edits', () => {
+  it('an edit made before one already taken, arriving late, is noted and not taken', async () => {
+    const held = `held-${tag}`;
+    const order = shopifyOrder(['SKU0001-BLACK']);
+    expect((await shopify(held, 'orders/create', order)).body).toEqual({ outcome: 'started' });
+    const handle = handleOf(held, order.id);
+    await reachStage(handle, Stage.ON_HOLD);
+    const edit = (address1: string, updatedAt: string) => ({
+      ...order,
+      updated_at: updatedAt,
+      shipping_address: { ...order.shipping_address, address1 },
+    });
+    const notes = async () =>
+      (await handle.query(statusQuery)).timeline.map((t) => t.note ?? '').join('\n');
+
+    await shopify(held, 'orders/updated', edit('2 Newer Street', '2026-11-29T10:05:00-05:00'));
+    await eventually('the newer edit is taken', notes, (n) => n.includes('amended'));
+    // Made five minutes earlier, delivered later (Shopify does not keep webhooks in order).
+    await shopify(held, 'orders/updated', edit('1 Older Street', '2026-11-29T10:00:00-05:00'));
+    const after = await eventually('the older edit is noted', notes, (n) =>
+      n.includes('came after a later one'),
+    );
+    expect(after.match(/amended/g)).toHaveLength(1);
+    expect(after).toContain("the store's edit made 2026-11-29T10:00:00-05:00");
+  });
+});
+
 describe('store cancellations', () => {
   it('inside the hold window: CANCELLED, and no supplier call', async () => {
     const held = `held-${tag}`;
