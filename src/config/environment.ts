@@ -248,8 +248,11 @@ export const Env = z.object({
   TEMPORAL_PORT: port.default(7233),
   TEMPORAL_UI_PORT: port.default(8233),
   GATEWAY_PORT: port.default(8080),
-  /** Address `dropflow gateway` listens on (a reverse proxy usually terminates TLS before it). */
-  GATEWAY_HOST: z.string().min(1).default('0.0.0.0'),
+  /**
+   * Address `dropflow gateway` listens on: loopback unless the operator opts in (`0.0.0.0`, as
+   * docker-compose.yml and deploy/k8s do, for a reverse proxy that terminates TLS before it).
+   */
+  GATEWAY_HOST: z.string().min(1).default('127.0.0.1'),
   /** Bearer token of the order intake (`POST /v1/orders`); unset: intake answers 401. Never logged. */
   GATEWAY_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
   /**

@@ -40,7 +40,7 @@ export function register(program: Command): void {
     insecureOption(program.command('gateway'))
       .description('run the HTTP gateway: supplier webhooks in, order intake for upstream systems')
       .option('--port <n>', 'port (env GATEWAY_PORT, default 8080)', portOption)
-      .option('--host <address>', 'address to listen on (env GATEWAY_HOST, default 0.0.0.0)')
+      .option('--host <address>', 'address to listen on (env GATEWAY_HOST, default 127.0.0.1)')
       .option(
         '--metrics-port <n>',
         'Prometheus metrics of the gateway on this port, /metrics (env GATEWAY_METRICS_PORT, default 9465; 0 = off)',
