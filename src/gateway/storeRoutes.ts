@@ -1,6 +1,8 @@
 /**
  * `POST /webhooks/store/<connection>`: a store connection's webhooks (docs/store-shopify.md,
- * docs/store-woocommerce.md). An unknown connection answers 404 before the body is read.
+ * docs/store-woocommerce.md). An unknown connection (404) and a post without the platform's
+ * signature header (401) are answered from the headers, before the body is read, except
+ * WooCommerce's save-time ping (unsigned, a few bytes: `webhook_id=<n>`), answered 200.
  *
  * 1. The raw body, size-capped (413), is verified before anything else: Shopify's
  *    `X-Shopify-Hmac-Sha256` with the app's client secret, WooCommerce's `X-WC-Webhook-Signature`
@@ -19,7 +21,7 @@
  * 4. Temporal calls run under a deadline well inside Shopify's 5 s: no answer → 503 and the store
  *    sends it again. Bodies and personal data are never logged.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 import { OrderInvalidError, type OrderClient } from '../client/orderClient.js';
 import { storeOrderIntake } from '../client/storeIntake.js';
@@ -54,10 +56,10 @@ export function registerStoreRoutes(app: FastifyInstance, opts: StoreRouteOption
   registerRawBodyRoutes(app, opts.bodyLimit, (scope) => {
     scope.post<{ Params: { connection: string } }>(
       `${STORE_WEBHOOK_PREFIX}:connection`,
-      { bodyLimit: opts.bodyLimit },
+      { bodyLimit: opts.bodyLimit, onRequest: refuseUnread(opts.stores) },
       async (req, reply) => {
         const id = req.params.connection;
-        const store = isStoreConnectionId(id) ? opts.stores.store(id) : undefined;
+        const store = storeOf(opts.stores, id);
         if (store === undefined) return reply.code(404).send({ error: 'not found' });
         const raw = rawBody(req);
         // WooCommerce pings a webhook when it is saved; the ping asks for nothing.
@@ -102,15 +104,46 @@ export function registerStoreRoutes(app: FastifyInstance, opts: StoreRouteOption
   });
 }
 
-/** The platform's signature of exactly these bytes, with the connection's secret. */
-function signed(store: Store, req: FastifyRequest, raw: Buffer): boolean {
+/** The bytes of `webhook_id=<n>` with room to spare: an unsigned post this small may be a ping. */
+const WOO_PING_MAX_BYTES = 64;
+
+const storeOf = (stores: StoreDirectory, id: string): Store | undefined =>
+  isStoreConnectionId(id) ? stores.store(id) : undefined;
+
+/**
+ * Before the body is read: a post to no connection (404) or without a signature (401) costs no
+ * read, and its connection is closed rather than drained. An unsigned post of a few bytes to a
+ * WooCommerce connection goes on: the handler answers the ping and refuses anything else.
+ */
+function refuseUnread(stores: StoreDirectory) {
+  return async (req: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
+    const store = storeOf(stores, (req.params as { connection: string }).connection);
+    if (store === undefined) {
+      return reply.code(404).header('connection', 'close').send({ error: 'not found' });
+    }
+    if (signatureOf(store, req) !== undefined) return undefined;
+    const small = Number(req.headers['content-length']) <= WOO_PING_MAX_BYTES;
+    if (store.platform === StorePlatform.WooCommerce && small) return undefined;
+    return reply
+      .code(401)
+      .header('connection', 'close')
+      .send({ error: 'invalid or missing signature' });
+  };
+}
+
+function signatureOf(store: Store, req: FastifyRequest): string | undefined {
   const header =
     store.platform === StorePlatform.Shopify
       ? req.headers['x-shopify-hmac-sha256']
       : req.headers['x-wc-webhook-signature'];
+  return typeof header === 'string' && header !== '' ? header : undefined;
+}
+
+/** The platform's signature of exactly these bytes, with the connection's secret. */
+function signed(store: Store, req: FastifyRequest, raw: Buffer): boolean {
   const key =
     store.platform === StorePlatform.Shopify
       ? store.secrets.clientSecret
       : store.secrets.webhookSecret;
-  return verifyWebhookSignature(key, raw, typeof header === 'string' ? header : undefined);
+  return verifyWebhookSignature(key, raw, signatureOf(store, req));
 }

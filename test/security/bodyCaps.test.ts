@@ -1,9 +1,9 @@
 /**
- * Door: bodies. A stranger must not make the gateway read a 1 MiB webhook body before it is told
- * 404 (no such account) or 401 (no signature): those answers come from the headers alone, while
- * the body is still on its way. A supplier (or something posing as one) must not make a worker's
- * memory grow with an endless response: beyond the client's cap the body is not read on, and the
- * call fails with a clear error.
+ * Door: bodies. A stranger must not make the gateway read a 1 MiB webhook body, the supplier's or
+ * a store's, before it is told 404 (no such account or store connection) or 401 (no signature):
+ * those answers come from the headers alone, while the body is still on its way. A supplier (or
+ * something posing as one) must not make a worker's memory grow with an endless response: beyond
+ * the client's cap the body is not read on, and the call fails with a clear error.
  */
 import { once } from 'node:events';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
@@ -11,14 +11,47 @@ import type { AddressInfo } from 'node:net';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { OrderTrigger, type Store } from '../../src/accounts/contract.js';
 import { staticAccountDirectory } from '../../src/accounts/staticDirectory.js';
+import { storeWebhookPath } from '../../src/store/contract.js';
 import { getAccessToken } from '../../src/supplier/api/auth.js';
 import { SupplierTransportError } from '../../src/supplier/errors.js';
 import { DEFAULT_HTTP_OPTIONS, MAX_RESPONSE_BYTES, SupplierHttp } from '../../src/supplier/http.js';
 import { useIntakeGateway } from './intakeGateway.js';
 
 const MiB = 1024 * 1024;
-const g = useIntakeGateway('sec-bodies', { accounts: staticAccountDirectory([]) });
+const SHOP: Store = {
+  id: 'sec-bodies-shop',
+  account: 'default',
+  platform: 'shopify',
+  apiBaseUrl: 'http://127.0.0.1:9/admin/api/2025-10',
+  shopDomain: 'sec-bodies-shop.myshopify.com',
+  apiVersion: '2025-10',
+  orderTrigger: OrderTrigger.Created,
+  notifyCustomer: true,
+  secrets: { adminAccessToken: 'shpat_test', clientSecret: 'shopify-client-secret' },
+};
+const WOO: Store = {
+  id: 'sec-bodies-woo',
+  account: 'default',
+  platform: 'woocommerce',
+  apiBaseUrl: 'http://127.0.0.1:9/wp-json/wc/v3',
+  siteUrl: 'http://127.0.0.1:9',
+  orderTrigger: OrderTrigger.Paid,
+  notifyCustomer: true,
+  secrets: { consumerKey: 'ck_test', consumerSecret: 'cs_test', webhookSecret: 'woo-secret' },
+};
+const STORES = new Map([SHOP, WOO].map((s) => [s.id, s]));
+const g = useIntakeGateway('sec-bodies', {
+  accounts: staticAccountDirectory([]),
+  extra: {
+    stores: {
+      store: (id) => STORES.get(id),
+      stores: () => [...STORES.values()],
+      mappedVid: () => undefined,
+    },
+  },
+});
 
 /**
  * Sends the headers of a 1 MiB push and its first KiB, and waits for the answer without sending
@@ -49,6 +82,28 @@ describe('an unauthenticated webhook post is refused before its body is read', (
     expect(await pushWithoutBody('/webhooks/supplier')).toEqual({
       status: 401,
       connection: 'close',
+    });
+  });
+
+  it("to a store connection it does not know, or without the platform's signature: 404 or 401 from the headers alone", async () => {
+    const refused = (status: number) => ({ status, connection: 'close' });
+    expect(await pushWithoutBody(storeWebhookPath('no-such-store'))).toEqual(refused(404));
+    expect(await pushWithoutBody(storeWebhookPath('Not_A_Connection'))).toEqual(refused(404));
+    const shopify = { 'x-shopify-topic': 'orders/create' };
+    expect(await pushWithoutBody(storeWebhookPath(SHOP.id), shopify)).toEqual(refused(401));
+    const woo = { 'x-wc-webhook-topic': 'order.created' };
+    expect(await pushWithoutBody(storeWebhookPath(WOO.id), woo)).toEqual(refused(401));
+  });
+
+  it('but the unsigned ping WooCommerce sends when a webhook is saved is still answered', async () => {
+    const ping = await fetch(new URL(storeWebhookPath(WOO.id), g.gateway.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'webhook_id=42',
+    });
+    expect({ status: ping.status, body: await ping.json() }).toEqual({
+      status: 200,
+      body: { outcome: 'ignored' },
     });
   });
 });
