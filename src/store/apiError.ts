@@ -49,8 +49,16 @@ const TIMEOUT_CODES = new Set([
   'UND_ERR_BODY_TIMEOUT',
 ]);
 
-/** A network failure of a store call, as an `unavailable` error naming the host, never the URL. */
-export function unreachable(host: string, err: unknown, timeoutMs: number): StoreApiError {
+/**
+ * A network failure of a store call, or an answer over the cap of `maxBytes`, as an `unavailable`
+ * error naming the host, never the URL.
+ */
+export function unreachable(
+  host: string,
+  err: unknown,
+  timeoutMs: number,
+  maxBytes: number,
+): StoreApiError {
   let code: string | undefined;
   for (
     let c: unknown = err, depth = 0;
@@ -66,6 +74,11 @@ export function unreachable(host: string, err: unknown, timeoutMs: number): Stor
   }
   const aborted =
     (err as { name?: string }).name === 'TimeoutError' || TIMEOUT_CODES.has(code ?? '');
+  if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE')
+    return new StoreApiError(
+      StoreFailure.Unavailable,
+      `${host}: an answer over the cap of ${maxBytes} bytes; not read further`,
+    );
   return new StoreApiError(
     StoreFailure.Unavailable,
     aborted

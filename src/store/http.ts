@@ -1,10 +1,11 @@
 /**
- * What both store clients share: one JSON call over undici within a per-call deadline (a network
- * failure becomes an `unavailable` StoreApiError that names the host, never the URL), a count of
- * the calls sent, and a bounded budget for the waits before a call is tried again. Which answers
- * a client may try again is its own business: a write whose answer was lost may have acted.
+ * What both store clients share: one JSON call over undici within a per-call deadline and a cap
+ * on the answer's size (a network failure or a larger answer becomes an `unavailable`
+ * StoreApiError that names the host, never the URL), a count of the calls sent, and a bounded
+ * budget for the waits before a call is tried again. Which answers a client may try again is its
+ * own business: a write whose answer was lost may have acted.
  */
-import { request } from 'undici';
+import { Agent, request } from 'undici';
 
 import { unreachable } from './apiError.js';
 
@@ -27,6 +28,16 @@ export interface JsonAnswer {
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
+
+/**
+ * 8 MiB: a page of 100 WooCommerce orders or a Shopify answer is well under 1 MiB. A larger body
+ * is not read on (undici stops at the cap): a store's site, which anyone can set up, cannot make
+ * the shared worker's memory grow with it.
+ */
+export const MAX_STORE_RESPONSE_BYTES = 8 * 1024 * 1024;
+
+/** Every store call's connections: the global dispatcher's, but with the cap. */
+const capped = new Agent({ maxResponseSize: MAX_STORE_RESPONSE_BYTES });
 
 export class StoreHttp {
   private readonly timeoutMs: number;
@@ -57,11 +68,13 @@ export class StoreHttp {
         signal: AbortSignal.timeout(this.timeoutMs),
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
+        dispatcher: capped,
       });
-      const body: unknown = await res.body.json().catch(() => undefined);
-      return { status: res.statusCode, headers: res.headers, body };
+      // Read as text first: a body cut off at the cap (or the deadline) is a failure, not "no JSON".
+      const text = await res.body.text();
+      return { status: res.statusCode, headers: res.headers, body: parseJson(text) };
     } catch (err) {
-      throw unreachable(this.who, err, this.timeoutMs);
+      throw unreachable(this.who, err, this.timeoutMs, MAX_STORE_RESPONSE_BYTES);
     }
   }
 
@@ -77,5 +90,13 @@ export class StoreHttp {
       await this.sleep(ms);
       return true;
     };
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
 }

@@ -1,9 +1,9 @@
 /**
  * Door: bodies. A stranger must not make the gateway read a 1 MiB webhook body, the supplier's or
  * a store's, before it is told 404 (no such account or store connection) or 401 (no signature):
- * those answers come from the headers alone, while the body is still on its way. A supplier (or
- * something posing as one) must not make a worker's memory grow with an endless response: beyond
- * the client's cap the body is not read on, and the call fails with a clear error.
+ * those answers come from the headers alone, while the body is still on its way. A supplier or a
+ * store's site (or something posing as one) must not make a worker's memory grow with an endless
+ * response: beyond the client's cap the body is not read on, and the call fails with a clear error.
  */
 import { once } from 'node:events';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
@@ -13,7 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { OrderTrigger, type Store } from '../../src/accounts/contract.js';
 import { staticAccountDirectory } from '../../src/accounts/staticDirectory.js';
+import { StoreFailure } from '../../src/store/apiError.js';
 import { storeWebhookPath } from '../../src/store/contract.js';
+import { MAX_STORE_RESPONSE_BYTES } from '../../src/store/http.js';
+import { WooRest } from '../../src/store/woocommerce/rest.js';
 import { getAccessToken } from '../../src/supplier/api/auth.js';
 import { SupplierTransportError } from '../../src/supplier/errors.js';
 import { DEFAULT_HTTP_OPTIONS, MAX_RESPONSE_BYTES, SupplierHttp } from '../../src/supplier/http.js';
@@ -108,13 +111,15 @@ describe('an unauthenticated webhook post is refused before its body is read', (
   });
 });
 
-describe("a supplier response larger than the client's cap", () => {
+describe("a response larger than the client's cap", () => {
   let server: Server;
+  /** The bytes the last answer wrote before it was cut off. */
   let written = 0;
   let url = '';
   beforeAll(async () => {
     // Answers with an endless JSON string, chunked (no length to refuse it by up front).
     server = createServer((_req, res) => {
+      written = 0;
       res.writeHead(200, { 'content-type': 'application/json' });
       const chunk = Buffer.alloc(64 * 1024, 0x61);
       res.write('{"code":200,"data":"');
@@ -136,7 +141,7 @@ describe("a supplier response larger than the client's cap", () => {
     server.close();
   });
 
-  it('is not read on: the call fails naming the cap, and the server is cut off', async () => {
+  it("a supplier's is not read on: the call fails naming the cap, and the server is cut off", async () => {
     const cap = MiB;
     const http = new SupplierHttp(url, { ...DEFAULT_HTTP_OPTIONS, maxResponseBytes: cap });
     try {
@@ -149,7 +154,22 @@ describe("a supplier response larger than the client's cap", () => {
     }
   });
 
-  it('has a cap by default', () => {
+  it("the supplier's client has a cap by default", () => {
     expect(MAX_RESPONSE_BYTES).toBe(8 * MiB);
+  });
+
+  it("a store's is not read on: the call fails as unavailable (tried again later), naming the cap", async () => {
+    const site = new URL(url);
+    // No second try within the call (a read's tries again would only send it again).
+    const woo = new WooRest(
+      { apiBaseUrl: `${url}/wp-json/wc/v3`, consumerKey: 'ck', consumerSecret: 'cs' },
+      { maxRetryWaitMs: 0 },
+    );
+    await expect(woo.get('/wc/v3/orders/1')).rejects.toMatchObject({
+      kind: StoreFailure.Unavailable,
+      message: `woocommerce ${site.host}: an answer over the cap of ${MAX_STORE_RESPONSE_BYTES} bytes; not read further`,
+    });
+    expect(MAX_STORE_RESPONSE_BYTES).toBe(8 * MiB);
+    expect(written).toBeLessThan(64 * MiB);
   });
 });
