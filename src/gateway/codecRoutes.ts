@@ -3,7 +3,9 @@
  * payloads are encrypted: `POST /codec/encode` and `POST /codec/decode` take and answer
  * `{"payloads": [{"metadata": {"<key>": "<base64>"}, "data": "<base64>"}]}` (Payload in proto3
  * JSON), run through the payload codec: payloads and the encoded attributes of failures (their
- * message and stack trace) alike. The UI is configured with the endpoint `<gateway>/codec`.
+ * message and stack trace) alike; a decrypted payload that Temporal did not write (the account
+ * registry's sealed secrets) is answered still encrypted. The UI is configured with the endpoint
+ * `<gateway>/codec`.
  *
  * Who may call: with a token (CODEC_TOKEN), whoever sends `Authorization: Bearer <token>`; without
  * one, only browsers on an allowed origin (CODEC_CORS_ORIGIN; the UI's in `dropflow dev`). An
@@ -12,7 +14,7 @@
  * browser: preflights (OPTIONS) from an allowed origin are answered with that origin, the
  * `content-type` and `x-namespace` headers and credentials. Payloads are never logged.
  */
-import type { Payload, PayloadCodec } from '@temporalio/common';
+import { METADATA_ENCODING_KEY, type Payload, type PayloadCodec } from '@temporalio/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 
@@ -21,6 +23,14 @@ import { PayloadDecryptionError } from '../temporal/encryption.js';
 import type { BearerCheck } from './bearer.js';
 
 export const CODEC_PATH = '/codec';
+
+/**
+ * Whether a decrypted payload is one Temporal wrote: its converters always name the encoding. The
+ * account registry seals its secrets (API keys, store credentials) with the same key, as payloads
+ * without one: those are answered as they came, still encrypted, so that whoever may read
+ * histories through the codec cannot read the registry's secrets with it.
+ */
+const isTemporal = (p: Payload): boolean => p.metadata?.[METADATA_ENCODING_KEY] !== undefined;
 
 export interface CodecRouteOptions {
   codec: PayloadCodec;
@@ -115,8 +125,11 @@ export function registerCodecRoutes(app: FastifyInstance, opts: CodecRouteOption
         });
       }
       try {
-        const payloads = await codec[op](body.data.payloads.map(fromJson));
-        return await reply.send({ payloads: payloads.map(toJson) });
+        const given = body.data.payloads.map(fromJson);
+        const payloads = await codec[op](given);
+        const shown =
+          op === 'decode' ? payloads.map((p, i) => (isTemporal(p) ? p : given[i]!)) : payloads;
+        return await reply.send({ payloads: shown.map(toJson) });
       } catch (err) {
         if (!(err instanceof PayloadDecryptionError)) throw err;
         log.warn({ reason: err.message }, `codec: ${op} refused`);
