@@ -27,6 +27,12 @@ export const STORE_REFUSALS: readonly StoreFailure[] = [
   StoreFailure.Version,
 ];
 
+/**
+ * The longest message a store error keeps: it quotes the store's own words, which the merchant's
+ * site chooses, and it goes into the order's history, its status and the logs.
+ */
+export const STORE_MESSAGE_MAX = 300;
+
 export class StoreApiError extends Error {
   override readonly name = 'StoreApiError';
   constructor(
@@ -35,7 +41,8 @@ export class StoreApiError extends Error {
     readonly status?: number,
     readonly retryAfterMs?: number,
   ) {
-    super(message);
+    const plain = message.replace(/[\u0000-\u001f\u007f]+/g, ' ');
+    super(plain.length > STORE_MESSAGE_MAX ? `${plain.slice(0, STORE_MESSAGE_MAX)}…` : plain);
   }
 
   get refused(): boolean {

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { OrderTrigger, type Store } from '../../src/accounts/contract.js';
 import { staticAccountDirectory } from '../../src/accounts/staticDirectory.js';
-import { StoreFailure } from '../../src/store/apiError.js';
+import { STORE_MESSAGE_MAX, StoreApiError, StoreFailure } from '../../src/store/apiError.js';
 import { storeWebhookPath } from '../../src/store/contract.js';
 import { MAX_STORE_RESPONSE_BYTES } from '../../src/store/http.js';
 import { WooRest } from '../../src/store/woocommerce/rest.js';
@@ -171,5 +171,41 @@ describe("a response larger than the client's cap", () => {
     });
     expect(MAX_STORE_RESPONSE_BYTES).toBe(8 * MiB);
     expect(written).toBeLessThan(64 * MiB);
+  });
+});
+
+describe("a store's error text", () => {
+  let server: Server;
+  let url = '';
+  beforeAll(async () => {
+    // A site that refuses with a message of 1 MiB, control characters included.
+    server = createServer((_req, res) => {
+      const message = `denied\u001b[31m${'x'.repeat(MiB)}`;
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ code: 'woocommerce_rest_cannot_view', message }));
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+
+  it("is kept short and plain: it goes into the order's history, its status and the logs", async () => {
+    const woo = new WooRest(
+      { apiBaseUrl: `${url}/wp-json/wc/v3`, consumerKey: 'ck', consumerSecret: 'cs' },
+      { maxRetryWaitMs: 0 },
+    );
+    const refused = await woo.get('/wc/v3/orders/1').then(
+      () => undefined,
+      (err: unknown) => err as StoreApiError,
+    );
+    expect(refused).toBeInstanceOf(StoreApiError);
+    expect(refused!.kind).toBe(StoreFailure.Auth);
+    expect(refused!.message).toContain('denied');
+    expect(refused!.message.length).toBeLessThanOrEqual(STORE_MESSAGE_MAX + 1);
+    expect(refused!.message).not.toMatch(/[\u0000-\u001f]/);
   });
 });
