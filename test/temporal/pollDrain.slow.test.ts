@@ -223,7 +223,9 @@ it('a workflow worker that stops while its workflows are busy answers the tasks 
     calls.shutdown();
     await callsRun;
   }
-  // Without the drain, 62 tasks were lost in 25 such stops; with it, 1: the stop leaves the orders
-  // queue's own polls to the SDK's shutdown, and one of those may still be handed a task.
-  expect(await lostWorkflowTasks(fx.client, ids)).toBeLessThanOrEqual(2);
+  // Without the drain, 20 tasks were lost in these 12 stops. With it, 0 to 3 in the runs seen: the
+  // stop leaves the orders queue's own polls to the SDK's shutdown, and those may still be handed
+  // a task now and then (about 1.75 per 12 stops). Losses counted that way pass 6 about once in
+  // 400 runs; the 20 without the drain pass it about once in a million.
+  expect(await lostWorkflowTasks(fx.client, ids)).toBeLessThanOrEqual(6);
 }, 240_000);
