@@ -6,7 +6,13 @@
  * response: beyond the client's cap the body is not read on, and the call fails with a clear error.
  */
 import { once } from 'node:events';
-import { createServer, request, type IncomingMessage, type Server } from 'node:http';
+import {
+  createServer,
+  request,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -111,39 +117,45 @@ describe('an unauthenticated webhook post is refused before its body is read', (
   });
 });
 
-describe("a response larger than the client's cap", () => {
-  let server: Server;
-  /** The bytes the last answer wrote before it was cut off. */
-  let written = 0;
+/** A local HTTP server answering with `answer` for the file's `describe`; `url()` once listening. */
+function useLocalSite(answer: RequestListener): () => string {
+  let server: Server | undefined;
   let url = '';
   beforeAll(async () => {
-    // Answers with an endless JSON string, chunked (no length to refuse it by up front).
-    server = createServer((_req, res) => {
-      written = 0;
-      res.writeHead(200, { 'content-type': 'application/json' });
-      const chunk = Buffer.alloc(64 * 1024, 0x61);
-      res.write('{"code":200,"data":"');
-      const more = (): void => {
-        while (!res.destroyed && written < 64 * MiB) {
-          written += chunk.length;
-          if (!res.write(chunk)) return void res.once('drain', more);
-        }
-        if (!res.destroyed) res.end('"}');
-      };
-      more();
-    });
+    server = createServer(answer);
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(() => {
-    server.closeAllConnections();
-    server.close();
+    server?.closeAllConnections();
+    server?.close();
+  });
+  return () => url;
+}
+
+describe("a response larger than the client's cap", () => {
+  /** The bytes the last answer wrote before it was cut off. */
+  let written = 0;
+  // Answers with an endless JSON string, chunked (no length to refuse it by up front).
+  const siteUrl = useLocalSite((_req, res) => {
+    written = 0;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const chunk = Buffer.alloc(64 * 1024, 0x61);
+    res.write('{"code":200,"data":"');
+    const more = (): void => {
+      while (!res.destroyed && written < 64 * MiB) {
+        written += chunk.length;
+        if (!res.write(chunk)) return void res.once('drain', more);
+      }
+      if (!res.destroyed) res.end('"}');
+    };
+    more();
   });
 
   it("a supplier's is not read on: the call fails naming the cap, and the server is cut off", async () => {
     const cap = MiB;
-    const http = new SupplierHttp(url, { ...DEFAULT_HTTP_OPTIONS, maxResponseBytes: cap });
+    const http = new SupplierHttp(siteUrl(), { ...DEFAULT_HTTP_OPTIONS, maxResponseBytes: cap });
     try {
       const call = http.send(getAccessToken, { apiKey: 'k' });
       await expect(call).rejects.toBeInstanceOf(SupplierTransportError);
@@ -159,10 +171,10 @@ describe("a response larger than the client's cap", () => {
   });
 
   it("a store's is not read on: the call fails as unavailable (tried again later), naming the cap", async () => {
-    const site = new URL(url);
+    const site = new URL(siteUrl());
     // No second try within the call (a read's tries again would only send it again).
     const woo = new WooRest(
-      { apiBaseUrl: `${url}/wp-json/wc/v3`, consumerKey: 'ck', consumerSecret: 'cs' },
+      { apiBaseUrl: `${siteUrl()}/wp-json/wc/v3`, consumerKey: 'ck', consumerSecret: 'cs' },
       { maxRetryWaitMs: 0 },
     );
     await expect(woo.get('/wc/v3/orders/1')).rejects.toMatchObject({
@@ -175,27 +187,16 @@ describe("a response larger than the client's cap", () => {
 });
 
 describe("a store's error text", () => {
-  let server: Server;
-  let url = '';
-  beforeAll(async () => {
-    // A site that refuses with a message of 1 MiB, control characters included.
-    server = createServer((_req, res) => {
-      const message = `denied\u001b[31m${'x'.repeat(MiB)}`;
-      res.writeHead(401, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ code: 'woocommerce_rest_cannot_view', message }));
-    });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  afterAll(() => {
-    server.closeAllConnections();
-    server.close();
+  // A site that refuses with a message of 1 MiB, control characters included.
+  const siteUrl = useLocalSite((_req, res) => {
+    const message = `denied\u001b[31m${'x'.repeat(MiB)}`;
+    res.writeHead(401, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ code: 'woocommerce_rest_cannot_view', message }));
   });
 
   it("is kept short and plain: it goes into the order's history, its status and the logs", async () => {
     const woo = new WooRest(
-      { apiBaseUrl: `${url}/wp-json/wc/v3`, consumerKey: 'ck', consumerSecret: 'cs' },
+      { apiBaseUrl: `${siteUrl()}/wp-json/wc/v3`, consumerKey: 'ck', consumerSecret: 'cs' },
       { maxRetryWaitMs: 0 },
     );
     const refused = await woo.get('/wc/v3/orders/1').then(
